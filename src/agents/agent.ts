@@ -1,0 +1,101 @@
+import type { TokenUsage } from "../domain/types.js";
+
+/**
+ * The agent contract (SPEC §10). A backend turns one stage request into one result. `run` MUST
+ * NOT throw for anything an agent can do (exit non-zero, print garbage, hang, hit an API error):
+ * those come back as a result with `ok: false` and a failure. It may throw only on a programming
+ * error in fixpoint itself.
+ */
+export interface AgentBackend {
+  /** The backend kind: `command`, `scripted`, `claude-code`, `codex`, `pi`, `anthropic`, `openai`. */
+  readonly kind: string;
+  /** Whether `sessionId` in a request continues an earlier conversation. */
+  readonly supportsSessions: boolean;
+  run(request: AgentRequest): Promise<AgentResult>;
+}
+
+export type AgentRole = "implementer" | "reviewer" | "fixer" | (string & {});
+
+export interface AgentRequest {
+  /** The configured agent name (usually the role: implementer, reviewer, fixer). */
+  agent: AgentRole;
+  /** What the stage wants: drives structured-output schemas and scripted behaviour. */
+  purpose: "implement" | "review" | "fix" | "other";
+  taskId: string;
+  stageId: string;
+  cycle: number;
+  prompt: string;
+  /** The task's worktree: the agent works only here. */
+  cwd: string;
+  model?: string;
+  /** JSON Schema for structured output (review and fix stages). */
+  schema?: Record<string, unknown>;
+  /** Continue this session/thread when the backend supports it. */
+  sessionId?: string;
+  timeoutMs: number;
+  /** Extra environment on top of the (filtered) user environment. */
+  env: Record<string, string>;
+  /** Aborted on cancel (SIGINT/SIGTERM); the backend kills the whole process group. */
+  signal: AbortSignal;
+  /** Streams progress for the live status line. Must not throw. */
+  onProgress?: (p: AgentProgress) => void;
+  /** Where to write the transcript (JSONL or text), when the backend has one. */
+  transcriptPath?: string;
+  /** Extra CLI arguments from the config. */
+  extraArgs?: string[];
+}
+
+export interface AgentProgress {
+  kind: "tool" | "text" | "usage" | "status";
+  message: string;
+  usage?: TokenUsage;
+  costUsd?: number;
+}
+
+export type AgentFailureKind =
+  | "timeout"
+  | "cancelled"
+  | "exit_nonzero"
+  | "auth"
+  | "rate_limited"
+  | "api_error"
+  | "not_found"
+  | "spawn_failed";
+
+export interface AgentFailure {
+  kind: AgentFailureKind;
+  /** One clear sentence: `timed out after 10m`, `agent exited 1: <last line>`. */
+  message: string;
+  /** Whether retrying the same request could help (429, 5xx, connection reset). */
+  transient: boolean;
+}
+
+export interface AgentResult {
+  ok: boolean;
+  /** The final reply text. */
+  text: string;
+  /** The structured output when the backend delivered one (already parsed JSON). */
+  structured?: unknown;
+  sessionId?: string;
+  usage: TokenUsage;
+  costUsd: number;
+  exitCode: number | null;
+  failure?: AgentFailure;
+  transcriptPath?: string;
+  durationMs: number;
+  numTurns?: number;
+}
+
+/** Resolves an agent name (from a stage or a task override) to a backend and its settings. */
+export interface AgentResolver {
+  resolve(name: string): ResolvedAgent;
+}
+
+export interface ResolvedAgent {
+  name: string;
+  backend: AgentBackend;
+  model?: string;
+  timeoutMs: number;
+  env: Record<string, string>;
+  extraArgs: string[];
+}

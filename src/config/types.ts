@@ -1,0 +1,87 @@
+import type { Severity } from "../domain/types.js";
+
+/**
+ * The resolved configuration (SPEC §5): user file < project `fixpoint.kdl` < `FIXPOINT_*`
+ * environment < flags. Durations are milliseconds. Syntax and keys: docs/configuration.md.
+ */
+export interface Config {
+  agents: Record<string, AgentConfig>;
+  defaults: DefaultsConfig;
+  gates: GateConfig[];
+  database: DatabaseConfig;
+  /** Root folder for task worktrees; default `$FIXPOINT_HOME/worktrees` (`~/.fixpoint/worktrees`). */
+  worktrees: string;
+  /** Extra USD prices per million tokens by model, for backends that report no cost. */
+  prices: Record<string, ModelPrice>;
+  github: GithubConfig | null;
+  /** Files the config was read from, lowest precedence first. */
+  sources: string[];
+}
+
+export const AGENT_BACKENDS = ["command", "scripted", "claude-code", "codex", "pi", "anthropic", "openai"] as const;
+export type AgentBackendKind = (typeof AGENT_BACKENDS)[number];
+
+export interface AgentConfig {
+  name: string;
+  backend: AgentBackendKind;
+  model?: string;
+  timeoutMs: number;
+  /** command backend: the executable and its arguments. */
+  command?: string[];
+  /** scripted backend: path of an ES module whose default export answers requests. */
+  script?: string;
+  /** HTTP backends: base URL. */
+  baseUrl?: string;
+  args: string[];
+  env: Record<string, string>;
+  /** claude-code/codex: permission or sandbox mode as the CLI spells it. */
+  permissionMode?: string;
+  sandbox?: string;
+}
+
+export interface DefaultsConfig {
+  workflow: string;
+  maxCycles: number;
+  blockingSeverity: Severity;
+  budget: { usd?: number; tokens?: number };
+  /** Non-blocking findings become follow-ups when the loop ends. */
+  followups: boolean;
+  /** Token budget of the "Outstanding Review Findings" section. */
+  findingsTokenBudget: number;
+  /** Default base branch; when absent, the repository's current branch at `add` time. */
+  baseBranch?: string;
+}
+
+export interface GateConfig {
+  name: string;
+  /** Shell string, run with `sh -c` in the worktree. Never has untrusted text interpolated. */
+  run: string;
+  timeoutMs: number;
+}
+
+export interface DatabaseConfig {
+  /** `sqlite` (the default file `.fixpoint/fixpoint.db`), a sqlite file path, or `postgres://…`. */
+  url: string;
+}
+
+export interface ModelPrice {
+  inputPerM: number;
+  outputPerM: number;
+  cacheReadPerM?: number;
+  cacheWritePerM?: number;
+}
+
+export interface GithubConfig {
+  repo: string;
+  baseUrl?: string;
+  allowAuthors: string[];
+  bots: string[];
+  maxReworkCycles: number;
+  commentTimeoutMs: number;
+  label: string;
+  techDebtLabel: string;
+  notify?: string;
+  resolveHumanThreads: boolean;
+  draft: boolean;
+  waitForReview: boolean;
+}

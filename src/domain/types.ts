@@ -1,0 +1,310 @@
+/**
+ * The core vocabulary of fixpoint (SPEC §2). Every module speaks in these types.
+ *
+ * Glossary
+ * - Task: one unit of work (a prompt, a workflow, a branch and worktree, limits, a status and a
+ *   final verdict). Ids are short and stable: `t-29`, or `pr-12-cycle-1` for PR rework.
+ * - Run: one execution of a task's workflow. `resume` continues the last run from its
+ *   checkpoint; `retry` starts a new run. All runs of a task share its findings registry.
+ * - Stage: one step of a workflow; it ends with an outcome.
+ * - Cycle: one pass of fix → gates → reviews. Cycle 0 is the first review of the implementation.
+ * - Finding: one problem raised by a reviewer, a failing gate or a PR comment.
+ * - Registry: every finding of a task with its status and history.
+ * - Verdict: a reviewer's judgment of a cycle; the final verdict is the task's.
+ * - Worker: a process that claims queued tasks and runs them.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export const TASK_STATUSES = ["queued", "running", "completed", "needs_human", "failed", "cancelled"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const TASK_TYPES = ["implement", "review", "improve", "pr-rework"] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+/** A reviewer's verdict on one cycle. */
+export const REVIEW_VERDICTS = ["APPROVED", "APPROVED_WITH_FOLLOWUPS", "CHANGES_REQUESTED", "NEEDS_DISCUSSION"] as const;
+export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
+
+/** The task's final verdict (SPEC §9). */
+export const FINAL_VERDICTS = [
+  "APPROVED",
+  "APPROVED_WITH_FOLLOWUPS",
+  "MAX_CYCLES_REACHED",
+  "NEEDS_DISCUSSION",
+  "NO_PROGRESS",
+  "BLOCKED",
+  "BUDGET_EXHAUSTED",
+  "CHANGES_REQUESTED",
+] as const;
+export type FinalVerdict = (typeof FINAL_VERDICTS)[number];
+
+export function isApproval(v: FinalVerdict | ReviewVerdict | null | undefined): boolean {
+  return v === "APPROVED" || v === "APPROVED_WITH_FOLLOWUPS";
+}
+
+export interface Budget {
+  usd?: number;
+  tokens?: number;
+}
+
+export interface Task {
+  id: string;
+  /** Monotonic creation order; `t-<seq>` ids are derived from it. */
+  seq: number;
+  type: TaskType;
+  title: string;
+  prompt: string;
+  workflow: string;
+  /** Absolute path of the main repository checkout. */
+  repo: string;
+  baseBranch: string;
+  branch: string | null;
+  worktreePath: string | null;
+  status: TaskStatus;
+  finalVerdict: FinalVerdict | null;
+  /** One line a person can act on when the task did not end approved. */
+  reason: string | null;
+  maxCycles: number;
+  cycle: number;
+  currentStage: string | null;
+  budget: Budget;
+  /** Agent overrides by role, from `add --agent/--review-agent`. */
+  agents: Record<string, string>;
+  /** Tolerant metadata bag (unknown keys ignored, missing keys defaulted). */
+  meta: TaskMeta;
+  parentId: string | null;
+  workerId: string | null;
+  leaseExpiresAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Everything optional: readers default what is missing and ignore what they do not know. */
+export interface TaskMeta {
+  prNumber?: number;
+  reworkCycle?: number;
+  reviewArtifact?: string;
+  origin?: string;
+  findingIds?: string[];
+  noReview?: boolean;
+}
+
+export interface NewTask {
+  id?: string;
+  type: TaskType;
+  title: string;
+  prompt: string;
+  workflow: string;
+  repo: string;
+  baseBranch: string;
+  maxCycles: number;
+  budget?: Budget;
+  agents?: Record<string, string>;
+  meta?: TaskMeta;
+  parentId?: string | null;
+  branch?: string | null;
+  worktreePath?: string | null;
+}
+
+export const RUN_KINDS = ["start", "resume", "retry"] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+export type RunStatus = "running" | "completed" | "failed" | "cancelled" | "interrupted";
+
+export interface Run {
+  id: number;
+  taskId: string;
+  kind: RunKind;
+  status: RunStatus;
+  finalVerdict: FinalVerdict | null;
+  reason: string | null;
+  startedAt: number;
+  endedAt: number | null;
+  meta: RunMeta;
+}
+
+/** Tolerant run metadata (seed 002's compatibility contract). */
+export interface RunMeta {
+  /** P0/P1 findings open when the run ended without approval; `resume` starts from them. */
+  lastReviewIssues?: StoredReviewIssue[];
+  workerId?: string;
+}
+
+export interface StoredReviewIssue {
+  id: string;
+  file: string;
+  lineStart: number;
+  lineEnd: number;
+  severity: Severity;
+  title: string;
+  body: string;
+  reviewer: string;
+}
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export const ZERO_USAGE: TokenUsage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
+}
+
+export function totalTokens(u: TokenUsage): number {
+  return u.input + u.output + u.cacheRead + u.cacheWrite;
+}
+
+export const STAGE_OUTCOMES = ["success", "fail", "partial_success", "retry", "skipped"] as const;
+export type StageOutcome = (typeof STAGE_OUTCOMES)[number];
+
+/** Why a stage did not succeed; expected failures are data, not exceptions. */
+export type FailureClass =
+  | "timeout"
+  | "exit_nonzero"
+  | "unparsable"
+  | "cancelled"
+  | "agent_error"
+  | "budget"
+  | "config"
+  | "internal";
+
+export interface StageExecution {
+  id: number;
+  runId: number;
+  taskId: string;
+  stageId: string;
+  kind: string;
+  visit: number;
+  cycle: number;
+  outcome: StageOutcome;
+  failureClass: FailureClass | null;
+  failureReason: string | null;
+  verdict: ReviewVerdict | null;
+  startedAt: number;
+  endedAt: number;
+  usage: TokenUsage;
+  costUsd: number;
+  headBefore: string | null;
+  headAfter: string | null;
+  sessionId: string | null;
+  /** Short human summary, e.g. "2 findings (1 P1, 1 P2)". */
+  summary: string | null;
+  attempts: number;
+}
+
+export type NewStageExecution = Omit<StageExecution, "id">;
+
+export interface TaskEvent {
+  id: number;
+  taskId: string;
+  runId: number | null;
+  ts: number;
+  type: string;
+  data: JsonObject;
+}
+
+export type NewTaskEvent = Omit<TaskEvent, "id" | "ts"> & { ts?: number };
+
+// ---------------------------------------------------------------- findings
+
+export const SEVERITIES = ["P0", "P1", "P2", "P3"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const FINDING_STATUSES = ["open", "fixed", "resolved", "blocked", "deferred", "dismissed"] as const;
+export type FindingStatus = (typeof FINDING_STATUSES)[number];
+
+export type FixReportStatus = "fixed" | "blocked" | "deferred";
+
+/** One fix cycle's account of a finding. */
+export interface FixAttempt {
+  cycle: number;
+  status: FixReportStatus | "rejected" | "no_report";
+  justification: string;
+  commitSha: string | null;
+  /** Set when the report was refused (weak excuse); shown to the fixer next cycle. */
+  rejection?: string;
+  at: number;
+}
+
+export interface FindingSource {
+  /** `review:<stage>`, `gate:<name>`, `pr:<thread-id>`, `system`. */
+  source: string;
+  cycle: number;
+  author?: string;
+}
+
+export interface Finding {
+  taskId: string;
+  /** Stable per task: F-1, F-2, … */
+  id: string;
+  fingerprint: string;
+  severity: Severity;
+  category: string;
+  title: string;
+  body: string;
+  file: string | null;
+  lineStart: number | null;
+  lineEnd: number | null;
+  suggestedFix: string | null;
+  sources: FindingSource[];
+  status: FindingStatus;
+  firstCycle: number;
+  lastCycle: number;
+  timesReopened: number;
+  attempts: FixAttempt[];
+  /** The last reviewer note on it (from a `prior` entry). */
+  note: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A finding as a reviewer (or a gate, or a PR thread) reports it, before registry identity. */
+export interface RawFinding {
+  severity: Severity;
+  category: string;
+  title: string;
+  body: string;
+  file: string | null;
+  lineStart: number | null;
+  lineEnd: number | null;
+  suggestedFix: string | null;
+}
+
+export type PriorStatus = "resolved" | "still_open" | "not_applicable";
+
+export interface PriorVerdict {
+  id: string;
+  status: PriorStatus;
+  note?: string;
+}
+
+/** The parsed JSON of SPEC §7. */
+export interface ReviewOutput {
+  verdict: ReviewVerdict;
+  summary: string;
+  findings: RawFinding[];
+  prior: PriorVerdict[];
+}
+
+export interface FixReportEntry {
+  id: string;
+  status: FixReportStatus;
+  justification: string;
+  /** For blocked: one of the accepted reasons. */
+  reason?: string;
+}
+
+export interface FixReport {
+  summary: string;
+  entries: FixReportEntry[];
+}

@@ -1,0 +1,39 @@
+/**
+ * Git as fixpoint needs it. The real implementation shells out to `git` with argument vectors
+ * (never a shell string); tests use real repositories in temporary folders.
+ * Every method throws FixpointError("git") with git's own message when git fails.
+ */
+export interface Git {
+  /** The top-level folder of the repository containing `cwd`; null when not in a repository. */
+  repoRoot(cwd: string): Promise<string | null>;
+  currentBranch(repo: string): Promise<string | null>;
+  headSha(cwd: string): Promise<string>;
+  revParse(cwd: string, rev: string): Promise<string | null>;
+  branchExists(repo: string, branch: string): Promise<boolean>;
+  /** Porcelain status lines; empty when clean. */
+  status(cwd: string): Promise<string[]>;
+
+  /**
+   * Makes sure a worktree for `branch` exists at `path`: reuses it when present and on that branch;
+   * else adds it from the existing branch; else creates the branch from `base`. Never touches the
+   * main checkout's working tree or index.
+   */
+  ensureWorktree(opts: { repo: string; path: string; branch: string; base: string }): Promise<{
+    path: string;
+    created: boolean;
+  }>;
+  removeWorktree(repo: string, path: string): Promise<void>;
+  listWorktrees(repo: string): Promise<{ path: string; branch: string | null }[]>;
+
+  /** Stages everything (including new files) and commits; returns the new sha, or null when clean. */
+  commitAll(cwd: string, message: string): Promise<string | null>;
+  /** Commits in (from, to], oldest first. */
+  commitsBetween(cwd: string, from: string, to: string): Promise<{ sha: string; subject: string }[]>;
+  /** Unified diff from `from` (merge-base with `to` when `mergeBase`) to `to` (default HEAD). */
+  diff(cwd: string, from: string, opts?: { to?: string; mergeBase?: boolean }): Promise<string>;
+  /** `git diff --stat`-like list of changed paths between two revisions. */
+  changedFiles(cwd: string, from: string, to?: string): Promise<string[]>;
+  /** Whether every commit of `branch` is reachable from some other ref (another branch, a remote). */
+  isBranchSafeToDelete(repo: string, branch: string): Promise<boolean>;
+  deleteBranch(repo: string, branch: string): Promise<void>;
+}

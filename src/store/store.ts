@@ -1,0 +1,151 @@
+import type {
+  Finding,
+  FinalVerdict,
+  Json,
+  JsonObject,
+  NewStageExecution,
+  NewTask,
+  NewTaskEvent,
+  Run,
+  RunKind,
+  RunMeta,
+  StageExecution,
+  Task,
+  TaskEvent,
+  TaskMeta,
+  TaskStatus,
+} from "../domain/types.js";
+
+/**
+ * The durable state of fixpoint. One contract, several implementations (SQLite now, PostgreSQL
+ * later); the same contract test suite runs against each. Every method is async so a networked
+ * implementation fits; nothing dialect-specific leaks through.
+ *
+ * Timestamps are epoch milliseconds supplied by the caller's clock where they matter for
+ * leases, so tests control time.
+ */
+export interface Store {
+  readonly kind: "sqlite" | "postgres";
+
+  // ---- tasks
+  /** Creates a task; assigns `t-<seq>` unless `id` is given. Rejects a duplicate id with `store`. */
+  createTask(input: NewTask, now: number): Promise<Task>;
+  /** Creates the task unless one with `input.id` exists; returns it either way (idempotent). */
+  createTaskOnce(input: NewTask & { id: string }, now: number): Promise<{ task: Task; created: boolean }>;
+  /** Accepts `t-29`, `29`, or any literal id. Null when absent. */
+  getTask(idOrNumber: string): Promise<Task | null>;
+  listTasks(filter?: TaskFilter): Promise<Task[]>;
+  countTasks(filter?: TaskFilter): Promise<number>;
+  updateTask(id: string, patch: TaskPatch, now: number): Promise<Task>;
+
+  /**
+   * Atomically claims one runnable task for `workerId`: a queued one, or a running one whose
+   * lease expired before `now` (its worker died). Sets status running, the worker and the lease.
+   * Two workers never get the same task. Oldest (lowest seq) first. Null when nothing is runnable.
+   */
+  claimTask(claim: ClaimRequest): Promise<Task | null>;
+  /** Extends the lease; false when the worker no longer holds the task (lost or cancelled). */
+  heartbeat(taskId: string, workerId: string, leaseMs: number, now: number): Promise<boolean>;
+  /** Clears worker and lease; applies the final patch in the same statement. */
+  releaseTask(taskId: string, workerId: string, patch: TaskPatch, now: number): Promise<void>;
+
+  // ---- runs
+  createRun(taskId: string, kind: RunKind, meta: RunMeta, now: number): Promise<Run>;
+  getRun(runId: number): Promise<Run | null>;
+  listRuns(taskId: string): Promise<Run[]>;
+  updateRun(runId: number, patch: RunPatch, now: number): Promise<Run>;
+
+  // ---- stages, checkpoints, findings
+  /**
+   * The engine's one write per stage, in ONE transaction: the stage record, the new checkpoint
+   * (context and next stage), the registry changes, events, and task fields. A crash leaves
+   * either all of it or none of it.
+   */
+  commitStage(commit: StageCommit): Promise<StageExecution | null>;
+  listStageExecutions(taskId: string, runId?: number): Promise<StageExecution[]>;
+  /** The latest checkpoint of a run as stored (raw JSON parsed); null when none. */
+  getCheckpoint(runId: number): Promise<StoredCheckpoint | null>;
+
+  listFindings(taskId: string): Promise<Finding[]>;
+  /** Upserts findings outside a stage (e.g. `edit`, PR ingestion); emits the given events too. */
+  saveFindings(taskId: string, findings: Finding[], events: NewTaskEvent[], now: number): Promise<void>;
+
+  // ---- events
+  appendEvents(events: NewTaskEvent[], now: number): Promise<void>;
+  /** Events of a task in append order, optionally only those with id > afterId. */
+  listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]>;
+
+  // ---- key/value for idempotency markers (PR replies, filed issues, watch state)
+  getMarker(key: string): Promise<Json | null>;
+  /** Sets the marker only if absent; true when this call set it. */
+  setMarkerOnce(key: string, value: Json, now: number): Promise<boolean>;
+  setMarker(key: string, value: Json, now: number): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+export interface TaskFilter {
+  statuses?: TaskStatus[];
+  ids?: string[];
+  parentId?: string;
+  /** Most recent first when set; default oldest first. */
+  newestFirst?: boolean;
+  limit?: number;
+}
+
+export type TaskPatch = Partial<
+  Pick<
+    Task,
+    | "status"
+    | "finalVerdict"
+    | "reason"
+    | "cycle"
+    | "currentStage"
+    | "branch"
+    | "worktreePath"
+    | "maxCycles"
+    | "workflow"
+    | "budget"
+    | "agents"
+  >
+> & { meta?: TaskMeta };
+
+export interface RunPatch {
+  status?: Run["status"];
+  finalVerdict?: FinalVerdict | null;
+  reason?: string | null;
+  endedAt?: number | null;
+  meta?: RunMeta;
+}
+
+export interface ClaimRequest {
+  workerId: string;
+  leaseMs: number;
+  now: number;
+  /** Only these tasks (ids as stored). */
+  ids?: string[];
+}
+
+/** What the engine persists so a killed worker resumes exactly where it stopped. */
+export interface StoredCheckpoint {
+  runId: number;
+  taskId: string;
+  /** Monotonic per run. */
+  seq: number;
+  /** Raw JSON as written; the engine validates it (a corrupted row is the engine's error). */
+  state: Json;
+  createdAt: number;
+}
+
+export interface StageCommit {
+  taskId: string;
+  runId: number;
+  /** Null for commits that only move the checkpoint (e.g. a run's first checkpoint). */
+  stage: NewStageExecution | null;
+  checkpoint: { state: JsonObject } | null;
+  /** Full rows, upserted by (taskId, id). */
+  findings: Finding[];
+  events: NewTaskEvent[];
+  task: TaskPatch;
+  now: number;
+}
