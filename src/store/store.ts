@@ -1,6 +1,6 @@
 import type {
-  Finding,
   FinalVerdict,
+  Finding,
   Json,
   JsonObject,
   NewStageExecution,
@@ -63,7 +63,11 @@ export interface Store {
    */
   commitStage(commit: StageCommit): Promise<StageExecution | null>;
   listStageExecutions(taskId: string, runId?: number): Promise<StageExecution[]>;
-  /** The latest checkpoint of a run as stored (raw JSON parsed); null when none. */
+  /**
+   * The latest checkpoint of a run as stored (raw JSON parsed); null when none. When the stored
+   * text is not valid JSON, `state` is that raw text (a string), so the engine can report a
+   * corrupted checkpoint instead of silently starting over.
+   */
   getCheckpoint(runId: number): Promise<StoredCheckpoint | null>;
 
   listFindings(taskId: string): Promise<Finding[]>;

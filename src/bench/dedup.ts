@@ -1,0 +1,81 @@
+import { performance } from "node:perf_hooks";
+import type { RawFinding, Severity } from "../domain/types.js";
+import { dedupFindings } from "../findings/dedup.js";
+
+/** SPEC §14: deduplicating 10,000 findings over 500 files. */
+export const DEDUP_BUDGET_MS = 250;
+const FINDINGS = 10_000;
+const FILES = 500;
+const RUNS = 5;
+/** Share of findings that restate an earlier one (moved a few lines, a typo in the title). */
+const DUPLICATE_SHARE = 0.3;
+
+/** mulberry32: a tiny seeded PRNG, so every run measures the same input. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = (
+  "null check missing unchecked error handling race condition leak connection pool timeout retry " +
+  "injection query escape input validation cache stale invalidation off by one loop bound index " +
+  "overflow integer parse float rounding lock deadlock await floating promise unhandled rejection " +
+  "path traversal permission secret logged token header cookie session expiry clock skew encoding"
+).split(" ");
+const SEVERITIES: Severity[] = ["P0", "P1", "P2", "P3"];
+
+/** A deterministic, realistic batch: most findings distinct, some restating earlier ones. */
+export function generateFindings(count = FINDINGS, files = FILES, seed = 42): RawFinding[] {
+  const rnd = prng(seed);
+  const pickOf = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const out: RawFinding[] = [];
+  for (let i = 0; i < count; i++) {
+    const base = out.length > 0 && rnd() < DUPLICATE_SHARE ? out[Math.floor(rnd() * out.length)] : undefined;
+    if (base) {
+      const shift = Math.floor(rnd() * 7) - 3;
+      const at = Math.floor(rnd() * base.title.length);
+      const title = `${base.title.slice(0, at)}${pickOf(["x", "e", ""])}${base.title.slice(at + 1)}`;
+      const lineStart = Math.max(1, (base.lineStart ?? 1) + shift);
+      out.push({ ...base, title, lineStart, lineEnd: lineStart + 3, severity: pickOf(SEVERITIES) });
+      continue;
+    }
+    const words = Array.from({ length: 4 + Math.floor(rnd() * 5) }, () => pickOf(WORDS));
+    const lineStart = 1 + Math.floor(rnd() * 3000);
+    out.push({
+      severity: pickOf(SEVERITIES),
+      category: "correctness",
+      title: words.join(" "),
+      body: `Finding ${i}: ${words.join(" ")} in this function.`,
+      file: `src/module-${Math.floor(rnd() * files)}.ts`,
+      lineStart,
+      lineEnd: lineStart + Math.floor(rnd() * 10),
+      suggestedFix: null,
+    });
+  }
+  return out;
+}
+
+/** Median wall time of `dedupFindings` over the generated batch (input regenerated per run). */
+export async function benchDedup(): Promise<{
+  name: string;
+  medianMs: number;
+  runs: number;
+  budgetMs: number;
+}> {
+  const times: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const batch = generateFindings();
+    const t0 = performance.now();
+    dedupFindings(batch);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const medianMs = times[Math.floor(times.length / 2)] ?? Number.NaN;
+  return { name: "dedup 10,000 findings over 500 files", medianMs, runs: RUNS, budgetMs: DEDUP_BUDGET_MS };
+}

@@ -1,0 +1,149 @@
+import type { Command } from "commander";
+import type { Run, Task } from "../../domain/types.js";
+import { parseRunState, type RunState, stateToJson } from "../../engine/state.js";
+import { FixpointError } from "../../errors.js";
+import { parseStoredReviewIssues } from "../../findings/stored-issues.js";
+import { loadWorkflow } from "../../workflow/loader.js";
+import type { Io } from "../io.js";
+import { openProject, type Project } from "../project.js";
+import { requireTask } from "../task-ref.js";
+import { work } from "./work.js";
+
+export function registerResume(program: Command, io: Io, exit: { code: number }): void {
+  program
+    .command("resume")
+    .description("continue the last run from its checkpoint; after a review failure, restart the fix loop with the stored blocking findings")
+    .argument("<id>", "task id")
+    .option("--queue", "only queue it; a running `fixpoint work` picks it up")
+    .action(async (ref: string, opts: { queue?: boolean }) => {
+      const project = await openProject(io.cwd, { env: io.env });
+      try {
+        const task = await requireTask(project.store, ref);
+        const message = await prepareResume(project, task);
+        io.out(`${message}\n`);
+        if (!opts.queue) exit.code = await work(project, io, { ids: [task.id], concurrency: 1, once: true, watch: false });
+      } finally {
+        await project.close();
+      }
+    });
+  program
+    .command("retry")
+    .description("a new run from the failed phase with a fresh agent session; the registry is kept")
+    .argument("<id>", "task id")
+    .option("--queue", "only queue it")
+    .action(async (ref: string, opts: { queue?: boolean }) => {
+      const project = await openProject(io.cwd, { env: io.env });
+      try {
+        const task = await requireTask(project.store, ref);
+        const message = await prepareRetry(project, task);
+        io.out(`${message}\n`);
+        if (!opts.queue) exit.code = await work(project, io, { ids: [task.id], concurrency: 1, once: true, watch: false });
+      } finally {
+        await project.close();
+      }
+    });
+}
+
+function assertNotRunning(task: Task): void {
+  if (task.status === "running") {
+    throw new FixpointError("usage", `${task.id} is running; \`fixpoint cancel ${task.id}\` first, or let its worker finish`);
+  }
+}
+
+async function lastRunState(project: Project, task: Task): Promise<{ run: Run; state: RunState } | null> {
+  const run = (await project.store.listRuns(task.id)).at(-1);
+  if (!run) return null;
+  const cp = await project.store.getCheckpoint(run.id);
+  return cp ? { run, state: parseRunState(cp.state, task.id) } : null;
+}
+
+/**
+ * `resume`: a run that ended on review failure with stored blocking findings restarts its fix loop
+ * from them (seed 002: the follow-up prompt, the fixer's previous session, cycles counted from 1);
+ * any other run continues from its checkpoint.
+ */
+export async function prepareResume(project: Project, task: Task): Promise<string> {
+  assertNotRunning(task);
+  const now = Date.now();
+  const last = await lastRunState(project, task);
+  const { store } = project;
+  const requeue = () => store.updateTask(task.id, { status: "queued", finalVerdict: null, reason: null }, now);
+  if (!last) {
+    await requeue();
+    return `${task.id} queued (it had not started)`;
+  }
+  const issues = parseStoredReviewIssues(last.run.meta.lastReviewIssues ?? null);
+  const workflow = await loadWorkflow(task.workflow, task.repo);
+  const fix = [...workflow.stages.values()].find((s) => s.kind === "fix" && !s.parentId);
+  if (issues.length > 0 && fix && last.state.final) {
+    const state: RunState = {
+      ...last.state,
+      next: fix.id,
+      cycleBase: last.state.cycle,
+      stoppedAt: null,
+      verdicts: {},
+      pending: {},
+      blockingHistory: [],
+      visits: {},
+      followup: issues,
+      final: null,
+    };
+    const run = await store.createRun(task.id, "resume", {}, now);
+    const msg = `Using review follow-up for resume: ${issues.length} findings from run ${last.run.id}`;
+    await store.commitStage({
+      taskId: task.id,
+      runId: run.id,
+      stage: null,
+      checkpoint: { state: stateToJson(state) },
+      findings: [],
+      events: [{ taskId: task.id, runId: run.id, type: "run.resume_followup", data: { fromRun: last.run.id, findings: issues.map((i) => i.id), message: msg } }],
+      task: { currentStage: fix.id, cycle: 0 },
+      now,
+    });
+    await requeue();
+    return msg;
+  }
+  const next = last.state.next ?? last.state.stoppedAt;
+  if (!next) {
+    throw new FixpointError("usage", `${task.id} ended ${task.finalVerdict ?? task.status} with nothing to resume; \`fixpoint improve ${task.id}\` starts a new round`);
+  }
+  await store.commitStage({
+    taskId: task.id,
+    runId: last.run.id,
+    stage: null,
+    checkpoint: { state: stateToJson({ ...last.state, next, stoppedAt: null, final: null }) },
+    findings: [],
+    events: [{ taskId: task.id, runId: last.run.id, type: "run.resumed", data: { at: next } }],
+    task: { currentStage: next },
+    now,
+  });
+  await store.updateRun(last.run.id, { status: "interrupted", finalVerdict: null, reason: null, endedAt: null }, now);
+  await requeue();
+  return `${task.id} resumes run ${last.run.id} at stage ${next}`;
+}
+
+/** `retry`: a new run from the failed stage, fresh agent sessions, same registry. */
+export async function prepareRetry(project: Project, task: Task): Promise<string> {
+  assertNotRunning(task);
+  const now = Date.now();
+  const { store } = project;
+  const last = await lastRunState(project, task).catch(() => null);
+  const workflow = await loadWorkflow(task.workflow, task.repo);
+  const from = last ? (last.state.stoppedAt ?? last.state.next ?? workflow.start) : workflow.start;
+  const run = await store.createRun(task.id, "retry", {}, now);
+  if (last) {
+    const state: RunState = { ...last.state, next: from, sessions: {}, pending: {}, final: null, stoppedAt: null, visits: {} };
+    await store.commitStage({
+      taskId: task.id,
+      runId: run.id,
+      stage: null,
+      checkpoint: { state: stateToJson(state) },
+      findings: [],
+      events: [{ taskId: task.id, runId: run.id, type: "run.retry", data: { from } }],
+      task: { currentStage: from },
+      now,
+    });
+  }
+  await store.updateTask(task.id, { status: "queued", finalVerdict: null, reason: null }, now);
+  return `${task.id}: new run ${run.id} from stage ${from}${last ? "" : " (fresh start)"}`;
+}

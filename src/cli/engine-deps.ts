@@ -1,0 +1,37 @@
+import { join } from "node:path";
+import { cliFactoriesOrEmpty } from "./backends.js";
+import { createAgentResolver, defaultFactories } from "../agents/resolver.js";
+import type { EngineDeps } from "../engine/deps.js";
+import type { EngineListener } from "../engine/events.js";
+import { createPromptLibrary } from "../engine/prompts.js";
+import { fileExistsInside } from "../git/safe-path.js";
+import { systemClock } from "../util/clock.js";
+import { createProcessRunner } from "../util/process-runner.js";
+import { loadWorkflow } from "../workflow/loader.js";
+import type { Project } from "./project.js";
+
+/** Wires the real adapters into the engine: the one place that knows them all. */
+export async function buildEngineDeps(
+  project: Project,
+  listener: EngineListener,
+  opts: { overrides?: Record<string, string> } = {},
+): Promise<EngineDeps> {
+  const factories = { ...cliFactoriesOrEmpty(), ...defaultFactories() };
+  const agents = await createAgentResolver(project.config, { factories, overrides: opts.overrides });
+  return {
+    store: project.store,
+    git: project.git,
+    agents,
+    config: project.config,
+    clock: systemClock,
+    runner: createProcessRunner(),
+    prompts: createPromptLibrary(project.root),
+    fileExists: fileExistsInside,
+    loadWorkflow: (name) => loadWorkflow(name, project.root),
+    projectRoot: project.root,
+    reviewsDir: join(project.dir, "reviews"),
+    transcriptsDir: join(project.dir, "transcripts"),
+    listener,
+    env: process.env,
+  };
+}

@@ -1,0 +1,22 @@
+/** Where commands write; the entry point binds it to the process, tests to buffers. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  isTTY: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function processIo(): Io {
+  return {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    isTTY: Boolean(process.stdout.isTTY),
+    cwd: process.cwd(),
+    env: process.env,
+  };
+}
+
+export function printJson(io: Io, value: unknown): void {
+  io.out(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,28 @@
+import { formatDuration } from "../../util/duration.js";
+
+export function money(usd: number): string {
+  return `$${usd.toFixed(2)}`;
+}
+
+export function elapsed(ms: number): string {
+  if (ms < 1000) return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
+  return formatDuration(Math.round(ms / 1000) * 1000);
+}
+
+/** `name ............ ` padded to a fixed width, as in SPEC §3. */
+export function dotted(name: string, width = 20): string {
+  const dots = Math.max(3, width - name.length);
+  return `${name} ${".".repeat(dots)}`;
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+export function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + " ".repeat(width - text.length);
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}

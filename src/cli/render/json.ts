@@ -1,0 +1,94 @@
+import type { Finding, Run, StageExecution, Task, TaskEvent } from "../../domain/types.js";
+
+/**
+ * The documented JSON shapes of the read commands (docs/cli.md). Keys are stable; new keys may be
+ * added, existing ones are never renamed.
+ */
+export function taskJson(t: Task) {
+  return {
+    id: t.id,
+    type: t.type,
+    title: t.title,
+    status: t.status,
+    final_verdict: t.finalVerdict,
+    reason: t.reason,
+    cycle: t.cycle,
+    max_cycles: t.maxCycles,
+    current_stage: t.currentStage,
+    workflow: t.workflow,
+    base_branch: t.baseBranch,
+    branch: t.branch,
+    worktree: t.worktreePath,
+    parent_id: t.parentId,
+    created_at: new Date(t.createdAt).toISOString(),
+    updated_at: new Date(t.updatedAt).toISOString(),
+  };
+}
+
+export function runJson(r: Run) {
+  return {
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    final_verdict: r.finalVerdict,
+    reason: r.reason,
+    started_at: new Date(r.startedAt).toISOString(),
+    ended_at: r.endedAt ? new Date(r.endedAt).toISOString() : null,
+    stored_review_issues: r.meta.lastReviewIssues?.length ?? 0,
+  };
+}
+
+export function stageJson(s: StageExecution) {
+  return {
+    run_id: s.runId,
+    stage: s.stageId,
+    kind: s.kind,
+    cycle: s.cycle,
+    visit: s.visit,
+    outcome: s.outcome,
+    verdict: s.verdict,
+    failure_class: s.failureClass,
+    failure_reason: s.failureReason,
+    summary: s.summary,
+    started_at: new Date(s.startedAt).toISOString(),
+    duration_ms: s.endedAt - s.startedAt,
+    tokens: { input: s.usage.input, output: s.usage.output, cache_read: s.usage.cacheRead, cache_write: s.usage.cacheWrite },
+    cost_usd: s.costUsd,
+    head_before: s.headBefore,
+    head_after: s.headAfter,
+    session_id: s.sessionId,
+    attempts: s.attempts,
+  };
+}
+
+export function findingJson(f: Finding) {
+  return {
+    id: f.id,
+    severity: f.severity,
+    status: f.status,
+    category: f.category,
+    title: f.title,
+    body: f.body,
+    file: f.file,
+    line_start: f.lineStart,
+    line_end: f.lineEnd,
+    suggested_fix: f.suggestedFix,
+    sources: f.sources,
+    first_cycle: f.firstCycle,
+    last_cycle: f.lastCycle,
+    times_reopened: f.timesReopened,
+    note: f.note,
+    fingerprint: f.fingerprint,
+    attempts: f.attempts.map((a) => ({
+      cycle: a.cycle,
+      status: a.status,
+      justification: a.justification,
+      commit: a.commitSha,
+      rejection: a.rejection ?? null,
+    })),
+  };
+}
+
+export function eventJson(e: TaskEvent) {
+  return { id: e.id, run_id: e.runId, ts: new Date(e.ts).toISOString(), type: e.type, data: e.data };
+}

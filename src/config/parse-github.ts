@@ -1,0 +1,63 @@
+import type { Node } from "@bgotink/kdl";
+import type { DiagnosticSink } from "./diagnostics.js";
+import { type FieldSchema, getBool, getList, getNumber, getString, readNodeFields } from "./kdl-fields.js";
+import type { GithubLayer } from "./layer.js";
+import { isHttpUrl } from "./parse-agent.js";
+
+const GITHUB_FIELDS: FieldSchema = {
+  repo: "string",
+  "base-url": "string",
+  "allow-authors": "list",
+  bots: "list",
+  "max-rework-cycles": "int",
+  "comment-timeout": "duration",
+  label: "string",
+  "tech-debt-label": "string",
+  notify: "string",
+  "resolve-human-threads": "bool",
+  draft: "bool",
+  "wait-for-review": "bool",
+};
+
+const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+
+/** `github repo="owner/name" …` on one line, or the same fields as child nodes in a block. */
+export function parseGithub(node: Node, sink: DiagnosticSink): GithubLayer {
+  const f = readNodeFields(node, GITHUB_FIELDS, { positional: [], block: true }, sink);
+  const gh: GithubLayer = { location: sink.at(node.name) };
+  const repo = getString(f, "repo");
+  if (repo !== undefined) {
+    if (REPO.test(repo)) gh.repo = repo;
+    else sink.report(f.where.get("repo") ?? node.name, `\`repo\` must look like "owner/name", got "${repo}"`);
+  }
+  const baseUrl = getString(f, "base-url");
+  if (baseUrl !== undefined) {
+    if (isHttpUrl(baseUrl)) gh.baseUrl = baseUrl;
+    else
+      sink.report(
+        f.where.get("base-url") ?? node.name,
+        `\`base-url\` must be an http(s) URL, got "${baseUrl}"`,
+      );
+  }
+  const allowAuthors = getList(f, "allow-authors");
+  if (allowAuthors !== undefined) gh.allowAuthors = allowAuthors;
+  const bots = getList(f, "bots");
+  if (bots !== undefined) gh.bots = bots;
+  const maxReworkCycles = getNumber(f, "max-rework-cycles");
+  if (maxReworkCycles !== undefined) gh.maxReworkCycles = maxReworkCycles;
+  const commentTimeoutMs = getNumber(f, "comment-timeout");
+  if (commentTimeoutMs !== undefined) gh.commentTimeoutMs = commentTimeoutMs;
+  const label = getString(f, "label");
+  if (label !== undefined) gh.label = label;
+  const techDebtLabel = getString(f, "tech-debt-label");
+  if (techDebtLabel !== undefined) gh.techDebtLabel = techDebtLabel;
+  const notify = getString(f, "notify");
+  if (notify !== undefined) gh.notify = notify;
+  const resolveHumanThreads = getBool(f, "resolve-human-threads");
+  if (resolveHumanThreads !== undefined) gh.resolveHumanThreads = resolveHumanThreads;
+  const draft = getBool(f, "draft");
+  if (draft !== undefined) gh.draft = draft;
+  const waitForReview = getBool(f, "wait-for-review");
+  if (waitForReview !== undefined) gh.waitForReview = waitForReview;
+  return gh;
+}

@@ -1,0 +1,77 @@
+import type { AgentResolver } from "../agents/agent.js";
+import type { Config } from "../config/types.js";
+import type { Task } from "../domain/types.js";
+import type { Registry } from "../findings/registry.js";
+import type { Git } from "../git/git.js";
+import type { Store } from "../store/store.js";
+import type { Clock } from "../util/clock.js";
+import type { ProcessRunner } from "../util/process.js";
+import type { StageDef, Workflow } from "../workflow/types.js";
+import type { Effect } from "./effects.js";
+import type { EngineListener } from "./events.js";
+import type { PromptLibrary } from "./prompts.js";
+import type { RunState } from "./state.js";
+
+/** Everything the engine touches in the outside world, passed in (the core imports no adapter). */
+export interface EngineDeps {
+  store: Store;
+  git: Git;
+  agents: AgentResolver;
+  config: Config;
+  clock: Clock;
+  /** Runs gate commands. */
+  runner: ProcessRunner;
+  prompts: PromptLibrary;
+  /** Worktree-confined existence check for findings' files. */
+  fileExists: (root: string, relPath: string) => Promise<boolean>;
+  /** Loads a workflow by name for a task. */
+  loadWorkflow: (name: string) => Promise<Workflow>;
+  projectRoot: string;
+  /** Where review artifacts go: `<projectRoot>/.fixpoint/reviews`. */
+  reviewsDir: string;
+  /** Where agent transcripts go. */
+  transcriptsDir: string;
+  listener: EngineListener;
+  /** Extra handlers by stage kind (e.g. `github`), registered by the CLI. */
+  extraHandlers?: Partial<Record<string, StageHandler>>;
+  /** Environment the agents inherit (default process.env). */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface StageContext {
+  task: Task;
+  runId: number;
+  workflow: Workflow;
+  /** A copy of the run state at stage start; handlers read it, never write it. */
+  state: Readonly<RunState>;
+  registry: Registry;
+  visit: number;
+  /** The task's worktree. */
+  workdir: string;
+  signal: AbortSignal;
+  deps: EngineDeps;
+}
+
+export interface StageResult {
+  outcome: "success" | "fail" | "partial_success" | "retry" | "skipped";
+  failureClass?: import("../domain/types.js").FailureClass;
+  failureReason?: string;
+  effect: Effect;
+  usage: import("../domain/types.js").TokenUsage;
+  costUsd: number;
+  sessionId?: string | null;
+  agent?: string | null;
+  /** Agent attempts including protocol retries. */
+  attempts: number;
+  summary?: string | null;
+  /** A human stage waiting for an answer: the run pauses here. */
+  pause?: { reason: string };
+  headBefore?: string | null;
+  headAfter?: string | null;
+  /** Context keys to set. */
+  context?: Record<string, string | number | boolean | null>;
+}
+
+export interface StageHandler {
+  run(stage: StageDef, ctx: StageContext): Promise<StageResult>;
+}

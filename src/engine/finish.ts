@@ -1,0 +1,112 @@
+import { type FinalVerdict, isApproval, type TaskStatus } from "../domain/types.js";
+import { toStoredReviewIssues } from "../findings/stored-issues.js";
+import type { RunEnv } from "./run-task.js";
+import { relCycle } from "./run-task.js";
+import { saveInterruptedWork } from "./run-setup.js";
+import { type RunState, stateToJson } from "./state.js";
+import { deriveFinalVerdict } from "./verdict.js";
+
+/** How a run ended, before it is turned into a verdict. */
+export type RunEnd =
+  | { kind: "exit"; stageId: string | null; forced?: string }
+  | { kind: "stopped"; reason: string; stageId?: string | null; cause?: unknown }
+  | { kind: "interrupted"; reason: string; stageId: string | null }
+  | { kind: "budget"; stageId: string }
+  | { kind: "paused"; reason: string };
+
+export interface RunOutcome {
+  end: RunEnd;
+  verdict: FinalVerdict | null;
+  status: TaskStatus;
+  reason: string | null;
+}
+
+/**
+ * Ends a run: derives the final verdict (SPEC §9), stores it on the run and the task, persists the
+ * blocking findings of a run that did not end approved (seed 002) — a success clears them — and
+ * leaves an interrupted run resumable from its checkpoint.
+ */
+export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Promise<RunEnd> {
+  const { deps, task, runId, registry } = env;
+  const { verdict, reason } = verdictFor(env, state, end);
+  const interrupted = end.kind === "interrupted";
+  if (end.kind === "budget") await saveInterruptedWork(task, env.workdir, deps, end.stageId);
+  if (!interrupted) {
+    state.stoppedAt = end.kind === "stopped" ? (end.stageId ?? state.next) : end.kind === "budget" ? end.stageId : null;
+    state.next = null;
+    state.final = { verdict, reason };
+  }
+  const current = await deps.store.getTask(task.id);
+  const cancelled = current?.status === "cancelled";
+  const status: TaskStatus = cancelled ? "cancelled" : isApproval(verdict) ? "completed" : "needs_human";
+  const stored = isApproval(verdict) ? undefined : toStoredReviewIssues(registry.all(), deps.config.defaults.blockingSeverity);
+  const drained = registry.drainChanges();
+  const now = deps.clock.now();
+  await deps.store.commitStage({
+    taskId: task.id,
+    runId,
+    stage: null,
+    checkpoint: { state: stateToJson(state) },
+    findings: drained.findings,
+    events: [
+      ...drained.events.map((e) => ({ ...e, runId })),
+      { taskId: task.id, runId, type: "task.finished", data: { verdict, reason, status, end: end.kind } },
+    ],
+    task: { status, finalVerdict: verdict, reason, currentStage: interrupted ? state.next : null, cycle: relCycle(state) },
+    now,
+  });
+  const run = await deps.store.getRun(runId);
+  await deps.store.updateRun(
+    runId,
+    {
+      status: interrupted ? "interrupted" : end.kind === "stopped" ? "failed" : "completed",
+      finalVerdict: verdict,
+      reason,
+      endedAt: now,
+      meta: { ...(run?.meta ?? {}), lastReviewIssues: stored && stored.length ? stored : undefined },
+    },
+    now,
+  );
+  deps.listener({
+    type: "task.finished",
+    taskId: task.id,
+    verdict,
+    status,
+    reason,
+    cycles: relCycle(state),
+    branch: task.branch,
+    costUsd: state.costUsd,
+  });
+  return end;
+}
+
+function verdictFor(env: RunEnv, state: RunState, end: RunEnd): { verdict: FinalVerdict; reason: string } {
+  const { deps, task, registry } = env;
+  switch (end.kind) {
+    case "exit":
+      return deriveFinalVerdict(state, registry, {
+        forced: end.forced,
+        maxCycles: task.maxCycles,
+        followups: deps.config.defaults.followups,
+        blockingSeverity: deps.config.defaults.blockingSeverity,
+      });
+    case "budget":
+      return { verdict: "BUDGET_EXHAUSTED", reason: budgetReason(task.budget, state) };
+    case "interrupted":
+      return {
+        verdict: "CHANGES_REQUESTED",
+        reason: `interrupted (${end.reason})${end.stageId ? ` during stage ${end.stageId}` : ""}; \`fixpoint resume ${task.id}\` continues from the last checkpoint`,
+      };
+    case "stopped":
+      return { verdict: "CHANGES_REQUESTED", reason: `${end.reason}; \`fixpoint retry ${task.id}\` starts again from that stage` };
+    case "paused":
+      return { verdict: "CHANGES_REQUESTED", reason: end.reason };
+  }
+}
+
+function budgetReason(budget: { usd?: number; tokens?: number }, state: RunState): string {
+  const parts = [];
+  if (budget.usd !== undefined) parts.push(`$${budget.usd.toFixed(2)}`);
+  if (budget.tokens !== undefined) parts.push(`${budget.tokens} tokens`);
+  return `budget of ${parts.join(" / ")} used up (this run: $${state.costUsd.toFixed(2)}); raise it with \`fixpoint add --budget-usd\` or in fixpoint.kdl`;
+}

@@ -1,0 +1,94 @@
+import { join } from "node:path";
+import type { AgentRequest, AgentResult } from "../../agents/agent.js";
+import { addUsage, type TokenUsage, ZERO_USAGE } from "../../domain/types.js";
+import type { StageDef } from "../../workflow/types.js";
+import type { StageContext } from "../deps.js";
+
+/** Protocol failures (unparsable output) are retried in place this many times (SPEC §6). */
+export const PROTOCOL_RETRIES = 2;
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export interface TurnOutcome<T> {
+  result: AgentResult;
+  parsed: Parsed<T> | null;
+  attempts: number;
+  usage: TokenUsage;
+  costUsd: number;
+  agent: string;
+  sessionId: string | null;
+}
+
+/**
+ * One agent turn for a stage, with the protocol retry: when `parse` rejects the reply, the agent
+ * is asked again (continuing its session where it has one) up to PROTOCOL_RETRIES times. Agent
+ * failures (timeout, exit, API error) are returned, not retried here: the backend already retried
+ * transient API errors, and a stage whose worktree changed must be committed before any rerun.
+ */
+export async function runAgentTurn<T>(
+  stage: StageDef,
+  ctx: StageContext,
+  opts: {
+    purpose: AgentRequest["purpose"];
+    prompt: string;
+    schema?: Record<string, unknown>;
+    parse?: (result: AgentResult) => Parsed<T>;
+    /** Continue this agent's earlier session (fixers and implementers do; reviewers start fresh). */
+    continueSession: boolean;
+    sessionOverride?: string | null;
+  },
+): Promise<TurnOutcome<T>> {
+  const agentName = stage.agent ?? "implementer";
+  const role = ctx.task.agents[agentName] ?? agentName;
+  const agent = ctx.deps.agents.resolve(role);
+  let sessionId: string | undefined =
+    opts.sessionOverride ?? (opts.continueSession ? ctx.state.sessions[agentName] : undefined) ?? undefined;
+  let prompt = opts.prompt;
+  let usage = ZERO_USAGE;
+  let costUsd = 0;
+  let attempts = 0;
+  for (;;) {
+    attempts++;
+    const result = await agent.backend.run({
+      agent: agentName,
+      purpose: opts.purpose,
+      taskId: ctx.task.id,
+      stageId: stage.id,
+      cycle: ctx.state.cycle,
+      prompt,
+      cwd: ctx.workdir,
+      model: agent.model,
+      schema: opts.schema,
+      sessionId: agent.backend.supportsSessions ? sessionId : undefined,
+      timeoutMs: stage.timeoutMs ?? agent.timeoutMs,
+      env: agent.env,
+      signal: ctx.signal,
+      extraArgs: agent.extraArgs,
+      transcriptPath: join(ctx.deps.transcriptsDir, ctx.task.id, `${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempts}.log`),
+      onProgress: (p) =>
+        ctx.deps.listener({
+          type: "agent.progress",
+          taskId: ctx.task.id,
+          stageId: stage.id,
+          message: p.message,
+          costUsd: p.costUsd,
+        }),
+    });
+    usage = addUsage(usage, result.usage);
+    costUsd += result.costUsd;
+    if (result.sessionId) sessionId = result.sessionId;
+    const base = { result, attempts, usage, costUsd, agent: agentName, sessionId: sessionId ?? null };
+    if (!result.ok || !opts.parse) return { ...base, parsed: null };
+    const parsed = opts.parse(result);
+    if (parsed.ok || attempts > PROTOCOL_RETRIES || ctx.signal.aborted) return { ...base, parsed };
+    prompt = retryPrompt(opts.prompt, parsed.error, Boolean(sessionId && agent.backend.supportsSessions));
+  }
+}
+
+function retryPrompt(original: string, error: string, inSession: boolean): string {
+  const ask =
+    `Your previous reply could not be read by fixpoint (${error}). ` +
+    "Reply again with only the JSON object described in the output format, in a ```json fenced block.";
+  // In a continued session the agent still has the original request; elsewhere repeat it.
+  return inSession ? ask : `${original}\n\n---\n\n${ask}`;
+}

@@ -1,0 +1,23 @@
+import type { StageContext } from "../deps.js";
+
+export interface CommitOutcome {
+  headBefore: string;
+  headAfter: string;
+  /** Commits the agent made itself during the stage (detected, never lost). */
+  agentCommits: { sha: string; subject: string }[];
+  /** Our commit of the uncommitted changes, when there were any. */
+  committed: string | null;
+}
+
+/**
+ * Commits whatever the agent left uncommitted and reports what happened since `headBefore`,
+ * including commits the agent made on its own.
+ */
+export async function commitStageWork(ctx: StageContext, headBefore: string, message: string): Promise<CommitOutcome> {
+  const { git } = ctx.deps;
+  const mid = await git.headSha(ctx.workdir);
+  const agentCommits = mid === headBefore ? [] : await git.commitsBetween(ctx.workdir, headBefore, mid);
+  const committed = await git.commitAll(ctx.workdir, message);
+  const headAfter = committed ?? mid;
+  return { headBefore, headAfter, agentCommits, committed };
+}

@@ -1,0 +1,85 @@
+import type { ReviewOutput } from "../../domain/types.js";
+import { fenceUntrusted } from "../../findings/fence.js";
+import { renderPriorForReview } from "../../findings/render.js";
+import { effectiveVerdict, parseReviewOutput } from "../../findings/review-parse.js";
+import { reviewSummary } from "../effects.js";
+import { REVIEW_OUTPUT_SCHEMA } from "../../findings/schemas.js";
+import type { StageDef } from "../../workflow/types.js";
+import type { StageContext, StageHandler, StageResult } from "../deps.js";
+import { runAgentTurn } from "./agent-turn.js";
+import { agentFailure } from "./failure.js";
+import { boundDiff } from "./diff-bound.js";
+import { REVIEW_FORMAT } from "./formats.js";
+
+/**
+ * A `review` stage. The reviewer sees the whole diff against the base branch every cycle, the
+ * changes since its own last review, and every prior finding with its id; it returns the JSON of
+ * SPEC §7. It changes nothing, so it always starts a fresh session.
+ */
+export const reviewHandler: StageHandler = {
+  async run(stage: StageDef, ctx: StageContext): Promise<StageResult> {
+    const { git } = ctx.deps;
+    const head = await git.headSha(ctx.workdir);
+    const whole = await git.diff(ctx.workdir, ctx.task.baseBranch, { mergeBase: true });
+    const last = ctx.state.reviewedAt[stage.id];
+    const since = last ? (last === head ? "(no changes since your last review)" : await git.diff(ctx.workdir, last)) : "";
+    const prior = ctx.registry.forReview();
+    const prompt = await ctx.deps.prompts.render(stage.prompt ?? "review", {
+      task_id: ctx.task.id,
+      title: ctx.task.title,
+      prompt: ctx.task.prompt,
+      cycle: String(ctx.state.cycle),
+      diff: fenceUntrusted("diff against the base branch", boundDiff(whole)),
+      changes_since_last_review: last
+        ? fenceUntrusted("changes since your last review", boundDiff(since))
+        : "This is your first review of this task.",
+      prior_findings: prior.length
+        ? renderPriorForReview(prior)
+        : "There are no earlier findings.",
+      output_format: REVIEW_FORMAT,
+    });
+    const turn = await runAgentTurn<ReviewOutput>(stage, ctx, {
+      purpose: "review",
+      prompt,
+      schema: REVIEW_OUTPUT_SCHEMA,
+      continueSession: false,
+      parse: (r) => {
+        const p = parseReviewOutput(r.text, r.structured);
+        return p.ok ? { ok: true, value: p.output } : { ok: false, error: p.error };
+      },
+    });
+    const base = {
+      usage: turn.usage,
+      costUsd: turn.costUsd,
+      sessionId: turn.sessionId,
+      agent: turn.agent,
+      attempts: turn.attempts,
+      headBefore: head,
+      headAfter: head,
+    };
+    if (turn.parsed?.ok) {
+      const output = turn.parsed.value;
+      const approved = output.verdict === "APPROVED" || output.verdict === "APPROVED_WITH_FOLLOWUPS";
+      const verdict = effectiveVerdict(output, ctx.deps.config.defaults.blockingSeverity);
+      const resolved = output.prior.filter((p) => p.status === "resolved").length;
+      return {
+        ...base,
+        summary: reviewSummary(verdict, output, resolved),
+        outcome: approved && output.findings.length === 0 ? "success" : approved ? "partial_success" : "fail",
+        effect: { type: "review", stageId: stage.id, output, expectedIds: prior.map((f) => f.id), head },
+      };
+    }
+    // Unreadable or failed review: CHANGES_REQUESTED by default (seed 001), nothing else changes.
+    const failure = turn.result.ok
+      ? { failureClass: "unparsable" as const, failureReason: "review output unparsable" }
+      : agentFailure(turn.result);
+    const fallback: ReviewOutput = { verdict: "CHANGES_REQUESTED", summary: failure.failureReason, findings: [], prior: [] };
+    return {
+      ...base,
+      outcome: "fail",
+      ...failure,
+      summary: `CHANGES_REQUESTED  (${failure.failureReason})`,
+      effect: { type: "review", stageId: stage.id, output: fallback, expectedIds: [], head: null, failed: true },
+    };
+  },
+};

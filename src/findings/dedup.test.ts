@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { benchDedup, DEDUP_BUDGET_MS, generateFindings } from "../bench/dedup.js";
+import type { RawFinding } from "../domain/types.js";
+import { dedupFindings, isDuplicate } from "./dedup.js";
+import { fingerprint, normalizeTitle } from "./fingerprint.js";
+
+function raw(over: Partial<RawFinding> = {}): RawFinding {
+  return {
+    severity: "P2",
+    category: "correctness",
+    title: "SQL injection in user search",
+    body: "The query concatenates user input.",
+    file: "src/api/users.ts",
+    lineStart: 87,
+    lineEnd: 92,
+    suggestedFix: null,
+    ...over,
+  };
+}
+
+describe("fingerprint", () => {
+  it("is file + line bucket + normalized title", () => {
+    expect(normalizeTitle("  Fix:  SQL-Injection!! ")).toBe("fix sqlinjection");
+    expect(fingerprint(raw({ file: "./src/a.ts", lineStart: 87, title: "Bad  Thing." }))).toBe("src/a.ts:8:bad thing");
+    expect(fingerprint(raw({ file: null, lineStart: null, title: "X" }))).toBe(":-:x");
+  });
+});
+
+describe("isDuplicate", () => {
+  it("matches slightly different titles of the same problem in the same place", () => {
+    expect(isDuplicate(raw(), raw({ title: "SQL injection in the user search" }))).toBe(true);
+    expect(isDuplicate(raw(), raw({ title: "sql injection in user-search!" }))).toBe(true);
+  });
+
+  it("keeps titles at distance ≥ 0.3 apart", () => {
+    expect(isDuplicate(raw(), raw({ title: "Missing index on users table" }))).toBe(false);
+    // "SQL injection in user search" vs "XSS injection in admin panel": far apart.
+    expect(isDuplicate(raw(), raw({ title: "XSS injection in admin panel" }))).toBe(false);
+  });
+
+  it("uses a ±5 line window", () => {
+    expect(isDuplicate(raw({ lineStart: 87, lineEnd: 92 }), raw({ lineStart: 97, lineEnd: 99 }))).toBe(true);
+    expect(isDuplicate(raw({ lineStart: 87, lineEnd: 92 }), raw({ lineStart: 98, lineEnd: 99 }))).toBe(false);
+    expect(isDuplicate(raw({ lineStart: 87, lineEnd: 87 }), raw({ lineStart: 81, lineEnd: 82 }))).toBe(true);
+    expect(isDuplicate(raw({ lineStart: 87, lineEnd: 87 }), raw({ lineStart: 80, lineEnd: 81 }))).toBe(false);
+  });
+
+  it("needs the same file; two file-less findings need near-identical titles", () => {
+    expect(isDuplicate(raw(), raw({ file: "src/api/admin.ts" }))).toBe(false);
+    expect(isDuplicate(raw(), raw({ file: "./src/api/users.ts" }))).toBe(true);
+    expect(isDuplicate(raw({ file: null }), raw({ file: "src/api/users.ts" }))).toBe(false);
+    const a = raw({ file: null, title: "Tests are flaky on CI" });
+    expect(isDuplicate(a, raw({ file: null, title: "tests are flaky on CI." }))).toBe(true);
+    expect(isDuplicate(a, raw({ file: null, title: "Tests are slow on CI" }))).toBe(false);
+  });
+});
+
+describe("dedupFindings", () => {
+  it("collapses duplicates, keeping the higher severity and both bodies", () => {
+    const r = dedupFindings([
+      raw({ severity: "P2", body: "first" }),
+      raw({ title: "Other problem entirely", lineStart: 10, lineEnd: 10 }),
+      raw({ severity: "P0", title: "SQL injection in user-search", body: "second", lineStart: 90 }),
+    ]);
+    expect(r.findings).toHaveLength(2);
+    expect(r.findings[0]).toMatchObject({ severity: "P0", body: "first\n\n---\n\nsecond" });
+    expect(r.groups).toEqual([[0, 2], [1]]);
+  });
+
+  it("is deterministic on the benchmark input and finds its planted duplicates", () => {
+    const batch = generateFindings(2000, 100, 7);
+    expect(generateFindings(2000, 100, 7)).toEqual(batch);
+    const r = dedupFindings(batch);
+    expect(r.findings.length).toBeLessThan(batch.length * 0.8);
+    expect(r.findings.length).toBeGreaterThan(batch.length * 0.6);
+  });
+
+  it("deduplicates 10,000 findings over 500 files within the budget", async () => {
+    const result = await benchDedup();
+    expect(result.runs).toBe(5);
+    expect(result.budgetMs).toBe(DEDUP_BUDGET_MS);
+    expect(result.medianMs).toBeLessThanOrEqual(DEDUP_BUDGET_MS);
+  });
+});

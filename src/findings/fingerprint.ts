@@ -1,0 +1,45 @@
+import { distance } from "fastest-levenshtein";
+
+/** What identity and deduplication look at. */
+export interface Locatable {
+  file: string | null;
+  lineStart: number | null;
+  lineEnd: number | null;
+  title: string;
+}
+
+/** Lowercase, punctuation stripped, whitespace collapsed: "Fix: SQL-injection!" → "fix sqlinjection". */
+export function normalizeTitle(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Paths as reviewers write them vary ("./src/a.ts", "src\\a.ts"); compare one spelling. */
+export function normalizeFile(file: string | null): string | null {
+  if (file === null) return null;
+  const f = file
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/^(\.\/)+/, "");
+  return f === "" ? null : f;
+}
+
+/** Lines are bucketed by tens so a finding that moves a few lines keeps a similar fingerprint. */
+export function lineBucket(lineStart: number | null): string {
+  return lineStart === null ? "-" : String(Math.floor(lineStart / 10));
+}
+
+/** SPEC §8: file + line bucket + normalized title. */
+export function fingerprint(raw: Locatable): string {
+  return `${normalizeFile(raw.file) ?? ""}:${lineBucket(raw.lineStart)}:${normalizeTitle(raw.title)}`;
+}
+
+/** Levenshtein distance divided by the longer length: 0 = identical, 1 = nothing in common. */
+export function normalizedDistance(a: string, b: string): number {
+  const max = Math.max(a.length, b.length);
+  if (max === 0) return 0;
+  return distance(a, b) / max;
+}

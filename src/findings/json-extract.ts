@@ -1,0 +1,75 @@
+/**
+ * Finding the JSON an agent put in its reply. Fences are found line by line, not with one regex,
+ * so a closing fence is the first line made only of the opening fence's character (JSON strings
+ * cannot hold a raw newline, so such a line can never be inside the JSON itself).
+ */
+
+export interface FencedBlock {
+  info: string;
+  body: string;
+}
+
+export function fencedBlocks(text: string): FencedBlock[] {
+  const lines = text.split(/\r?\n/);
+  const blocks: FencedBlock[] = [];
+  let open: { marker: string; info: string; body: string[] } | null = null;
+  for (const line of lines) {
+    if (!open) {
+      const m = /^\s{0,3}(`{3,}|~{3,})\s*([^\s`]*)/.exec(line);
+      if (m?.[1]) open = { marker: m[1], info: (m[2] ?? "").toLowerCase(), body: [] };
+      continue;
+    }
+    const close = line.trim();
+    if (close.length >= open.marker.length && close === (open.marker[0] ?? "`").repeat(close.length)) {
+      blocks.push({ info: open.info, body: open.body.join("\n") });
+      open = null;
+    } else {
+      open.body.push(line);
+    }
+  }
+  return blocks;
+}
+
+export type JsonCandidate =
+  | { ok: true; value: unknown; from: "json-fence" | "whole-text" }
+  | { ok: false; error: string };
+
+/**
+ * The last fenced ```json block (an untagged fence counts when it holds an object), else the
+ * whole text when it is one JSON value. Null when there is no candidate at all.
+ */
+export function extractJson(text: string): JsonCandidate | null {
+  const blocks = fencedBlocks(text).filter(
+    (b) => b.info === "json" || b.info === "jsonc" || (b.info === "" && /^\s*[[{]/.test(b.body)),
+  );
+  const last = blocks.at(-1);
+  if (last) {
+    const parsed = tryParse(last.body);
+    return parsed.ok ? { ok: true, value: parsed.value, from: "json-fence" } : parsed;
+  }
+  const whole = text.trim();
+  if (/^[[{]/.test(whole)) {
+    const parsed = tryParse(whole);
+    return parsed.ok ? { ok: true, value: parsed.value, from: "whole-text" } : parsed;
+  }
+  return null;
+}
+
+function tryParse(s: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(s) };
+  } catch (e) {
+    return { ok: false, error: `invalid JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+/** Structured output may arrive as an object or as its JSON text. */
+export function structuredValue(structured: unknown): unknown {
+  if (typeof structured !== "string") return structured;
+  try {
+    return JSON.parse(structured);
+  } catch {
+    // Not JSON: a backend handed back prose; the caller falls back to the text chain.
+    return undefined;
+  }
+}

@@ -1,0 +1,148 @@
+import type {
+  Finding,
+  FindingSource,
+  FindingStatus,
+  JsonObject,
+  NewTaskEvent,
+  RawFinding,
+  Severity,
+} from "../domain/types.js";
+import { DedupIndex } from "./dedup.js";
+import { fingerprint, normalizeFile } from "./fingerprint.js";
+
+export interface RegistryOptions {
+  blockingSeverity: Severity;
+  now: () => number;
+}
+
+/** Statuses the loop still has to settle (SPEC §8). */
+export const ACTIVE: ReadonlySet<FindingStatus> = new Set(["open", "fixed", "deferred"]);
+
+export function numericId(id: string): number {
+  const n = Number.parseInt(id.replace(/^F-/i, ""), 10);
+  return Number.isNaN(n) ? Number.MAX_SAFE_INTEGER : n;
+}
+
+export function byId(a: Finding, b: Finding): number {
+  return numericId(a.id) - numericId(b.id);
+}
+
+/** A finding raised only by gates: reviewers' statuses do not touch it, only gates resolve it. */
+export function isGateOnly(f: Finding, gate?: string): boolean {
+  if (f.sources.length === 0) return false;
+  return f.sources.every((s) => (gate ? s.source === `gate:${gate}` : s.source.startsWith("gate:")));
+}
+
+/**
+ * The mutable state behind `Registry` and the few primitives every operation uses, so that
+ * every status change goes through one place and always yields its event.
+ */
+export class RegistryCore {
+  readonly findings = new Map<string, Finding>();
+  /** Review/PR findings only: gate findings are matched by gate name, never by title. */
+  readonly index = new DedupIndex<Finding>();
+  private nextNumber = 1;
+  private readonly changed = new Set<string>();
+  private events: NewTaskEvent[] = [];
+
+  constructor(
+    readonly taskId: string,
+    readonly opts: RegistryOptions,
+    initial: Finding[],
+  ) {
+    for (const f of [...initial].sort(byId)) {
+      const copy = structuredClone(f);
+      this.findings.set(copy.id, copy);
+      if (!isGateOnly(copy)) this.index.add(copy);
+      const n = numericId(copy.id);
+      if (n !== Number.MAX_SAFE_INTEGER) this.nextNumber = Math.max(this.nextNumber, n + 1);
+    }
+  }
+
+  emit(type: string, data: JsonObject): void {
+    this.events.push({ taskId: this.taskId, runId: null, type, data, ts: this.opts.now() });
+  }
+
+  touch(f: Finding): void {
+    f.updatedAt = this.opts.now();
+    this.changed.add(f.id);
+  }
+
+  setStatus(f: Finding, to: FindingStatus, cycle: number, reason: string): void {
+    const from = f.status;
+    if (from === to) return;
+    f.status = to;
+    this.touch(f);
+    this.emit("finding.status", { id: f.id, from, to, cycle, reason });
+  }
+
+  /** Back to open after it was claimed fixed or resolved; counts toward NO_PROGRESS. */
+  reopen(f: Finding, cycle: number, reason: string): void {
+    f.timesReopened += 1;
+    this.emit("finding.reopened", {
+      id: f.id,
+      from: f.status,
+      cycle,
+      reason,
+      timesReopened: f.timesReopened,
+    });
+    this.setStatus(f, "open", cycle, reason);
+  }
+
+  addSource(f: Finding, source: FindingSource): void {
+    if (!f.sources.some((s) => s.source === source.source && s.cycle === source.cycle)) {
+      f.sources.push({ ...source });
+    }
+    f.lastCycle = Math.max(f.lastCycle, source.cycle);
+    this.touch(f);
+  }
+
+  create(raw: RawFinding, source: FindingSource): Finding {
+    const now = this.opts.now();
+    const f: Finding = {
+      taskId: this.taskId,
+      id: `F-${this.nextNumber++}`,
+      fingerprint: fingerprint(raw),
+      severity: raw.severity,
+      category: raw.category,
+      title: raw.title,
+      body: raw.body,
+      file: normalizeFile(raw.file),
+      lineStart: raw.lineStart,
+      lineEnd: raw.lineEnd,
+      suggestedFix: raw.suggestedFix,
+      sources: [{ ...source }],
+      status: "open",
+      firstCycle: source.cycle,
+      lastCycle: source.cycle,
+      timesReopened: 0,
+      attempts: [],
+      note: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.findings.set(f.id, f);
+    if (!isGateOnly(f)) this.index.add(f);
+    this.changed.add(f.id);
+    this.emit("finding.added", {
+      id: f.id,
+      severity: f.severity,
+      title: f.title,
+      source: source.source,
+      cycle: source.cycle,
+    });
+    return f;
+  }
+
+  drain(): { findings: Finding[]; events: NewTaskEvent[] } {
+    const findings = [...this.changed]
+      .map((id) => this.findings.get(id))
+      .filter((f): f is Finding => f !== undefined)
+      .sort(byId)
+      .map((f) => structuredClone(f));
+    const events = this.events;
+    this.changed.clear();
+    this.events = [];
+    return { findings, events };
+  }
+}

@@ -1,0 +1,136 @@
+import type {
+  Finding,
+  FindingSource,
+  FixReport,
+  NewTaskEvent,
+  PriorVerdict,
+  RawFinding,
+  Severity,
+} from "../domain/types.js";
+import { gateFinding } from "./gate-finding.js";
+import { type AddResult, addFindings } from "./registry-add.js";
+import { ACTIVE, byId, isGateOnly, RegistryCore, type RegistryOptions } from "./registry-core.js";
+import { applyFixReport, autoBlockDeleted, type FixContext, type FixReportOutcome } from "./registry-fix.js";
+import { applyGate, type GateResult } from "./registry-gate.js";
+import { applyPrior, type PriorContext, PriorLedger, type PriorResult } from "./registry-prior.js";
+import { compareSeverity, isBlocking } from "./severity.js";
+
+export type { AddResult, FixReportOutcome, GateResult, PriorResult, RegistryOptions };
+
+function bySeverityThenId(a: Finding, b: Finding): number {
+  return compareSeverity(a.severity, b.severity) || byId(a, b);
+}
+
+/**
+ * One task's findings in memory (SPEC §8), built from the persisted rows. Operations mutate it and
+ * record what changed; the engine drains the changed rows and events and persists them in the same
+ * transaction as the stage. Pure: no I/O except the injected `exists` check.
+ */
+export class Registry {
+  private readonly ledger = new PriorLedger();
+
+  private constructor(private readonly core: RegistryCore) {}
+
+  static load(taskId: string, findings: Finding[], opts: RegistryOptions): Registry {
+    return new Registry(new RegistryCore(taskId, opts, findings));
+  }
+
+  static gateFinding = gateFinding;
+
+  get blockingSeverity(): Severity {
+    return this.core.opts.blockingSeverity;
+  }
+
+  /** Every finding, sorted by numeric id. Copies: mutate through the methods only. */
+  all(): Finding[] {
+    return [...this.core.findings.values()].sort(byId).map((f) => structuredClone(f));
+  }
+
+  get(id: string): Finding | undefined {
+    const f = this.core.findings.get(id);
+    return f ? structuredClone(f) : undefined;
+  }
+
+  /**
+   * Findings changed since the last drain, and the events explaining each change
+   * (`finding.added|merged|reopened|status`, `fix.unknown_id|rejected`, `review.prior_omitted|prior_unknown_id`).
+   * Events carry `runId: null`; the engine fills it.
+   */
+  drainChanges(): { findings: Finding[]; events: NewTaskEvent[] } {
+    return this.core.drain();
+  }
+
+  addFindings(raws: RawFinding[], source: FindingSource): AddResult {
+    return addFindings(this.core, raws, source);
+  }
+
+  applyPrior(prior: PriorVerdict[], ctx: PriorContext): PriorResult {
+    return applyPrior(this.core, this.ledger, prior, ctx);
+  }
+
+  applyGate(gate: string, cycle: number, result: GateResult): void {
+    applyGate(this.core, gate, cycle, result);
+  }
+
+  applyFixReport(report: FixReport, ctx: FixContext): FixReportOutcome {
+    return applyFixReport(this.core, report, ctx);
+  }
+
+  autoBlockDeleted(exists: (file: string) => boolean | Promise<boolean>, cycle: number): Promise<string[]> {
+    return autoBlockDeleted(this.core, exists, cycle);
+  }
+
+  /** What the fixer must report on: open + deferred, most severe first. */
+  forFix(): Finding[] {
+    return this.select((f) => f.status === "open" || f.status === "deferred");
+  }
+
+  /**
+   * What a reviewer must give a status for: open, fixed and deferred findings, most severe first.
+   * Not blocked (a human owns them) and not gate-only (reviewers' statuses are ignored for those;
+   * the gate itself decides), so the reviewer is never asked for an answer that changes nothing.
+   */
+  forReview(): Finding[] {
+    return this.select((f) => ACTIVE.has(f.status) && !isGateOnly(f));
+  }
+
+  /** Blocking findings (severity at/above the threshold) still in open|fixed|deferred. */
+  blockingOpen(): number {
+    return this.count((f) => ACTIVE.has(f.status) && isBlocking(f.severity, this.blockingSeverity));
+  }
+
+  /** Findings in open|fixed|deferred, optionally of exactly one severity. */
+  openCount(severity?: Severity): number {
+    return this.count((f) => ACTIVE.has(f.status) && (severity === undefined || f.severity === severity));
+  }
+
+  /** At least one blocking finding is blocked and none is still in play. */
+  allBlocked(): boolean {
+    let blocked = false;
+    for (const f of this.core.findings.values()) {
+      if (!isBlocking(f.severity, this.blockingSeverity)) continue;
+      if (ACTIVE.has(f.status)) return false;
+      if (f.status === "blocked") blocked = true;
+    }
+    return blocked;
+  }
+
+  maxTimesReopened(): number {
+    let max = 0;
+    for (const f of this.core.findings.values()) max = Math.max(max, f.timesReopened);
+    return max;
+  }
+
+  private select(pred: (f: Finding) => boolean): Finding[] {
+    return [...this.core.findings.values()]
+      .filter(pred)
+      .sort(bySeverityThenId)
+      .map((f) => structuredClone(f));
+  }
+
+  private count(pred: (f: Finding) => boolean): number {
+    let n = 0;
+    for (const f of this.core.findings.values()) if (pred(f)) n++;
+    return n;
+  }
+}

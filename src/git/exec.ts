@@ -1,0 +1,142 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { FixpointError } from "../errors.js";
+
+/**
+ * Runs one git command with an argument vector (never a shell string) and collects its output.
+ * Non-zero exits listed in `okCodes` resolve as data (e.g. `diff --quiet` answering "changed");
+ * any other failure throws FixpointError("git", "git <subcommand> failed: <first stderr line>").
+ */
+export interface GitRunner {
+  run(cwd: string, args: string[], opts?: GitRunOptions): Promise<GitResult>;
+}
+
+export interface GitRunOptions {
+  /** Written to stdin. stdin is always closed so git can never sit waiting for input. */
+  input?: string;
+  /** Exit codes besides 0 that are answers rather than failures. */
+  okCodes?: number[];
+}
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface GitRunnerDeps {
+  gitPath: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Settings applied to every invocation. Hooks and signing can block on a prompt or a pinentry
+ * window that nobody will answer, so they are off for the commits fixpoint makes on its own
+ * branches; the user's hooks still run on their own commits in their own checkout.
+ */
+const SAFETY_CONFIG = ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null"];
+
+export function createGitRunner(deps: Partial<GitRunnerDeps> = {}): GitRunner {
+  const gitPath = deps.gitPath ?? "git";
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...deps.env,
+    GIT_TERMINAL_PROMPT: "0",
+    // Messages in one language: some are recognised (e.g. "not a git repository") and all end up
+    // in error reports. Content is bytes to git, so this does not affect diffs or commit messages.
+    LC_ALL: "C",
+    // Nothing we run should open an editor; if something tries, it gets a no-op instead of a hang.
+    GIT_EDITOR: "true",
+    GIT_SEQUENCE_EDITOR: "true",
+  };
+  return {
+    run: (cwd, args, opts = {}) => runOnce(gitPath, env, cwd, args, opts),
+  };
+}
+
+function runOnce(
+  gitPath: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  args: string[],
+  opts: GitRunOptions,
+): Promise<GitResult> {
+  const subcommand = subcommandOf(args);
+  return new Promise((resolve, reject) => {
+    const child = spawn(gitPath, [...SAFETY_CONFIG, ...args], {
+      cwd,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+    // git may exit before reading stdin; a broken pipe there is not our failure.
+    child.stdin.on("error", () => {});
+    child.stdin.end(opts.input ?? "");
+
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      reject(spawnFailure(e, cwd, subcommand));
+    });
+    child.on("close", (code, signal) => {
+      const stdout = Buffer.concat(out).toString("utf8");
+      const stderr = Buffer.concat(err).toString("utf8");
+      const exit = code ?? -1;
+      if (exit === 0 || (code !== null && opts.okCodes?.includes(code))) {
+        resolve({ code: exit, stdout, stderr });
+        return;
+      }
+      reject(gitFailure(subcommand, stderr, signal ? `killed by ${signal}` : `exit code ${exit}`));
+    });
+  });
+}
+
+function spawnFailure(e: NodeJS.ErrnoException, cwd: string, subcommand: string): FixpointError {
+  // spawn reports a missing working directory as ENOENT too; tell the two apart.
+  if (e.code === "ENOENT" && !existsSync(cwd)) {
+    return new FixpointError("git", `git ${subcommand} failed: folder does not exist: ${cwd}`, { cause: e });
+  }
+  if (e.code === "ENOENT" || e.code === "EACCES") {
+    return new FixpointError("environment", "git is not installed or not on PATH", { cause: e });
+  }
+  return new FixpointError("git", `git ${subcommand} failed: ${e.message}`, { cause: e });
+}
+
+/** The first argument that is not a `-c key=value` pair or a global option. */
+function subcommandOf(args: string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-c" || a === "-C") {
+      i++;
+      continue;
+    }
+    if (a !== undefined && !a.startsWith("-")) return a;
+  }
+  return args[0] ?? "";
+}
+
+export function gitFailure(subcommand: string, stderr: string, otherwise = "unknown error"): FixpointError {
+  return new FixpointError("git", `git ${subcommand} failed: ${firstLine(stderr) ?? otherwise}`);
+}
+
+/** git prints progress and hints before the real complaint; prefer its `fatal:`/`error:` line. */
+function firstLine(text: string): string | undefined {
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
+  return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0];
+}
+
+/**
+ * Revisions and branch names come from task records and config. One that starts with `-` would be
+ * read as an option (`--output=<file>` makes `git diff` write anywhere), so refuse it up front.
+ */
+export function checkRev(rev: string, what = "revision"): string {
+  if (rev.length === 0 || rev.startsWith("-") || rev.includes("\0") || /[\n\r]/.test(rev)) {
+    throw new FixpointError("git", `invalid git ${what}: ${JSON.stringify(rev)}`);
+  }
+  return rev;
+}

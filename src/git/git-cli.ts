@@ -1,0 +1,143 @@
+import { isBranchSafeToDelete, branchExists as refExists, deleteBranch as removeBranch } from "./branches.js";
+import { checkRev, createGitRunner, type GitRunner, gitFailure } from "./exec.js";
+import type { Git } from "./git.js";
+import { ensureWorktree, listWorktrees, removeWorktree } from "./worktrees.js";
+
+export interface GitCliDeps {
+  /** The git executable; default `git` from PATH. */
+  gitPath: string;
+  /** Extra environment for every git process (on top of process.env). */
+  env: NodeJS.ProcessEnv;
+}
+
+/** Used only when neither the repository nor the user's git config names anyone. */
+const FALLBACK_IDENTITY = { "user.name": "fixpoint", "user.email": "fixpoint@localhost" } as const;
+
+/** The Git contract (src/git/git.ts) implemented by running the real `git` binary. */
+export function createGit(deps: Partial<GitCliDeps> = {}): Git {
+  const git = createGitRunner(deps);
+  const identity = createIdentityLookup(git);
+
+  return {
+    async repoRoot(cwd) {
+      const r = await git.run(cwd, ["rev-parse", "--show-toplevel"], { okCodes: [128] });
+      if (r.code === 0) return r.stdout.trim();
+      // 128 is also "dubious ownership" and other real problems, which must not read as "no repo".
+      if (/not a git repository/i.test(r.stderr)) return null;
+      throw gitFailure("rev-parse", r.stderr);
+    },
+
+    async currentBranch(repo) {
+      // Exit 1 is a detached HEAD, which has no branch.
+      const r = await git.run(repo, ["symbolic-ref", "--quiet", "--short", "HEAD"], { okCodes: [1] });
+      return r.code === 0 ? r.stdout.trim() : null;
+    },
+
+    async headSha(cwd) {
+      return (await git.run(cwd, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
+    },
+
+    async revParse(cwd, rev) {
+      checkRev(rev);
+      const r = await git.run(cwd, ["rev-parse", "--verify", "--quiet", rev], { okCodes: [1] });
+      return r.code === 0 ? r.stdout.trim() : null;
+    },
+
+    branchExists: (repo, branch) => refExists(git, repo, branch),
+
+    async status(cwd) {
+      const r = await git.run(cwd, ["status", "--porcelain"]);
+      return r.stdout.split("\n").filter((l) => l.length > 0);
+    },
+
+    ensureWorktree: (opts) => ensureWorktree(git, opts),
+    removeWorktree: (repo, path) => removeWorktree(git, repo, path),
+    listWorktrees: (repo) => listWorktrees(git, repo),
+
+    async commitAll(cwd, message) {
+      await git.run(cwd, ["add", "-A"]);
+      // `diff --cached --quiet` exits 1 when something is staged, 0 when there is nothing to commit.
+      const staged = await git.run(cwd, ["diff", "--cached", "--quiet"], { okCodes: [1] });
+      if (staged.code === 0) return null;
+      const who = await identity(cwd);
+      // The message goes through stdin: any text is safe and no editor is ever opened.
+      await git.run(cwd, [...who, "commit", "--no-verify", "--quiet", "-F", "-"], { input: message });
+      return (await git.run(cwd, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
+    },
+
+    async commitsBetween(cwd, from, to) {
+      const range = `${checkRev(from)}..${checkRev(to)}`;
+      const r = await git.run(cwd, ["log", "--reverse", "--format=%H %s", range, "--"]);
+      return r.stdout
+        .split("\n")
+        .filter((l) => l.length > 0)
+        .map((l) => {
+          const space = l.indexOf(" ");
+          return space < 0
+            ? { sha: l, subject: "" }
+            : { sha: l.slice(0, space), subject: l.slice(space + 1) };
+        });
+    },
+
+    async diff(cwd, from, opts = {}) {
+      const to = checkRev(opts.to ?? "HEAD");
+      checkRev(from);
+      const revs = opts.mergeBase ? [`${from}...${to}`] : [from, to];
+      // Fixed prefixes and no colour/external tools, whatever the user's diff config says:
+      // the text is parsed and shown to agents, so it must look the same on every machine.
+      const r = await git.run(cwd, [
+        "diff",
+        "--no-color",
+        "--no-ext-diff",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+        ...revs,
+        "--",
+      ]);
+      return r.stdout;
+    },
+
+    async changedFiles(cwd, from, to = "HEAD") {
+      const r = await git.run(cwd, [
+        "diff",
+        "--name-only",
+        "-z",
+        "--no-renames",
+        checkRev(from),
+        checkRev(to),
+        "--",
+      ]);
+      return r.stdout.split("\0").filter((p) => p.length > 0);
+    },
+
+    isBranchSafeToDelete: (repo, branch) => isBranchSafeToDelete(git, repo, branch),
+    deleteBranch: (repo, branch) => removeBranch(git, repo, branch),
+  };
+}
+
+/**
+ * Returns the `-c` flags a commit in `cwd` needs: none when the user's identity is configured
+ * (their name belongs on the commits), fallbacks for whatever is missing otherwise. Looked up once
+ * per folder, since the answer can differ between repositories but not between commits.
+ */
+function createIdentityLookup(git: GitRunner): (cwd: string) => Promise<string[]> {
+  const cache = new Map<string, Promise<string[]>>();
+  const lookup = async (cwd: string): Promise<string[]> => {
+    const flags: string[] = [];
+    for (const [key, fallback] of Object.entries(FALLBACK_IDENTITY)) {
+      const r = await git.run(cwd, ["config", key], { okCodes: [1] });
+      if (r.code !== 0 || r.stdout.trim() === "") flags.push("-c", `${key}=${fallback}`);
+    }
+    return flags;
+  };
+  return (cwd) => {
+    let found = cache.get(cwd);
+    if (!found) {
+      found = lookup(cwd);
+      // A failed lookup must not be remembered; the next commit asks again.
+      found.catch(() => cache.delete(cwd));
+      cache.set(cwd, found);
+    }
+    return found;
+  };
+}

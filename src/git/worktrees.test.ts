@@ -1,0 +1,146 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FixpointError } from "../errors.js";
+import type { Git } from "./git.js";
+import { createGit } from "./git-cli.js";
+import { createTempRepo, ISOLATED_GIT_ENV, type TempRepo } from "./temp-repo.js";
+
+let t: TempRepo;
+let git: Git;
+
+beforeEach(() => {
+  t = createTempRepo();
+  git = createGit({ env: ISOLATED_GIT_ENV });
+});
+afterEach(() => t.cleanup());
+
+describe("ensureWorktree", () => {
+  it("creates a new branch from the base in a new folder, creating parent folders", async () => {
+    const path = join(t.dir, "worktrees", "repo-x", "t-1");
+    const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-1-a", base: "main" });
+
+    expect(r).toEqual({ path, created: true });
+    expect(t.read("README.md", path)).toBe("hello\n");
+    expect(await git.currentBranch(path)).toBe("fixpoint/t-1-a");
+    expect(await git.headSha(path)).toBe(t.git(["rev-parse", "main"]));
+    expect(await git.listWorktrees(t.repo)).toContainEqual({ path, branch: "fixpoint/t-1-a" });
+  });
+
+  it("reuses an existing worktree on the same branch, keeping its uncommitted work", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
+    t.write("work.txt", "in progress\n", path);
+
+    const again = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
+
+    expect(again).toEqual({ path, created: false });
+    expect(t.read("work.txt", path)).toBe("in progress\n");
+  });
+
+  it("recreates a deleted worktree folder from the branch, with the branch's commits", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-2", base: "main" });
+    const sha = t.commit({ "feature.ts": "export const x = 1;\n" }, "Agent work", path);
+    rmSync(path, { recursive: true, force: true });
+
+    const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-2", base: "main" });
+
+    expect(r.created).toBe(true);
+    expect(await git.headSha(path)).toBe(sha);
+    expect(t.read("feature.ts", path)).toBe("export const x = 1;\n");
+  });
+
+  it("never touches a dirty main checkout (working tree and index)", async () => {
+    t.commit({ "tracked.txt": "original\n" }, "Add tracked");
+    t.write("tracked.txt", "edited by the user\n");
+    t.write("staged.txt", "staged by the user\n");
+    t.git(["add", "staged.txt"]);
+    t.write("untracked.txt", "scratch\n");
+    const statusBefore = t.git(["status", "--porcelain"]);
+    const indexBefore = t.git(["diff", "--cached"]);
+    const headBefore = t.git(["rev-parse", "HEAD"]);
+
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-3", base: "main" });
+    t.write("agent.txt", "agent\n", path);
+    await git.commitAll(path, "Agent commit");
+    rmSync(path, { recursive: true, force: true });
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-3", base: "main" });
+
+    expect(t.git(["status", "--porcelain"])).toBe(statusBefore);
+    expect(t.git(["diff", "--cached"])).toBe(indexBefore);
+    expect(t.git(["rev-parse", "HEAD"])).toBe(headBefore);
+    expect(await git.currentBranch(t.repo)).toBe("main");
+    expect(t.read("tracked.txt")).toBe("edited by the user\n");
+    expect(t.read("untracked.txt")).toBe("scratch\n");
+    expect(existsSync(join(t.repo, "agent.txt"))).toBe(false);
+    // The worktree starts from the committed base, not from the user's uncommitted edits.
+    expect(t.read("tracked.txt", path)).toBe("original\n");
+  });
+
+  it("refuses a stray folder that is not a worktree, leaving it as it was", async () => {
+    const path = join(t.dir, "stray");
+    mkdirSync(path);
+    writeFileSync(join(path, "notes.txt"), "mine\n");
+
+    const attempt = git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-4", base: "main" });
+
+    await expect(attempt).rejects.toThrow(FixpointError);
+    await expect(attempt).rejects.toThrow(/exists but is not a worktree/);
+    expect(t.read("notes.txt", path)).toBe("mine\n");
+    expect(await git.branchExists(t.repo, "fixpoint/t-4")).toBe(false);
+  });
+
+  it("accepts an empty folder left by an interrupted add", async () => {
+    const path = join(t.dir, "empty");
+    mkdirSync(path);
+    const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-5", base: "main" });
+    expect(r.created).toBe(true);
+    expect(t.read("README.md", path)).toBe("hello\n");
+  });
+
+  it("refuses a worktree that is on another branch", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-6", base: "main" });
+    await expect(
+      git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-7", base: "main" }),
+    ).rejects.toThrow(/is on branch fixpoint\/t-6, expected fixpoint\/t-7/);
+  });
+
+  it("reports a missing base as a git error naming the command", async () => {
+    const path = join(t.dir, "wt");
+    const attempt = git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-8", base: "no-such-base" });
+    await expect(attempt).rejects.toMatchObject({
+      code: "git",
+      message: expect.stringMatching(/^git worktree failed: /),
+    });
+  });
+});
+
+describe("removeWorktree", () => {
+  it("removes a clean worktree but keeps its branch", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-9", base: "main" });
+    await git.removeWorktree(t.repo, path);
+    expect(existsSync(path)).toBe(false);
+    expect(await git.branchExists(t.repo, "fixpoint/t-9")).toBe(true);
+    expect((await git.listWorktrees(t.repo)).map((w) => w.path)).toEqual([t.repo]);
+  });
+
+  it("refuses to remove a worktree with uncommitted work", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-10", base: "main" });
+    t.write("README.md", "changed\n", path);
+    await expect(git.removeWorktree(t.repo, path)).rejects.toMatchObject({ code: "git" });
+    expect(t.read("README.md", path)).toBe("changed\n");
+  });
+
+  it("prunes the record of a worktree whose folder is already gone", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-11", base: "main" });
+    rmSync(path, { recursive: true, force: true });
+    await git.removeWorktree(t.repo, path);
+    expect((await git.listWorktrees(t.repo)).map((w) => w.path)).toEqual([t.repo]);
+  });
+});

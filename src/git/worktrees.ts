@@ -1,0 +1,122 @@
+import { existsSync } from "node:fs";
+import { mkdir, readdir, realpath } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { FixpointError } from "../errors.js";
+import { branchExists } from "./branches.js";
+import { checkRev, type GitRunner } from "./exec.js";
+
+export interface WorktreeEntry {
+  path: string;
+  /** Short branch name; null for a detached HEAD or a bare entry. */
+  branch: string | null;
+}
+
+/** Parses `git worktree list --porcelain`: blocks of `key value` lines separated by blank lines. */
+export function parseWorktreeList(text: string): WorktreeEntry[] {
+  const entries: WorktreeEntry[] = [];
+  let current: WorktreeEntry | null = null;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("worktree ")) {
+      current = { path: line.slice("worktree ".length), branch: null };
+      entries.push(current);
+    } else if (line.startsWith("branch ") && current) {
+      const ref = line.slice("branch ".length);
+      current.branch = ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref;
+    }
+  }
+  return entries;
+}
+
+export async function listWorktrees(git: GitRunner, repo: string): Promise<WorktreeEntry[]> {
+  const r = await git.run(repo, ["worktree", "list", "--porcelain"]);
+  return parseWorktreeList(r.stdout);
+}
+
+export interface EnsureWorktreeOptions {
+  repo: string;
+  path: string;
+  branch: string;
+  base: string;
+}
+
+/**
+ * Reuse, recreate or create the task's worktree (SPEC §11). Only `git worktree` commands are used,
+ * and they never touch the main checkout's working tree or index, dirty or not.
+ */
+export async function ensureWorktree(
+  git: GitRunner,
+  opts: EnsureWorktreeOptions,
+): Promise<{ path: string; created: boolean }> {
+  const path = resolve(opts.path);
+  const { repo, branch } = opts;
+  checkRev(branch, "branch name");
+  checkRev(opts.base, "base revision");
+
+  if (existsSync(path)) {
+    const match = await findWorktree(git, repo, path);
+    if (match) {
+      if (match.branch === branch) return { path, created: false };
+      throw new FixpointError(
+        "git",
+        `worktree ${path} is on ${match.branch ? `branch ${match.branch}` : "a detached HEAD"}, expected ${branch}`,
+      );
+    }
+    // An empty folder is what an interrupted `worktree add` leaves behind; git accepts it.
+    if (!(await isEmptyDir(path))) {
+      throw new FixpointError(
+        "git",
+        `${path} exists but is not a worktree of ${repo}; move it away or delete it, then retry`,
+      );
+    }
+  }
+
+  await mkdir(dirname(path), { recursive: true });
+  if (await branchExists(git, repo, branch)) {
+    // The folder was deleted by hand: git still records the old worktree and would refuse the branch.
+    await git.run(repo, ["worktree", "prune"]);
+    await git.run(repo, ["worktree", "add", path, branch]);
+  } else {
+    await git.run(repo, ["worktree", "add", "-b", branch, path, opts.base]);
+  }
+  return { path, created: true };
+}
+
+/**
+ * Removes a worktree. Refuses (git's own error) when it has uncommitted changes: callers commit
+ * first, and work is never thrown away silently. A folder already gone is just pruned.
+ */
+export async function removeWorktree(git: GitRunner, repo: string, path: string): Promise<void> {
+  const abs = resolve(path);
+  if (!existsSync(abs)) {
+    await git.run(repo, ["worktree", "prune"]);
+    return;
+  }
+  await git.run(repo, ["worktree", "remove", abs]);
+}
+
+async function findWorktree(git: GitRunner, repo: string, path: string): Promise<WorktreeEntry | undefined> {
+  const wanted = await realpathOr(path);
+  for (const entry of await listWorktrees(git, repo)) {
+    if ((await realpathOr(entry.path)) === wanted) return entry;
+  }
+  return undefined;
+}
+
+/** Worktree paths recorded by git may go through symlinks (macOS /tmp); compare real paths. */
+async function realpathOr(p: string): Promise<string> {
+  try {
+    return await realpath(p);
+  } catch {
+    // A recorded worktree whose folder is gone cannot match an existing path; keep it as written.
+    return resolve(p);
+  }
+}
+
+async function isEmptyDir(p: string): Promise<boolean> {
+  try {
+    return (await readdir(p)).length === 0;
+  } catch {
+    // Not a directory (or unreadable): certainly not something to build a worktree in.
+    return false;
+  }
+}

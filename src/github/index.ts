@@ -1,0 +1,35 @@
+/** The GitHub layer: client, PR feedback ingestion, replies and tech-debt issues (docs/github.md). */
+export { type AuthorPolicy, createAuthorCheck, type IgnoredAuthor, writeAccessFrom } from "./authors.js";
+export { createGithubClient, DEFAULT_GITHUB_TIMEOUT_MS, type GithubClientOptions } from "./client.js";
+export { isGithubTimeout } from "./error-map.js";
+export {
+  type FilteredFeedback,
+  fetchFeedback,
+  filterAllowedAuthors,
+  filterFeedback,
+  findingsFromThreads,
+  type PrFeedback,
+  type ThreadFinding,
+  threadToFinding,
+} from "./feedback.js";
+export {
+  type Disposition,
+  findingMarker,
+  type PrBodyInput,
+  prBody,
+  REPLY_MARKER,
+  replyBody,
+  type TechDebtContext,
+  taskMarker,
+  techDebtIssue,
+} from "./render.js";
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
+export { parseSeverityTag } from "./severity-tags.js";
+export {
+  fileTechDebtIssues,
+  type TechDebtOptions,
+  type TechDebtResult,
+  techDebtCandidates,
+} from "./tech-debt.js";
+export { resolveGithubToken } from "./token.js";
+export type * from "./types.js";

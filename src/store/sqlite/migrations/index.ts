@@ -1,0 +1,16 @@
+import { sql as initial } from "./001_initial.js";
+
+export interface Migration {
+  /** Consecutive from 1; the database's `user_version` is the last one applied. */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Every migration, oldest first. Append only: a released migration is never edited, because
+ * databases that already applied it would silently differ from new ones.
+ */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "initial", sql: initial }];
+
+export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.length;

@@ -1,0 +1,344 @@
+import type {
+  Finding,
+  Json,
+  NewTask,
+  NewTaskEvent,
+  Run,
+  RunKind,
+  RunMeta,
+  StageExecution,
+  Task,
+  TaskEvent,
+} from "../../domain/types.js";
+import { FixpointError } from "../../errors.js";
+import type {
+  ClaimRequest,
+  RunPatch,
+  StageCommit,
+  Store,
+  StoredCheckpoint,
+  TaskFilter,
+  TaskPatch,
+} from "../store.js";
+import { openDatabase, type SqliteDatabase } from "./connection.js";
+import { toStoreError } from "./errors.js";
+import { migrate } from "./migrate.js";
+import {
+  eventParams,
+  findingParams,
+  INSERT_CHECKPOINT,
+  INSERT_EVENT,
+  INSERT_RUN,
+  INSERT_STAGE,
+  runPatchSql,
+  stageParams,
+  UPSERT_FINDING,
+} from "./record-sql.js";
+import { TASK_SELECT, toCheckpoint, toEvent, toFinding, toRun, toStageExecution, toTask } from "./rows.js";
+import { Statements } from "./statements.js";
+import { CLAIM_AMONG, CLAIM_ANY, filterSql, INSERT_TASK, insertTaskParams, patchSql } from "./task-sql.js";
+import { parseJsonOrText } from "./tolerant.js";
+
+export interface SqliteStoreOptions {
+  /** How long a write waits for another process's lock before failing with `store_locked`. */
+  busyTimeoutMs?: number;
+}
+
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens (creating and migrating as needed) the SQLite store at `path`. The file is created
+ * owner-only and its folder 0700. Refuses a database migrated by a newer fixpoint.
+ */
+export async function openSqliteStore(path: string, opts: SqliteStoreOptions = {}): Promise<Store> {
+  const busyTimeoutMs = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const db = openDatabase(path, busyTimeoutMs);
+  try {
+    migrate(db, path);
+  } catch (e) {
+    db.close();
+    throw toStoreError(e, path, busyTimeoutMs, "migrating the database");
+  }
+  return new SqliteStore(db, path, busyTimeoutMs);
+}
+
+const NUMERIC_ID = /^\d+$/;
+
+/**
+ * better-sqlite3 is synchronous; every method still returns a Promise so the engine codes
+ * against the same contract as a networked store. Every write runs under BEGIN IMMEDIATE: it
+ * takes the write lock up front, so a transaction never fails halfway on a lock upgrade.
+ */
+class SqliteStore implements Store {
+  readonly kind = "sqlite";
+  private readonly sql: Statements;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly path: string,
+    private readonly busyTimeoutMs: number,
+  ) {
+    this.sql = new Statements(db);
+  }
+
+  /** Runs `fn` synchronously, mapping any failure to a FixpointError (as a rejection). */
+  private async op<T>(action: string, fn: () => T): Promise<T> {
+    try {
+      return fn();
+    } catch (e) {
+      throw toStoreError(e, this.path, this.busyTimeoutMs, action);
+    }
+  }
+
+  /** better-sqlite3 caches the BEGIN/COMMIT statements per connection, so a wrapper is cheap. */
+  private write<T>(action: string, fn: () => T): Promise<T> {
+    return this.op(action, () => this.db.transaction(fn).immediate());
+  }
+
+  // ---- tasks
+
+  private insertTask(input: NewTask, now: number): Task {
+    let seq = Number(this.sql.get("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks")?.next ?? 1);
+    let id = input.id;
+    if (id === undefined) {
+      // A task created with an explicit `t-<n>` id may already own the next number.
+      while (this.sql.get("SELECT 1 AS x FROM tasks WHERE id = @id", { id: `t-${seq}` })) seq++;
+      id = `t-${seq}`;
+    } else if (this.sql.get("SELECT 1 AS x FROM tasks WHERE id = @id", { id })) {
+      throw new FixpointError("store", `a task with id ${id} already exists`);
+    }
+    const row = this.sql.getCells(INSERT_TASK, insertTaskParams(input, id, seq, now));
+    if (row === undefined) throw new FixpointError("store", `creating task ${id} returned nothing`);
+    return toTask(row);
+  }
+
+  createTask(input: NewTask, now: number): Promise<Task> {
+    return this.write("creating a task", () => this.insertTask(input, now));
+  }
+
+  createTaskOnce(input: NewTask & { id: string }, now: number): Promise<{ task: Task; created: boolean }> {
+    return this.write("creating a task", () => {
+      const existing = this.sql.getCells(`SELECT ${TASK_SELECT} FROM tasks WHERE id = @id`, { id: input.id });
+      if (existing !== undefined) return { task: toTask(existing), created: false };
+      return { task: this.insertTask(input, now), created: true };
+    });
+  }
+
+  getTask(idOrNumber: string): Promise<Task | null> {
+    return this.op("reading a task", () => {
+      const byId = `SELECT ${TASK_SELECT} FROM tasks WHERE id = @id`;
+      let row = this.sql.getCells(byId, { id: idOrNumber });
+      if (row === undefined && NUMERIC_ID.test(idOrNumber)) {
+        row = this.sql.getCells(byId, { id: `t-${Number(idOrNumber)}` });
+      }
+      return row === undefined ? null : toTask(row);
+    });
+  }
+
+  listTasks(filter: TaskFilter = {}): Promise<Task[]> {
+    return this.op("listing tasks", () => {
+      const { clause, params } = filterSql(filter, false);
+      return this.sql.allCells(`SELECT ${TASK_SELECT} FROM tasks${clause}`, params).map(toTask);
+    });
+  }
+
+  countTasks(filter: TaskFilter = {}): Promise<number> {
+    return this.op("counting tasks", () => {
+      const { clause, params } = filterSql(filter, true);
+      return Number(this.sql.get(`SELECT COUNT(*) AS n FROM tasks${clause}`, params)?.n ?? 0);
+    });
+  }
+
+  private patchTask(id: string, patch: TaskPatch, now: number): Task {
+    const { set, params } = patchSql(patch);
+    const sql = `UPDATE tasks SET ${set} WHERE id = @id RETURNING ${TASK_SELECT}`;
+    const row = this.sql.getCells(sql, { ...params, id, now });
+    if (row === undefined) throw new FixpointError("not_found", `task ${id} not found`);
+    return toTask(row);
+  }
+
+  /** `id` is the stored id (resolve `29` with getTask first). */
+  updateTask(id: string, patch: TaskPatch, now: number): Promise<Task> {
+    return this.write("updating a task", () => this.patchTask(id, patch, now));
+  }
+
+  claimTask(claim: ClaimRequest): Promise<Task | null> {
+    return this.write("claiming a task", () => {
+      const params = { workerId: claim.workerId, now: claim.now, leaseUntil: claim.now + claim.leaseMs };
+      const row =
+        claim.ids === undefined
+          ? this.sql.getCells(CLAIM_ANY, params)
+          : this.sql.getCells(CLAIM_AMONG, { ...params, ids: JSON.stringify(claim.ids) });
+      return row === undefined ? null : toTask(row);
+    });
+  }
+
+  heartbeat(taskId: string, workerId: string, leaseMs: number, now: number): Promise<boolean> {
+    return this.write("renewing a lease", () => {
+      const changed = this.sql.run(
+        "UPDATE tasks SET lease_expires_at = @leaseUntil WHERE id = @id AND worker_id = @workerId AND status = 'running'",
+        { id: taskId, workerId, leaseUntil: now + leaseMs },
+      );
+      return changed === 1;
+    });
+  }
+
+  /**
+   * Applies the patch only while `workerId` still holds the task: a worker whose lease expired
+   * and was taken over must not overwrite the new worker's state. Then it is a no-op.
+   */
+  releaseTask(taskId: string, workerId: string, patch: TaskPatch, now: number): Promise<void> {
+    return this.write("releasing a task", () => {
+      const { set, params } = patchSql(patch);
+      this.sql.run(
+        `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL WHERE id = @id AND worker_id = @workerId`,
+        { ...params, id: taskId, workerId, now },
+      );
+    });
+  }
+
+  // ---- runs
+
+  createRun(taskId: string, kind: RunKind, meta: RunMeta, now: number): Promise<Run> {
+    return this.write("creating a run", () => {
+      const row = this.sql.get(INSERT_RUN, { taskId, kind, now, meta: JSON.stringify(meta) });
+      if (row === undefined) throw new FixpointError("store", `creating a run of ${taskId} returned nothing`);
+      return toRun(row);
+    });
+  }
+
+  getRun(runId: number): Promise<Run | null> {
+    return this.op("reading a run", () => {
+      const row = this.sql.get("SELECT * FROM runs WHERE id = @id", { id: runId });
+      return row === undefined ? null : toRun(row);
+    });
+  }
+
+  listRuns(taskId: string): Promise<Run[]> {
+    return this.op("listing runs", () =>
+      this.sql.all("SELECT * FROM runs WHERE task_id = @taskId ORDER BY id", { taskId }).map(toRun),
+    );
+  }
+
+  updateRun(runId: number, patch: RunPatch, _now: number): Promise<Run> {
+    return this.write("updating a run", () => {
+      const { set, params } = runPatchSql(patch);
+      const sql =
+        set === ""
+          ? "SELECT * FROM runs WHERE id = @id"
+          : `UPDATE runs SET ${set} WHERE id = @id RETURNING *`;
+      const row = this.sql.get(sql, { ...params, id: runId });
+      if (row === undefined) throw new FixpointError("not_found", `run ${runId} not found`);
+      return toRun(row);
+    });
+  }
+
+  // ---- stages, checkpoints, findings
+
+  commitStage(c: StageCommit): Promise<StageExecution | null> {
+    return this.write("committing a stage", () => {
+      const row = c.stage === null ? undefined : this.sql.get(INSERT_STAGE, stageParams(c.stage));
+      if (c.checkpoint !== null) {
+        const state = JSON.stringify(c.checkpoint.state);
+        this.sql.run(INSERT_CHECKPOINT, { runId: c.runId, taskId: c.taskId, state, now: c.now });
+      }
+      this.upsertFindings(c.taskId, c.findings);
+      this.insertEvents(c.events, c.now);
+      this.patchTask(c.taskId, c.task, c.now);
+      return row === undefined ? null : toStageExecution(row);
+    });
+  }
+
+  listStageExecutions(taskId: string, runId?: number): Promise<StageExecution[]> {
+    return this.op("listing stages", () => {
+      const rows =
+        runId === undefined
+          ? this.sql.all("SELECT * FROM stage_executions WHERE task_id = @taskId ORDER BY id", { taskId })
+          : this.sql.all(
+              "SELECT * FROM stage_executions WHERE task_id = @taskId AND run_id = @runId ORDER BY id",
+              { taskId, runId },
+            );
+      return rows.map(toStageExecution);
+    });
+  }
+
+  getCheckpoint(runId: number): Promise<StoredCheckpoint | null> {
+    return this.op("reading a checkpoint", () => {
+      const row = this.sql.get("SELECT * FROM checkpoints WHERE run_id = @runId ORDER BY seq DESC LIMIT 1", {
+        runId,
+      });
+      return row === undefined ? null : toCheckpoint(row);
+    });
+  }
+
+  private upsertFindings(taskId: string, findings: Finding[]): void {
+    for (const f of findings) this.sql.run(UPSERT_FINDING, findingParams(taskId, f));
+  }
+
+  listFindings(taskId: string): Promise<Finding[]> {
+    return this.op("listing findings", () =>
+      // rowid order is first-insertion order (an upsert keeps the row), so F-2 stays before F-10.
+      this.sql
+        .all("SELECT * FROM findings WHERE task_id = @taskId ORDER BY rowid", { taskId })
+        .map(toFinding),
+    );
+  }
+
+  saveFindings(taskId: string, findings: Finding[], events: NewTaskEvent[], now: number): Promise<void> {
+    return this.write("saving findings", () => {
+      this.upsertFindings(taskId, findings);
+      this.insertEvents(events, now);
+    });
+  }
+
+  // ---- events
+
+  private insertEvents(events: NewTaskEvent[], now: number): void {
+    for (const e of events) this.sql.run(INSERT_EVENT, eventParams(e, now));
+  }
+
+  appendEvents(events: NewTaskEvent[], now: number): Promise<void> {
+    return this.write("appending events", () => this.insertEvents(events, now));
+  }
+
+  listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]> {
+    return this.op("listing events", () =>
+      this.sql
+        .all("SELECT * FROM events WHERE task_id = @taskId AND id > @afterId ORDER BY id", {
+          taskId,
+          afterId: afterId ?? 0,
+        })
+        .map(toEvent),
+    );
+  }
+
+  // ---- markers
+
+  getMarker(key: string): Promise<Json | null> {
+    return this.op("reading a marker", () => {
+      const row = this.sql.get("SELECT value FROM markers WHERE key = @key", { key });
+      return row === undefined ? null : parseJsonOrText(row.value);
+    });
+  }
+
+  setMarkerOnce(key: string, value: Json, now: number): Promise<boolean> {
+    return this.write("setting a marker", () => {
+      const sql =
+        "INSERT INTO markers (key, value, created_at) VALUES (@key, @value, @now) ON CONFLICT (key) DO NOTHING";
+      return this.sql.run(sql, { key, value: JSON.stringify(value), now }) === 1;
+    });
+  }
+
+  setMarker(key: string, value: Json, now: number): Promise<void> {
+    return this.write("setting a marker", () => {
+      this.sql.run(
+        "INSERT INTO markers (key, value, created_at) VALUES (@key, @value, @now) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        { key, value: JSON.stringify(value), now },
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

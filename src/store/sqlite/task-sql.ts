@@ -1,0 +1,123 @@
+/**
+ * SQL text and parameters for the tasks table. Statements are built from the *shape* of a patch
+ * or filter (which keys are set), never from values, so each shape compiles once and is cached.
+ */
+import type { Json, NewTask } from "../../domain/types.js";
+import type { TaskFilter, TaskPatch } from "../store.js";
+import { TASK_SELECT } from "./rows.js";
+
+export type Params = Record<string, string | number | null>;
+
+const json = (v: Json | object | undefined, fallback: string): string =>
+  v === undefined ? fallback : JSON.stringify(v);
+
+export const INSERT_TASK = `
+INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, branch, worktree_path,
+  status, max_cycles, cycle, budget, agents, meta, parent_id, created_at, updated_at)
+VALUES (@id, @seq, @type, @title, @prompt, @workflow, @repo, @baseBranch, @branch, @worktreePath,
+  'queued', @maxCycles, 0, @budget, @agents, @meta, @parentId, @now, @now)
+RETURNING ${TASK_SELECT}`;
+
+export function insertTaskParams(input: NewTask, id: string, seq: number, now: number): Params {
+  return {
+    id,
+    seq,
+    type: input.type,
+    title: input.title,
+    prompt: input.prompt,
+    workflow: input.workflow,
+    repo: input.repo,
+    baseBranch: input.baseBranch,
+    branch: input.branch ?? null,
+    worktreePath: input.worktreePath ?? null,
+    maxCycles: input.maxCycles,
+    budget: json(input.budget, "{}"),
+    agents: json(input.agents, "{}"),
+    meta: json(input.meta, "{}"),
+    parentId: input.parentId ?? null,
+    now,
+  };
+}
+
+// Claims: the oldest queued task, or a running one whose lease expired. One UPDATE, so the
+// pick and the take cannot be split by another worker. The WHERE term `status IN ('queued', 'running')` repeats the partial index's own, so SQLite
+// walks only live tasks in seq order.
+const CLAIM = (idFilter: string): string => `
+UPDATE tasks SET status = 'running', worker_id = @workerId, lease_expires_at = @leaseUntil, updated_at = @now
+WHERE id = (
+  SELECT id FROM tasks
+  WHERE status IN ('queued', 'running') AND (status = 'queued' OR lease_expires_at < @now)${idFilter}
+  ORDER BY seq LIMIT 1)
+RETURNING ${TASK_SELECT}`;
+export const CLAIM_ANY = CLAIM("");
+export const CLAIM_AMONG = CLAIM(" AND id IN (SELECT value FROM json_each(@ids))");
+
+/** Patch key → column, and how its value is stored. */
+const PATCH_COLUMNS: Record<keyof TaskPatch, { column: string; encode?: (v: object) => string }> = {
+  status: { column: "status" },
+  finalVerdict: { column: "final_verdict" },
+  reason: { column: "reason" },
+  cycle: { column: "cycle" },
+  currentStage: { column: "current_stage" },
+  branch: { column: "branch" },
+  worktreePath: { column: "worktree_path" },
+  maxCycles: { column: "max_cycles" },
+  workflow: { column: "workflow" },
+  budget: { column: "budget", encode: (v) => JSON.stringify(v) },
+  agents: { column: "agents", encode: (v) => JSON.stringify(v) },
+  // Replaced whole: callers spread the task's current meta (unknown keys included) into it.
+  meta: { column: "meta", encode: (v) => JSON.stringify(v) },
+};
+
+function isPatchKey(k: string): k is keyof TaskPatch {
+  return Object.hasOwn(PATCH_COLUMNS, k);
+}
+
+/**
+ * `col = @p_key, …, updated_at = @now` for the keys set in the patch (undefined means "leave
+ * as is"; null clears). Unknown keys are ignored. Parameters are prefixed so they never collide
+ * with the statement's own (`@id`, `@now`, `@workerId`).
+ */
+export function patchSql(patch: TaskPatch): { set: string; params: Params } {
+  const sets: string[] = [];
+  const params: Params = {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined || !isPatchKey(key)) continue;
+    const { column, encode } = PATCH_COLUMNS[key];
+    sets.push(`${column} = @p_${key}`);
+    if (encode !== undefined && typeof value === "object" && value !== null)
+      params[`p_${key}`] = encode(value);
+    else if (typeof value === "string" || typeof value === "number" || value === null)
+      params[`p_${key}`] = value;
+    else params[`p_${key}`] = JSON.stringify(value);
+  }
+  sets.push("updated_at = @now");
+  return { set: sets.join(", "), params };
+}
+
+/** WHERE … ORDER BY … LIMIT for a filter. Lists are bound as one JSON array each. */
+export function filterSql(filter: TaskFilter, forCount: boolean): { clause: string; params: Params } {
+  const where: string[] = [];
+  const params: Params = {};
+  if (filter.statuses !== undefined) {
+    where.push("status IN (SELECT value FROM json_each(@statuses))");
+    params.statuses = JSON.stringify(filter.statuses);
+  }
+  if (filter.ids !== undefined) {
+    where.push("id IN (SELECT value FROM json_each(@ids))");
+    params.ids = JSON.stringify(filter.ids);
+  }
+  if (filter.parentId !== undefined) {
+    where.push("parent_id = @parentId");
+    params.parentId = filter.parentId;
+  }
+  let clause = where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "";
+  if (!forCount) {
+    clause += filter.newestFirst === true ? " ORDER BY seq DESC" : " ORDER BY seq";
+    if (filter.limit !== undefined) {
+      clause += " LIMIT @limit";
+      params.limit = Math.max(0, Math.floor(filter.limit));
+    }
+  }
+  return { clause, params };
+}

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { errorMessage } from "../errors.js";
+
+const POLL_MS = 50;
+/** How long to wait for SIGKILLed processes to vanish before giving up (state D cannot be helped). */
+const AFTER_SIGKILL_MS = 1000;
+
+/**
+ * Whether any process of the group is still running. Zombies do not count: where PID 1 reaps
+ * orphans lazily (some containers) a killed grandchild lingers as a zombie for seconds, and it
+ * runs no code. Without /proc (macOS) any member, zombie or not, counts.
+ */
+export function groupAlive(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return anyMember(pgid);
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited while we looked
+    }
+    // `pid (comm) state ppid pgrp …`; comm may contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z") return true;
+  }
+  return false;
+}
+
+function anyMember(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch (e) {
+    // ESRCH: the group is already gone, which is what we wanted.
+    if ((e as NodeJS.ErrnoException).code !== "ESRCH") {
+      process.emitWarning(`cannot send ${signal} to process group ${pgid}: ${errorMessage(e)}`);
+    }
+  }
+}
+
+/** Kills a process group: SIGTERM to every member, then SIGKILL after the grace period. */
+export class GroupKiller {
+  private started = false;
+  private timer: NodeJS.Timeout | undefined;
+  private sigkilledAt: number | undefined;
+
+  constructor(
+    private readonly pgid: number,
+    private readonly graceMs: number,
+  ) {}
+
+  get killing(): boolean {
+    return this.started;
+  }
+
+  kill(): void {
+    if (this.started) return;
+    this.started = true;
+    signalGroup(this.pgid, "SIGTERM");
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.sigkilledAt = Date.now();
+      signalGroup(this.pgid, "SIGKILL");
+    }, this.graceMs);
+  }
+
+  /**
+   * Resolves once no member of the group runs any more. Members that detached from our pipes
+   * (so the leader's close did not wait for them) get the rest of the grace period, then SIGKILL.
+   */
+  async gone(): Promise<void> {
+    while (groupAlive(this.pgid)) {
+      if (this.sigkilledAt !== undefined && Date.now() - this.sigkilledAt > AFTER_SIGKILL_MS) {
+        process.emitWarning(`process group ${this.pgid} survived SIGKILL for ${AFTER_SIGKILL_MS} ms`);
+        break;
+      }
+      await sleep(POLL_MS);
+    }
+    this.dispose();
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,171 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+import { errorMessage } from "../errors.js";
+import type { ProcessResult, ProcessRunner, ProcessSpec } from "./process.js";
+import { GroupKiller } from "./process-group.js";
+
+const DEFAULT_MAX_BUFFER = 10 * 1024 * 1024;
+const DEFAULT_KILL_GRACE_MS = 2000;
+
+/** The real process runner: node:child_process, one process group per child. */
+export function createProcessRunner(): ProcessRunner {
+  return { run: runProcess };
+}
+
+/** Keeps the last `max` bytes written to it. */
+class TailBuffer {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  constructor(private readonly max: number) {}
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size > this.max && this.chunks.length > 0) {
+      const first = this.chunks[0] as Buffer;
+      const excess = this.size - this.max;
+      if (first.length <= excess) {
+        this.chunks.shift();
+        this.size -= first.length;
+      } else {
+        this.chunks[0] = first.subarray(excess);
+        this.size -= excess;
+      }
+    }
+  }
+
+  toString(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
+/**
+ * Splits a byte stream into lines on `\n` only. Node's readline also breaks on U+2028/U+2029,
+ * which are legal inside JSON strings, so JSONL read through it can be cut mid-record.
+ */
+class LineSplitter {
+  private readonly decoder = new StringDecoder("utf8");
+  private partial = "";
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  push(chunk: Buffer): void {
+    const parts = (this.partial + this.decoder.write(chunk)).split("\n");
+    this.partial = parts.pop() ?? "";
+    for (const line of parts) this.emit(line);
+  }
+
+  end(): void {
+    const rest = this.partial + this.decoder.end();
+    this.partial = "";
+    if (rest !== "") this.emit(rest);
+  }
+
+  private emit(line: string): void {
+    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+    try {
+      this.onLine(text);
+    } catch (e) {
+      // The callback's contract says it must not throw; a throwing one must not break the
+      // bookkeeping of a running child, so it is reported and the stream goes on.
+      process.emitWarning(`onStdoutLine threw: ${errorMessage(e)}`);
+    }
+  }
+}
+
+function describeSpawnError(err: NodeJS.ErrnoException, spec: ProcessSpec): string {
+  if (err.code === "ENOENT") {
+    // Node reports a missing cwd as ENOENT too; say which one it was.
+    return existsSync(spec.cwd) ? "not found" : `working directory ${spec.cwd} does not exist`;
+  }
+  if (err.code === "EACCES") return "permission denied";
+  return err.message;
+}
+
+type Outcome = Pick<ProcessResult, "exitCode" | "signal" | "stdout" | "stderr" | "spawnError">;
+
+const NOT_STARTED: Outcome = { exitCode: null, signal: null, stdout: "", stderr: "" };
+
+function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
+  const started = Date.now();
+  let child: ChildProcess;
+  try {
+    child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env ?? process.env,
+      detached: true, // the child leads its own process group, so we can kill the whole tree
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+  } catch (e) {
+    // Synchronous failures: invalid arguments, a NUL byte in a path.
+    const spawnError = errorMessage(e);
+    return Promise.resolve({ ...NOT_STARTED, spawnError, timedOut: false, cancelled: false, durationMs: 0 });
+  }
+  return new Promise((resolve) => watch(child, spec, started, resolve));
+}
+
+function watch(
+  child: ChildProcess,
+  spec: ProcessSpec,
+  started: number,
+  resolve: (r: ProcessResult) => void,
+): void {
+  const maxBuffer = spec.maxBuffer ?? DEFAULT_MAX_BUFFER;
+  const stdout = new TailBuffer(maxBuffer);
+  const stderr = new TailBuffer(maxBuffer);
+  const lines = spec.onStdoutLine ? new LineSplitter(spec.onStdoutLine) : undefined;
+  const pid = child.pid;
+  const killer =
+    pid === undefined ? undefined : new GroupKiller(pid, spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  let timedOut = false;
+  let cancelled = false;
+  let settled = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const onAbort = (): void => {
+    cancelled = true;
+    killer?.kill();
+  };
+  const finish = (outcome: Outcome): void => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    spec.signal?.removeEventListener("abort", onAbort);
+    killer?.dispose();
+    resolve({ ...outcome, timedOut, cancelled, pid, durationMs: Date.now() - started });
+  };
+
+  child.on("error", (err: NodeJS.ErrnoException) => {
+    // Emitted without a pid when the executable could not be started; later errors (a failed
+    // kill) leave the close event to settle the result.
+    if (pid === undefined) finish({ ...NOT_STARTED, spawnError: describeSpawnError(err, spec) });
+  });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout.push(chunk);
+    lines?.push(chunk);
+  });
+  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+  // EPIPE/ECONNRESET when the child exits without reading its input: not our failure.
+  child.stdin?.on("error", () => {});
+  child.stdin?.end(spec.input);
+
+  // 'close' comes after 'exit' and after the pipes close: the child has been reaped.
+  child.on("close", (exitCode, signal) => {
+    lines?.end();
+    const outcome: Outcome = { exitCode, signal, stdout: stdout.toString(), stderr: stderr.toString() };
+    if (!killer?.killing) return finish(outcome);
+    // After a kill, wait until no member of the group runs (escalating to SIGKILL when needed).
+    const done = (): void => finish(outcome);
+    killer.gone().then(done, done);
+  });
+
+  if (killer === undefined) return;
+  if (spec.timeoutMs !== undefined && spec.timeoutMs > 0) {
+    timer = setTimeout(() => {
+      timedOut = true;
+      killer.kill();
+    }, spec.timeoutMs);
+  }
+  if (spec.signal?.aborted) onAbort();
+  else spec.signal?.addEventListener("abort", onAbort, { once: true });
+}

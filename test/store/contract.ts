@@ -1,0 +1,346 @@
+/**
+ * The Store contract, runnable against any implementation (SQLite now, PostgreSQL later): every
+ * test gets a fresh, empty store from `open` and calls its `cleanup` afterwards. Times are
+ * explicit numbers, so lease expiry is tested without sleeping.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FixpointError } from "../../src/errors.js";
+import type { Store } from "../../src/store/store.js";
+import { finding, newTask, stage } from "./samples.js";
+
+export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
+
+export function runStoreContract(name: string, open: OpenStore): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    let cleanup: () => Promise<void>;
+
+    beforeEach(async () => {
+      ({ store, cleanup } = await open());
+    });
+    afterEach(async () => {
+      await cleanup();
+    });
+
+    describe("tasks", () => {
+      it("creates tasks with t-<seq> ids in order and reads them back", async () => {
+        const a = await store.createTask(newTask({ title: "first", budget: { usd: 2 } }), 100);
+        const b = await store.createTask(newTask({ title: "second", agents: { review: "codex" } }), 200);
+        expect([a.id, a.seq, b.id, b.seq]).toEqual(["t-1", 1, "t-2", 2]);
+        expect(a).toMatchObject({
+          status: "queued",
+          cycle: 0,
+          finalVerdict: null,
+          workerId: null,
+          createdAt: 100,
+        });
+        expect(await store.getTask("t-2")).toEqual(b);
+        expect(b.agents).toEqual({ review: "codex" });
+        expect((await store.getTask("t-1"))?.budget).toEqual({ usd: 2 });
+      });
+
+      it("finds a task by its number and by a literal id; null when absent", async () => {
+        for (let i = 0; i < 29; i++) await store.createTask(newTask(), 1);
+        const pr = await store.createTask(newTask({ id: "pr-4-cycle-1", type: "pr-rework" }), 1);
+        expect((await store.getTask("29"))?.id).toBe("t-29");
+        expect((await store.getTask("t-29"))?.seq).toBe(29);
+        expect((await store.getTask("pr-4-cycle-1"))?.seq).toBe(pr.seq);
+        expect(await store.getTask("31")).toBeNull();
+        expect(await store.getTask("nope")).toBeNull();
+      });
+
+      it("rejects a duplicate id and skips numbers an explicit t-<n> id already took", async () => {
+        await store.createTask(newTask({ id: "t-2" }), 1);
+        await expect(store.createTask(newTask({ id: "t-2" }), 1)).rejects.toMatchObject({ code: "store" });
+        const next = await store.createTask(newTask(), 1);
+        expect(next.id).not.toBe("t-2");
+        expect((await store.listTasks()).map((t) => t.id).sort()).toEqual([next.id, "t-2"].sort());
+      });
+
+      it("createTaskOnce creates once and returns the same task afterwards", async () => {
+        const first = await store.createTaskOnce({ ...newTask({ title: "rework" }), id: "pr-7-cycle-1" }, 10);
+        const again = await store.createTaskOnce({ ...newTask({ title: "other" }), id: "pr-7-cycle-1" }, 20);
+        expect(first.created).toBe(true);
+        expect(again).toEqual({ task: first.task, created: false });
+        expect(await store.countTasks()).toBe(1);
+      });
+
+      it("lists and counts with status, id, parent, order and limit filters", async () => {
+        const p = await store.createTask(newTask(), 1);
+        const c1 = await store.createTask(newTask({ parentId: p.id }), 2);
+        const c2 = await store.createTask(newTask({ parentId: p.id }), 3);
+        await store.updateTask(c1.id, { status: "completed", finalVerdict: "APPROVED" }, 4);
+        const ids = async (f: Parameters<Store["listTasks"]>[0]) =>
+          (await store.listTasks(f)).map((t) => t.id);
+        expect(await ids({})).toEqual([p.id, c1.id, c2.id]);
+        expect(await ids({ newestFirst: true, limit: 2 })).toEqual([c2.id, c1.id]);
+        expect(await ids({ statuses: ["queued"] })).toEqual([p.id, c2.id]);
+        expect(await ids({ statuses: ["completed", "failed"] })).toEqual([c1.id]);
+        expect(await ids({ parentId: p.id })).toEqual([c1.id, c2.id]);
+        expect(await ids({ ids: [c2.id, p.id, "missing"] })).toEqual([p.id, c2.id]);
+        expect(await store.countTasks({ statuses: ["queued"] })).toBe(2);
+        expect(await store.countTasks({ parentId: p.id, statuses: ["completed"] })).toBe(1);
+      });
+
+      it("updates only the given fields, clears with null, and bumps updatedAt", async () => {
+        const t = await store.createTask(newTask({ branch: "fp/t-1" }), 1);
+        const u = await store.updateTask(t.id, { cycle: 2, currentStage: "fix", meta: { prNumber: 12 } }, 50);
+        expect(u).toMatchObject({
+          cycle: 2,
+          currentStage: "fix",
+          branch: "fp/t-1",
+          updatedAt: 50,
+          createdAt: 1,
+        });
+        expect(u.meta).toEqual({ prNumber: 12 });
+        const v = await store.updateTask(t.id, { currentStage: null, reason: "tests fail" }, 60);
+        expect(v).toMatchObject({ currentStage: null, reason: "tests fail", cycle: 2 });
+        expect(await store.getTask(t.id)).toEqual(v);
+        await expect(store.updateTask("t-99", { cycle: 1 }, 1)).rejects.toBeInstanceOf(FixpointError);
+      });
+    });
+
+    describe("claims and leases", () => {
+      it("claims each queued task once, oldest first, then returns null", async () => {
+        for (let i = 0; i < 3; i++) await store.createTask(newTask(), i);
+        const a = await store.claimTask({ workerId: "w1", leaseMs: 1000, now: 10 });
+        const b = await store.claimTask({ workerId: "w2", leaseMs: 1000, now: 10 });
+        const c = await store.claimTask({ workerId: "w1", leaseMs: 1000, now: 10 });
+        expect([a?.id, b?.id, c?.id]).toEqual(["t-1", "t-2", "t-3"]);
+        expect(a).toMatchObject({ status: "running", workerId: "w1", leaseExpiresAt: 1010 });
+        expect(await store.claimTask({ workerId: "w3", leaseMs: 1000, now: 20 })).toBeNull();
+      });
+
+      it("re-claims a running task whose lease expired; the old worker's heartbeat then fails", async () => {
+        await store.createTask(newTask(), 0);
+        await store.claimTask({ workerId: "dead", leaseMs: 100, now: 0 });
+        expect(await store.claimTask({ workerId: "w2", leaseMs: 100, now: 100 })).toBeNull();
+        const taken = await store.claimTask({ workerId: "w2", leaseMs: 100, now: 101 });
+        expect(taken).toMatchObject({ id: "t-1", workerId: "w2", leaseExpiresAt: 201 });
+        expect(await store.heartbeat("t-1", "dead", 100, 102)).toBe(false);
+        expect(await store.heartbeat("t-1", "w2", 500, 150)).toBe(true);
+        expect((await store.getTask("t-1"))?.leaseExpiresAt).toBe(650);
+        expect(await store.claimTask({ workerId: "w3", leaseMs: 100, now: 300 })).toBeNull();
+      });
+
+      it("claims only among the given ids", async () => {
+        for (let i = 0; i < 3; i++) await store.createTask(newTask(), i);
+        const t = await store.claimTask({ workerId: "w", leaseMs: 10, now: 1, ids: ["t-3"] });
+        expect(t?.id).toBe("t-3");
+        expect(await store.claimTask({ workerId: "w", leaseMs: 10, now: 1, ids: ["t-3"] })).toBeNull();
+      });
+
+      it("never claims finished or cancelled tasks", async () => {
+        const t = await store.createTask(newTask(), 0);
+        await store.updateTask(t.id, { status: "cancelled" }, 1);
+        expect(await store.claimTask({ workerId: "w", leaseMs: 10, now: 2 })).toBeNull();
+      });
+
+      it("release applies the final patch and frees the task; a stale worker's release is ignored", async () => {
+        await store.createTask(newTask(), 0);
+        await store.claimTask({ workerId: "w1", leaseMs: 10, now: 0 });
+        await store.claimTask({ workerId: "w2", leaseMs: 10, now: 20 });
+        await store.releaseTask("t-1", "w1", { status: "failed", reason: "stale" }, 30);
+        expect(await store.getTask("t-1")).toMatchObject({ status: "running", workerId: "w2", reason: null });
+        await store.releaseTask("t-1", "w2", { status: "completed", finalVerdict: "APPROVED" }, 40);
+        expect(await store.getTask("t-1")).toMatchObject({
+          status: "completed",
+          finalVerdict: "APPROVED",
+          workerId: null,
+          leaseExpiresAt: null,
+          updatedAt: 40,
+        });
+        expect(await store.heartbeat("t-1", "w2", 10, 41)).toBe(false);
+      });
+    });
+
+    describe("runs", () => {
+      it("creates, lists and updates runs of a task", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const r1 = await store.createRun(t.id, "start", { workerId: "w1" }, 5);
+        const r2 = await store.createRun(t.id, "resume", {}, 9);
+        expect(r1).toMatchObject({
+          taskId: t.id,
+          kind: "start",
+          status: "running",
+          startedAt: 5,
+          endedAt: null,
+        });
+        expect(r1.meta).toEqual({ workerId: "w1" });
+        const issue = {
+          id: "F-1",
+          file: "a.ts",
+          lineStart: 1,
+          lineEnd: 2,
+          severity: "P0" as const,
+          title: "t",
+          body: "b",
+          reviewer: "r",
+        };
+        const ended = await store.updateRun(
+          r1.id,
+          {
+            status: "failed",
+            finalVerdict: "MAX_CYCLES_REACHED",
+            endedAt: 8,
+            meta: { lastReviewIssues: [issue] },
+          },
+          8,
+        );
+        expect(ended).toMatchObject({ status: "failed", finalVerdict: "MAX_CYCLES_REACHED", endedAt: 8 });
+        expect(ended.meta.lastReviewIssues).toEqual([issue]);
+        expect(await store.getRun(r1.id)).toEqual(ended);
+        expect((await store.listRuns(t.id)).map((r) => r.id)).toEqual([r1.id, r2.id]);
+        expect(await store.getRun(r2.id + 100)).toBeNull();
+      });
+    });
+
+    describe("commitStage", () => {
+      it("writes stage, checkpoint, findings, events and task fields together", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const run = await store.createRun(t.id, "start", {}, 1);
+        const saved = await store.commitStage({
+          taskId: t.id,
+          runId: run.id,
+          stage: stage(t.id, run.id),
+          checkpoint: { state: { next: "fix", context: { cycle: 1, list: [1, "a", null] } } },
+          findings: [finding(t.id, "F-1"), finding(t.id, "F-2", { severity: "P2" })],
+          events: [{ taskId: t.id, runId: run.id, type: "stage.end", data: { stage: "review-a" } }],
+          task: { currentStage: "fix", cycle: 1 },
+          now: 3_000,
+        });
+        expect(saved).toEqual({ ...stage(t.id, run.id), id: saved?.id });
+        expect(await store.listStageExecutions(t.id)).toEqual([saved]);
+        expect(await store.listStageExecutions(t.id, run.id + 1)).toEqual([]);
+        expect(await store.getCheckpoint(run.id)).toEqual({
+          runId: run.id,
+          taskId: t.id,
+          seq: 1,
+          state: { next: "fix", context: { cycle: 1, list: [1, "a", null] } },
+          createdAt: 3_000,
+        });
+        expect((await store.listFindings(t.id)).map((f) => f.id)).toEqual(["F-1", "F-2"]);
+        const events = await store.listEvents(t.id);
+        expect(events.map((e) => [e.type, e.ts, e.data])).toEqual([
+          ["stage.end", 3_000, { stage: "review-a" }],
+        ]);
+        expect(await store.getTask(t.id)).toMatchObject({ currentStage: "fix", cycle: 1, updatedAt: 3_000 });
+      });
+
+      it("keeps the latest checkpoint per run and allows a checkpoint-only commit", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const run = await store.createRun(t.id, "start", {}, 1);
+        const base = { taskId: t.id, runId: run.id, stage: null, findings: [], events: [], task: {} };
+        expect(await store.getCheckpoint(run.id)).toBeNull();
+        expect(await store.commitStage({ ...base, checkpoint: { state: { n: 1 } }, now: 5 })).toBeNull();
+        await store.commitStage({ ...base, checkpoint: { state: { n: 2 } }, now: 6 });
+        expect(await store.getCheckpoint(run.id)).toMatchObject({ seq: 2, state: { n: 2 }, createdAt: 6 });
+      });
+
+      it("writes nothing when any part fails", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const run = await store.createRun(t.id, "start", {}, 1);
+        const failing = store.commitStage({
+          taskId: "t-404",
+          runId: run.id,
+          stage: stage(t.id, run.id),
+          checkpoint: { state: { n: 1 } },
+          findings: [finding(t.id, "F-1")],
+          events: [{ taskId: t.id, runId: run.id, type: "x", data: {} }],
+          task: { cycle: 5 },
+          now: 5,
+        });
+        await expect(failing).rejects.toBeInstanceOf(FixpointError);
+        expect(await store.listStageExecutions(t.id)).toEqual([]);
+        expect(await store.getCheckpoint(run.id)).toBeNull();
+        expect(await store.listFindings(t.id)).toEqual([]);
+        expect(await store.listEvents(t.id)).toEqual([]);
+      });
+    });
+
+    describe("findings", () => {
+      it("upserts full rows by (task, id) and keeps first-insertion order", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const ids = Array.from({ length: 11 }, (_, i) => `F-${i + 1}`);
+        await store.saveFindings(
+          t.id,
+          ids.map((id) => finding(t.id, id)),
+          [],
+          1,
+        );
+        const updated = finding(t.id, "F-2", {
+          status: "fixed",
+          lastCycle: 2,
+          timesReopened: 1,
+          note: "fixed in abc",
+          sources: [
+            { source: "review:review-a", cycle: 0 },
+            { source: "pr:thread-9", cycle: 1, author: "octocat" },
+          ],
+          attempts: [
+            {
+              cycle: 1,
+              status: "rejected",
+              justification: "later",
+              commitSha: null,
+              rejection: "weak",
+              at: 5,
+            },
+            { cycle: 2, status: "fixed", justification: "guarded", commitSha: "abc", at: 9 },
+          ],
+          updatedAt: 9,
+        });
+        await store.saveFindings(
+          t.id,
+          [updated],
+          [{ taskId: t.id, runId: null, type: "finding.edit", data: {} }],
+          9,
+        );
+        const all = await store.listFindings(t.id);
+        expect(all.map((f) => f.id)).toEqual(ids);
+        expect(all[1]).toEqual(updated);
+        expect((await store.listEvents(t.id)).map((e) => e.type)).toEqual(["finding.edit"]);
+        const other = await store.createTask(newTask(), 0);
+        expect(await store.listFindings(other.id)).toEqual([]);
+      });
+    });
+
+    describe("events", () => {
+      it("lists a task's events in append order, optionally after an id", async () => {
+        const a = await store.createTask(newTask(), 0);
+        const b = await store.createTask(newTask(), 0);
+        await store.appendEvents(
+          [
+            { taskId: a.id, runId: null, type: "one", data: { n: 1 } },
+            { taskId: b.id, runId: null, type: "other", data: {} },
+            { taskId: a.id, runId: null, type: "two", data: { n: 2 }, ts: 7 },
+          ],
+          5,
+        );
+        await store.appendEvents([{ taskId: a.id, runId: null, type: "three", data: {} }], 6);
+        const all = await store.listEvents(a.id);
+        expect(all.map((e) => [e.type, e.ts])).toEqual([
+          ["one", 5],
+          ["two", 7],
+          ["three", 6],
+        ]);
+        const first = all[0];
+        expect(first).toBeDefined();
+        expect((await store.listEvents(a.id, first?.id)).map((e) => e.type)).toEqual(["two", "three"]);
+        expect(await store.listEvents(a.id, all[2]?.id)).toEqual([]);
+      });
+    });
+
+    describe("markers", () => {
+      it("sets a marker once, overwrites with setMarker, and reads JSON back", async () => {
+        expect(await store.getMarker("pr:12:reply:abc")).toBeNull();
+        expect(await store.setMarkerOnce("pr:12:reply:abc", { commentId: 5 }, 1)).toBe(true);
+        expect(await store.setMarkerOnce("pr:12:reply:abc", { commentId: 6 }, 2)).toBe(false);
+        expect(await store.getMarker("pr:12:reply:abc")).toEqual({ commentId: 5 });
+        await store.setMarker("watch:cursor", "2024-01-01", 3);
+        await store.setMarker("watch:cursor", [1, true, null], 4);
+        expect(await store.getMarker("watch:cursor")).toEqual([1, true, null]);
+      });
+    });
+  });
+}

@@ -1,0 +1,203 @@
+/**
+ * The Store contract on a real SQLite file, plus what only SQLite has: file permissions,
+ * schema versions, tolerant reads of hand-edited rows, lock errors, and claims from two OS
+ * processes. The child processes run the TypeScript sources through fixtures/ts-loader.mjs, so
+ * this file needs no build step.
+ */
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { LATEST_SCHEMA_VERSION } from "../../src/store/sqlite/migrations/index.js";
+import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import type { Store } from "../../src/store/store.js";
+import { runStoreContract } from "./contract.js";
+import { finding, newTask } from "./samples.js";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "fixpoint-store-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+runStoreContract("sqlite file", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "fixpoint-contract-"));
+  const store = await openSqliteStore(join(dir, ".fixpoint", "fixpoint.db"));
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+/** A second, raw connection: how a person (or another version) could have edited the file. */
+function raw(path: string): Database.Database {
+  return new Database(path);
+}
+
+describe("SQLite store: the file", () => {
+  it("creates .fixpoint owner-only and the database and its WAL files 0600", async () => {
+    const root = tempDir();
+    const path = join(root, ".fixpoint", "fixpoint.db");
+    const store = await openSqliteStore(path);
+    await store.createTask(newTask(), 1);
+    expect(statSync(join(root, ".fixpoint")).mode & 0o777).toBe(0o700);
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) expect(statSync(f).mode & 0o777).toBe(0o600);
+    const db = raw(path);
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+    await store.close();
+  });
+
+  it("migrates once: reopening keeps the data and applies nothing twice", async () => {
+    const path = join(tempDir(), "f.db");
+    const first = await openSqliteStore(path);
+    await first.createTask(newTask({ title: "kept" }), 1);
+    await first.close();
+    const again = await openSqliteStore(path);
+    expect((await again.getTask("1"))?.title).toBe("kept");
+    await again.close();
+    const db = raw(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(LATEST_SCHEMA_VERSION);
+    expect(db.prepare("SELECT version FROM schema_migrations").pluck().all()).toEqual([1]);
+    db.close();
+  });
+
+  it("refuses a database written by a newer fixpoint, saying what to do", async () => {
+    const path = join(tempDir(), "f.db");
+    await (await openSqliteStore(path)).close();
+    const db = raw(path);
+    db.pragma("user_version = 99");
+    db.close();
+    const opening = openSqliteStore(path);
+    await expect(opening).rejects.toMatchObject({ code: "store_version", exitCode: 3 });
+    await expect(opening).rejects.toThrow(
+      new RegExp(
+        `schema version 99, which is newer than this fixpoint \\(${LATEST_SCHEMA_VERSION}\\); upgrade fixpoint`,
+      ),
+    );
+  });
+
+  it("refuses a file that is not a database", async () => {
+    const path = join(tempDir(), "f.db");
+    writeFileSync(path, "this is not sqlite, just some text that is long enough to have a header".repeat(20));
+    await expect(openSqliteStore(path)).rejects.toMatchObject({ code: "store" });
+  });
+
+  it("reports a write lock held past the busy timeout as retryable store_locked; reads still work", async () => {
+    const path = join(tempDir(), "f.db");
+    const store = await openSqliteStore(path, { busyTimeoutMs: 100 });
+    await store.createTask(newTask(), 1);
+    const other = raw(path);
+    other.exec("BEGIN IMMEDIATE");
+    const write = store.createTask(newTask(), 2);
+    await expect(write).rejects.toMatchObject({ code: "store_locked", retryable: true });
+    await expect(write).rejects.toThrow(`the database ${path} is locked by another process (waited 0.1s)`);
+    expect(await store.countTasks()).toBe(1);
+    other.exec("ROLLBACK");
+    other.close();
+    expect((await store.createTask(newTask(), 3)).id).toBe("t-2");
+    await store.close();
+  });
+});
+
+describe("SQLite store: tolerant reads of hand-edited rows", () => {
+  async function withStore(fn: (store: Store, db: Database.Database) => Promise<void>): Promise<void> {
+    const path = join(tempDir(), "f.db");
+    const store = await openSqliteStore(path);
+    const db = raw(path);
+    try {
+      await fn(store, db);
+    } finally {
+      db.close();
+      await store.close();
+    }
+  }
+
+  it("defaults malformed task JSON, drops mistyped keys and keeps unknown ones", async () => {
+    await withStore(async (store, db) => {
+      await store.createTask(newTask(), 1);
+      await store.createTask(newTask(), 1);
+      db.prepare("UPDATE tasks SET meta = ?, budget = ?, agents = ? WHERE id = 't-1'").run(
+        "{not json",
+        "[1, 2]",
+        '{"review": 5, "fix": "codex"}',
+      );
+      db.prepare("UPDATE tasks SET meta = ?, budget = ? WHERE id = 't-2'").run(
+        '{"prNumber": "12", "origin": "cli", "findingIds": ["F-1", 3], "future": {"a": 1}}',
+        '{"usd": "lots", "tokens": 5000}',
+      );
+      const [t1, t2] = await store.listTasks();
+      expect([t1?.meta, t1?.budget, t1?.agents]).toEqual([{}, {}, { fix: "codex" }]);
+      expect(t2?.meta).toEqual({ origin: "cli", findingIds: ["F-1"], future: { a: 1 } });
+      expect(t2?.budget).toEqual({ tokens: 5000 });
+      // A rewrite through this version keeps the key a newer version stored.
+      const meta = { ...t2?.meta, noReview: true };
+      const t2b = await store.updateTask("t-2", { meta }, 2);
+      expect(JSON.parse(String(db.prepare("SELECT meta FROM tasks WHERE id = 't-2'").pluck().get()))).toEqual(
+        t2b.meta,
+      );
+      expect(t2b.meta).toMatchObject({ future: { a: 1 }, noReview: true });
+    });
+  });
+
+  it("defaults run meta, finding history and event data that do not parse", async () => {
+    await withStore(async (store, db) => {
+      const t = await store.createTask(newTask(), 1);
+      const run = await store.createRun(t.id, "start", {}, 1);
+      await store.saveFindings(
+        t.id,
+        [finding(t.id, "F-1")],
+        [{ taskId: t.id, runId: null, type: "e", data: {} }],
+        1,
+      );
+      db.prepare("UPDATE runs SET meta = ?").run(
+        '{"lastReviewIssues": [{"id": "F-1", "title": "x", "severity": "P9"}, {"title": "no id"}, 7], "extra": 1}',
+      );
+      db.prepare("UPDATE findings SET sources = ?, attempts = ?").run(
+        "nope",
+        '[{"cycle": 1, "status": "odd"}]',
+      );
+      db.prepare("UPDATE events SET data = ?").run("][");
+      expect((await store.getRun(run.id))?.meta).toEqual({
+        extra: 1,
+        lastReviewIssues: [
+          {
+            id: "F-1",
+            file: "",
+            lineStart: 0,
+            lineEnd: 0,
+            severity: "P1",
+            title: "x",
+            body: "",
+            reviewer: "",
+          },
+        ],
+      });
+      const [f] = await store.listFindings(t.id);
+      expect(f?.sources).toEqual([]);
+      expect(f?.attempts).toEqual([
+        { cycle: 1, status: "no_report", justification: "", commitSha: null, at: 0 },
+      ]);
+      expect((await store.listEvents(t.id))[0]?.data).toEqual({});
+    });
+  });
+
+  it("returns a corrupted checkpoint as its raw text so the engine can report it", async () => {
+    await withStore(async (store, db) => {
+      const t = await store.createTask(newTask(), 1);
+      const run = await store.createRun(t.id, "start", {}, 1);
+      const base = { taskId: t.id, runId: run.id, stage: null, findings: [], events: [], task: {}, now: 2 };
+      await store.commitStage({ ...base, checkpoint: { state: { next: "fix" } } });
+      db.prepare("UPDATE checkpoints SET state = ?").run('{"next": "fi');
+      expect((await store.getCheckpoint(run.id))?.state).toBe('{"next": "fi');
+    });
+  });
+});
