@@ -1,6 +1,14 @@
 import type { AgentConfig, ModelPrice } from "../config/types.js";
 import type { AgentBackend, AgentRequest } from "./agent.js";
-import { apiUrl, type HttpDeps, httpDeps, httpEnv, type ParsedReply, runHttp, unconfigured } from "./http-run.js";
+import {
+  apiUrl,
+  type HttpDeps,
+  httpDeps,
+  httpEnv,
+  type ParsedReply,
+  runHttp,
+  unconfigured,
+} from "./http-run.js";
 import { jsonFromText } from "./json-text.js";
 import { costFromUsage } from "./pricing.js";
 import { claudeUsage } from "./streams/claude-stream.js";
@@ -73,7 +81,11 @@ export function createAnthropicApiBackend(opts: AnthropicApiOptions = {}): Agent
   };
 }
 
-export function anthropicFromConfig(agent: AgentConfig, prices: Record<string, ModelPrice>, deps?: Partial<HttpDeps>): AgentBackend {
+export function anthropicFromConfig(
+  agent: AgentConfig,
+  prices: Record<string, ModelPrice>,
+  deps?: Partial<HttpDeps>,
+): AgentBackend {
   return createAnthropicApiBackend({
     ...(agent.baseUrl ? { baseUrl: agent.baseUrl } : {}),
     ...(agent.model ? { model: agent.model } : {}),

@@ -25,7 +25,10 @@ function isRoot(): boolean {
   return typeof process.getuid === "function" && process.getuid() === 0;
 }
 
-export function claudeArgs(req: AgentRequest, opts: ClaudeCodeOptions): { args: string[]; env: Record<string, string> } {
+export function claudeArgs(
+  req: AgentRequest,
+  opts: ClaudeCodeOptions,
+): { args: string[]; env: Record<string, string> } {
   const args = ["-p", "--output-format", "stream-json", "--verbose"];
   const env: Record<string, string> = {};
   const model = req.model ?? opts.model;

@@ -81,7 +81,11 @@ function parseJsonObject(text: string): unknown {
   }
 }
 
-export function codexFromConfig(agent: AgentConfig, prices: Record<string, ModelPrice>, deps?: Partial<CliDeps>): AgentBackend {
+export function codexFromConfig(
+  agent: AgentConfig,
+  prices: Record<string, ModelPrice>,
+  deps?: Partial<CliDeps>,
+): AgentBackend {
   return createCodexBackend({
     ...(agent.command?.[0] ? { program: agent.command[0] } : {}),
     ...(agent.model ? { model: agent.model } : {}),

@@ -55,7 +55,9 @@ export function unwrapErrorBody(message: string): { message: string; status?: nu
     const o = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
     const err = typeof o.error === "object" && o.error !== null ? (o.error as Record<string, unknown>) : o;
     const inner = typeof err.message === "string" ? err.message : message;
-    const type = [err.type, err.code].find((v): v is string => typeof v === "string" && v in ERROR_TYPE_STATUS);
+    const type = [err.type, err.code].find(
+      (v): v is string => typeof v === "string" && v in ERROR_TYPE_STATUS,
+    );
     return { message: inner, ...(type ? { status: ERROR_TYPE_STATUS[type] } : {}) };
   } catch {
     return { message };
@@ -63,13 +65,16 @@ export function unwrapErrorBody(message: string): { message: string; status?: nu
 }
 
 /** How Codex words a 5xx it gave up on, without the status. */
-const SERVER_BUSY = /high demand|temporar(?:y|ily) (?:errors?|unavailable)|try again later|service unavailable/i;
+const SERVER_BUSY =
+  /high demand|temporar(?:y|ily) (?:errors?|unavailable)|try again later|service unavailable/i;
 
 /** Classifies an API failure reported by an agent's stream or an HTTP response. */
 export function apiFailure(raw: string, status?: number): AgentFailure {
   const unwrapped = unwrapErrorBody(raw);
-  const text = oneLine(unwrapped.message) || "unknown error";
-  const code = status ?? unwrapped.status ?? statusInMessage(text);
+  const code = status ?? unwrapped.status ?? statusInMessage(oneLine(unwrapped.message));
+  // Claude Code words it `API Error: 400 <message>`; the status is said once, in front.
+  const text =
+    oneLine(unwrapped.message).replace(/^API Error:?\s*(?:[45]\d\d\b)?\s*/i, "") || "unknown error";
   if (
     code === 401 ||
     code === 403 ||
@@ -80,7 +85,11 @@ export function apiFailure(raw: string, status?: number): AgentFailure {
   if (code === 429 || /rate[ _-]?limit|too many requests/i.test(text)) {
     return { kind: "rate_limited", message: `rate limited: ${text}`, transient: true };
   }
-  if ((code !== undefined && code >= 500) || /overloaded|internal server error/i.test(text) || SERVER_BUSY.test(text)) {
+  if (
+    (code !== undefined && code >= 500) ||
+    /overloaded|internal server error/i.test(text) ||
+    SERVER_BUSY.test(text)
+  ) {
     return { kind: "api_error", message: `API error ${code ?? "5xx"}: ${text}`, transient: true };
   }
   if (code !== undefined)

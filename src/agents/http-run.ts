@@ -79,15 +79,30 @@ async function once(deps: HttpDeps, req: AgentRequest, call: HttpCall): Promise<
       const message = asString(asObject(asObject(json).error).message) || oneLine(text) || res.statusText;
       return { ok: false, failure: apiFailure(message, res.status) };
     }
-    if (json === undefined) return { ok: false, failure: apiFailure(`unreadable response: ${oneLine(text)}`) };
+    if (json === undefined)
+      return { ok: false, failure: apiFailure(`unreadable response: ${oneLine(text)}`) };
     const reply = call.parse(json);
     return reply.error ? { ok: false, failure: apiFailure(reply.error) } : { ok: true, reply };
   } catch (e) {
-    if (timedOut) return { ok: false, failure: { kind: "timeout", message: `timed out after ${formatDuration(req.timeoutMs)}`, transient: false } };
-    if (req.signal.aborted) return { ok: false, failure: { kind: "cancelled", message: "cancelled", transient: false } };
+    if (timedOut)
+      return {
+        ok: false,
+        failure: {
+          kind: "timeout",
+          message: `timed out after ${formatDuration(req.timeoutMs)}`,
+          transient: false,
+        },
+      };
+    if (req.signal.aborted)
+      return { ok: false, failure: { kind: "cancelled", message: "cancelled", transient: false } };
     const cause = asObject((e as { cause?: unknown }).cause);
-    const detail = [errorMessage(e), asString(cause.code) || asString(cause.message)].filter((s) => s !== "").join(": ");
-    return { ok: false, failure: { kind: "api_error", message: `connection failed: ${detail}`, transient: true } };
+    const detail = [errorMessage(e), asString(cause.code) || asString(cause.message)]
+      .filter((s) => s !== "")
+      .join(": ");
+    return {
+      ok: false,
+      failure: { kind: "api_error", message: `connection failed: ${detail}`, transient: true },
+    };
   } finally {
     clearTimeout(timer);
     req.signal.removeEventListener("abort", onAbort);
@@ -97,7 +112,11 @@ async function once(deps: HttpDeps, req: AgentRequest, call: HttpCall): Promise<
 /** One model call with retries of transient failures (safe here: these backends run no tools). */
 export async function runHttp(deps: HttpDeps, req: AgentRequest, call: HttpCall): Promise<AgentResult> {
   const started = deps.clock.now();
-  const emit = (kind: "status" | "usage", message: string, extra: Partial<{ usage: TokenUsage; costUsd: number }> = {}): void => {
+  const emit = (
+    kind: "status" | "usage",
+    message: string,
+    extra: Partial<{ usage: TokenUsage; costUsd: number }> = {},
+  ): void => {
     try {
       req.onProgress?.({ kind, message, ...extra });
     } catch {
@@ -114,7 +133,8 @@ export async function runHttp(deps: HttpDeps, req: AgentRequest, call: HttpCall)
   });
   const durationMs = deps.clock.now() - started;
   const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-  if (!out.ok) return { ok: false, text: "", usage: zero, costUsd: 0, exitCode: null, failure: out.failure, durationMs };
+  if (!out.ok)
+    return { ok: false, text: "", usage: zero, costUsd: 0, exitCode: null, failure: out.failure, durationMs };
   const costUsd = out.reply.usage ? call.price(out.reply.usage) : 0;
   emit("usage", "done", { usage: out.reply.usage, costUsd });
   return {
@@ -132,7 +152,15 @@ export async function runHttp(deps: HttpDeps, req: AgentRequest, call: HttpCall)
 /** A run that cannot start because the configuration lacks something: a failure, not a throw. */
 export function unconfigured(message: string): AgentResult {
   const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-  return { ok: false, text: "", usage, costUsd: 0, exitCode: null, durationMs: 0, failure: { kind: "api_error", message, transient: false } };
+  return {
+    ok: false,
+    text: "",
+    usage,
+    costUsd: 0,
+    exitCode: null,
+    durationMs: 0,
+    failure: { kind: "api_error", message, transient: false },
+  };
 }
 
 /** `base` + `path`, where `base` may or may not already end in `/v1`. */

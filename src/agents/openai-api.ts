@@ -1,7 +1,15 @@
 import type { AgentConfig, ModelPrice } from "../config/types.js";
 import type { TokenUsage } from "../domain/types.js";
 import type { AgentBackend, AgentRequest } from "./agent.js";
-import { apiUrl, type HttpDeps, httpDeps, httpEnv, type ParsedReply, runHttp, unconfigured } from "./http-run.js";
+import {
+  apiUrl,
+  type HttpDeps,
+  httpDeps,
+  httpEnv,
+  type ParsedReply,
+  runHttp,
+  unconfigured,
+} from "./http-run.js";
 import { jsonFromText } from "./json-text.js";
 import { costFromUsage } from "./pricing.js";
 import { asNumber, asObject, asString } from "./streams/events.js";
@@ -32,7 +40,9 @@ export function openaiBody(req: AgentRequest, model: string, wire: OpenAIWire): 
     return {
       model,
       messages: [{ role: "user", content: req.prompt }],
-      ...(schema ? { response_format: { type: "json_schema", json_schema: { name: "output", schema, strict: false } } } : {}),
+      ...(schema
+        ? { response_format: { type: "json_schema", json_schema: { name: "output", schema, strict: false } } }
+        : {}),
     };
   }
   return {
@@ -62,10 +72,19 @@ export function parseResponsesReply(json: unknown, wantStructured: boolean): Par
   }
   const text = texts.join("");
   const u = asObject(o.usage);
-  const usage = usageOf(asNumber(u.input_tokens), asNumber(asObject(u.input_tokens_details).cached_tokens), asNumber(u.output_tokens));
+  const usage = usageOf(
+    asNumber(u.input_tokens),
+    asNumber(asObject(u.input_tokens_details).cached_tokens),
+    asNumber(u.output_tokens),
+  );
   const structured = wantStructured ? jsonFromText(text) : undefined;
   const failed = o.status === "failed" ? asString(asObject(o.error).message) || "response failed" : undefined;
-  return { text, usage, ...(structured === undefined ? {} : { structured }), ...(failed ? { error: failed } : {}) };
+  return {
+    text,
+    usage,
+    ...(structured === undefined ? {} : { structured }),
+    ...(failed ? { error: failed } : {}),
+  };
 }
 
 export function parseChatReply(json: unknown, wantStructured: boolean): ParsedReply {
@@ -73,7 +92,11 @@ export function parseChatReply(json: unknown, wantStructured: boolean): ParsedRe
   const choice = asObject(Array.isArray(o.choices) ? o.choices[0] : undefined);
   const text = asString(asObject(choice.message).content);
   const u = asObject(o.usage);
-  const usage = usageOf(asNumber(u.prompt_tokens), asNumber(asObject(u.prompt_tokens_details).cached_tokens), asNumber(u.completion_tokens));
+  const usage = usageOf(
+    asNumber(u.prompt_tokens),
+    asNumber(asObject(u.prompt_tokens_details).cached_tokens),
+    asNumber(u.completion_tokens),
+  );
   const structured = wantStructured ? jsonFromText(text) : undefined;
   return { text, usage, ...(structured === undefined ? {} : { structured }) };
 }
@@ -89,7 +112,9 @@ export function createOpenAIApiBackend(opts: OpenAIApiOptions = {}): AgentBacken
       const model = req.model ?? opts.model;
       if (!model) return unconfigured("the openai backend needs a model (`model` in the agent's config)");
       const base = opts.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE;
-      const headers: Record<string, string> = env.OPENAI_API_KEY ? { authorization: `Bearer ${env.OPENAI_API_KEY}` } : {};
+      const headers: Record<string, string> = env.OPENAI_API_KEY
+        ? { authorization: `Bearer ${env.OPENAI_API_KEY}` }
+        : {};
       const want = req.schema !== undefined;
       return runHttp(deps, req, {
         url: apiUrl(base, wire === "chat" ? "/chat/completions" : "/responses"),
@@ -107,7 +132,11 @@ export function wireFromArgs(args: string[]): OpenAIWire {
   return args.some((a) => /^(?:--)?wire[-_]api=chat/.test(a)) ? "chat" : "responses";
 }
 
-export function openaiFromConfig(agent: AgentConfig, prices: Record<string, ModelPrice>, deps?: Partial<HttpDeps>): AgentBackend {
+export function openaiFromConfig(
+  agent: AgentConfig,
+  prices: Record<string, ModelPrice>,
+  deps?: Partial<HttpDeps>,
+): AgentBackend {
   return createOpenAIApiBackend({
     ...(agent.baseUrl ? { baseUrl: agent.baseUrl } : {}),
     ...(agent.model ? { model: agent.model } : {}),

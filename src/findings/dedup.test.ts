@@ -21,7 +21,9 @@ function raw(over: Partial<RawFinding> = {}): RawFinding {
 describe("fingerprint", () => {
   it("is file + line bucket + normalized title", () => {
     expect(normalizeTitle("  Fix:  SQL-Injection!! ")).toBe("fix sqlinjection");
-    expect(fingerprint(raw({ file: "./src/a.ts", lineStart: 87, title: "Bad  Thing." }))).toBe("src/a.ts:8:bad thing");
+    expect(fingerprint(raw({ file: "./src/a.ts", lineStart: 87, title: "Bad  Thing." }))).toBe(
+      "src/a.ts:8:bad thing",
+    );
     expect(fingerprint(raw({ file: null, lineStart: null, title: "X" }))).toBe(":-:x");
   });
 });

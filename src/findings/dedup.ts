@@ -24,13 +24,14 @@ export function isDuplicate(a: Locatable, b: Locatable): boolean {
   return matchDistance(prepare(a), prepare(b)) !== null;
 }
 
-interface Prepared<T extends Locatable = Locatable> {
+export interface Prepared<T extends Locatable = Locatable> {
   item: T;
   file: string | null;
   title: string;
 }
 
-function prepare<T extends Locatable>(item: T): Prepared<T> {
+/** Normalizes an item's file and title once, for repeated lookups. */
+export function prepare<T extends Locatable>(item: T): Prepared<T> {
   return { item, file: normalizeFile(item.file), title: normalizeTitle(item.title) };
 }
 
@@ -55,7 +56,10 @@ export class DedupIndex<T extends Locatable> {
   private readonly buckets = new Map<string, Prepared<T>[]>();
 
   add(item: T): void {
-    const p = prepare(item);
+    this.addPrepared(prepare(item));
+  }
+
+  addPrepared(p: Prepared<T>): void {
     const key = p.file ?? "\u0000";
     const bucket = this.buckets.get(key);
     if (bucket) bucket.push(p);
@@ -64,7 +68,10 @@ export class DedupIndex<T extends Locatable> {
 
   /** The closest match (smallest title distance, earliest inserted on ties) that `accept` allows. */
   findBest(candidate: Locatable, accept: (item: T) => boolean = () => true): T | undefined {
-    const c = prepare(candidate);
+    return this.findBestPrepared(prepare(candidate), accept);
+  }
+
+  findBestPrepared(c: Prepared, accept: (item: T) => boolean = () => true): T | undefined {
     const bucket = this.buckets.get(c.file ?? "\u0000");
     if (!bucket) return undefined;
     let best: T | undefined;
@@ -104,7 +111,8 @@ export function dedupFindings(raws: readonly RawFinding[]): DedupResult {
   const findings: RawFinding[] = [];
   const groups: number[][] = [];
   raws.forEach((raw, i) => {
-    const hit = index.findBest(raw);
+    const p = prepare(raw);
+    const hit = index.findBestPrepared(p);
     const target = hit ? findings[hit.at] : undefined;
     if (hit && target) {
       target.severity = maxSeverity(target.severity, raw.severity);
@@ -116,7 +124,10 @@ export function dedupFindings(raws: readonly RawFinding[]): DedupResult {
     const at = findings.length;
     findings.push({ ...raw });
     groups.push([i]);
-    index.add({ at, file: raw.file, lineStart: raw.lineStart, lineEnd: raw.lineEnd, title: raw.title });
+    index.addPrepared({
+      ...p,
+      item: { at, file: raw.file, lineStart: raw.lineStart, lineEnd: raw.lineEnd, title: raw.title },
+    });
   });
   return { findings, groups };
 }

@@ -9,7 +9,11 @@ describe("parseReviewOutput fallback chain", () => {
   it("prefers structured output over anything in the text", () => {
     const text = json({ verdict: "CHANGES_REQUESTED", findings: [] });
     const r = parseReviewOutput(text, structured);
-    expect(r).toMatchObject({ ok: true, via: "structured", output: { verdict: "APPROVED", summary: "fine" } });
+    expect(r).toMatchObject({
+      ok: true,
+      via: "structured",
+      output: { verdict: "APPROVED", summary: "fine" },
+    });
   });
 
   it("falls back to the LAST fenced json block when structured output is invalid", () => {
@@ -17,7 +21,11 @@ describe("parseReviewOutput fallback chain", () => {
       "Example of the format:",
       json({ verdict: "APPROVED", findings: [] }),
       "My actual review:",
-      json({ verdict: "CHANGES_REQUESTED", summary: "s", findings: [{ severity: "P1", title: "Bug", body: "b" }] }),
+      json({
+        verdict: "CHANGES_REQUESTED",
+        summary: "s",
+        findings: [{ severity: "P1", title: "Bug", body: "b" }],
+      }),
     ].join("\n");
     const r = parseReviewOutput(text, { nonsense: true });
     expect(r.ok && r.via).toBe("json");
@@ -27,19 +35,33 @@ describe("parseReviewOutput fallback chain", () => {
 
   it("accepts a reply that is only a bare JSON object", () => {
     const r = parseReviewOutput(JSON.stringify({ verdict: "approved", findings: [] }));
-    expect(r).toMatchObject({ ok: true, via: "json", output: { verdict: "APPROVED", findings: [], prior: [] } });
+    expect(r).toMatchObject({
+      ok: true,
+      via: "json",
+      output: { verdict: "APPROVED", findings: [], prior: [] },
+    });
   });
 
   it("survives a body containing a code fence inside the JSON", () => {
     const body = "Use this:\n```ts\nconst x = 1;\n```";
-    const r = parseReviewOutput(json({ verdict: "CHANGES_REQUESTED", findings: [{ title: "T", body, severity: "P2" }] }));
+    const r = parseReviewOutput(
+      json({ verdict: "CHANGES_REQUESTED", findings: [{ title: "T", body, severity: "P2" }] }),
+    );
     expect(r.ok && r.output.findings[0]?.body).toBe(body);
   });
 
   it("uses the verdict line when there is no JSON, with no findings", () => {
-    for (const line of ["**Verdict: CHANGES_REQUESTED**", "Verdict: CHANGES_REQUESTED", "## Verdict: changes requested"]) {
+    for (const line of [
+      "**Verdict: CHANGES_REQUESTED**",
+      "Verdict: CHANGES_REQUESTED",
+      "## Verdict: changes requested",
+    ]) {
       const r = parseReviewOutput(`The code has issues.\n\n${line}\n`);
-      expect(r).toMatchObject({ ok: true, via: "verdict-line", output: { verdict: "CHANGES_REQUESTED", findings: [] } });
+      expect(r).toMatchObject({
+        ok: true,
+        via: "verdict-line",
+        output: { verdict: "CHANGES_REQUESTED", findings: [] },
+      });
     }
   });
 
@@ -61,10 +83,21 @@ describe("lenient findings", () => {
       json({
         verdict: "CHANGES_REQUESTED",
         findings: [
-          { severity: "major", title: "SQL injection", description: "d", file_path: "src/db.ts", line_start: "87", line_end: "92" },
+          {
+            severity: "major",
+            title: "SQL injection",
+            description: "d",
+            file_path: "src/db.ts",
+            line_start: "87",
+            line_end: "92",
+          },
           { severity: "nit", title: "Naming", body: "b", file: "src/a.ts" },
         ],
-        prior: [{ id: "f-3", status: "fixed" }, { id: "F-4", status: "still open", note: "no" }, { id: "F-5", status: "??" }],
+        prior: [
+          { id: "f-3", status: "fixed" },
+          { id: "F-4", status: "still open", note: "no" },
+          { id: "F-5", status: "??" },
+        ],
       }),
     );
     expect(r.ok).toBe(true);
@@ -106,14 +139,20 @@ describe("effectiveVerdict", () => {
   });
 
   it("turns an approval carrying blocking findings into CHANGES_REQUESTED", () => {
-    expect(effectiveVerdict({ verdict: "APPROVED", summary: "", findings: [finding("P1")], prior: [] }, "P1")).toBe(
-      "CHANGES_REQUESTED",
-    );
     expect(
-      effectiveVerdict({ verdict: "APPROVED_WITH_FOLLOWUPS", summary: "", findings: [finding("P3")], prior: [] }, "P1"),
+      effectiveVerdict({ verdict: "APPROVED", summary: "", findings: [finding("P1")], prior: [] }, "P1"),
+    ).toBe("CHANGES_REQUESTED");
+    expect(
+      effectiveVerdict(
+        { verdict: "APPROVED_WITH_FOLLOWUPS", summary: "", findings: [finding("P3")], prior: [] },
+        "P1",
+      ),
     ).toBe("APPROVED_WITH_FOLLOWUPS");
-    expect(effectiveVerdict({ verdict: "NEEDS_DISCUSSION", summary: "", findings: [finding("P1")], prior: [] }, "P1")).toBe(
-      "NEEDS_DISCUSSION",
-    );
+    expect(
+      effectiveVerdict(
+        { verdict: "NEEDS_DISCUSSION", summary: "", findings: [finding("P1")], prior: [] },
+        "P1",
+      ),
+    ).toBe("NEEDS_DISCUSSION");
   });
 });

@@ -91,6 +91,9 @@ export function createCallRunner(deps: CallDeps): CallRunner {
     try {
       return await fn(api);
     } catch (e) {
+      // A deadline that passed while a body was read surfaces as whatever broke next.
+      if (signal.aborted && !(e instanceof FixpointError))
+        throw toGithubError({ type: "timeout" }, ctx, { cause: e });
       throw await explain(e, ctx, api);
     }
   };

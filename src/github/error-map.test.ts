@@ -2,7 +2,12 @@ import { describe, expect, test } from "vitest";
 import { DEFAULT_GITHUB_TIMEOUT_MS } from "./client.js";
 import { type CallContext, isGithubTimeout, toGithubError } from "./error-map.js";
 
-const ctx: CallContext = { repo: "o/r", action: "read pull request #3", subject: "pull request #3", timeoutMs: 30_000 };
+const ctx: CallContext = {
+  repo: "o/r",
+  action: "read pull request #3",
+  subject: "pull request #3",
+  timeoutMs: 30_000,
+};
 
 describe("toGithubError", () => {
   test("the default timeout reads as 30s", () => {
@@ -20,7 +25,13 @@ describe("toGithubError", () => {
   });
 
   test("403 on a write names the missing permission; on a read it does not guess", () => {
-    const http = { type: "http", status: 403, message: "Resource not accessible", kind: "fatal", attempts: 1 } as const;
+    const http = {
+      type: "http",
+      status: 403,
+      message: "Resource not accessible",
+      kind: "fatal",
+      attempts: 1,
+    } as const;
     expect(toGithubError(http, { ...ctx, action: "create issue", write: "issues" }).message).toBe(
       "could not create issue in o/r: token lacks issues:write",
     );

@@ -31,5 +31,6 @@ export {
   type TechDebtResult,
   techDebtCandidates,
 } from "./tech-debt.js";
+export { alreadyAnswered, respondToThread, shouldResolve } from "./thread-reply.js";
 export { resolveGithubToken } from "./token.js";
 export type * from "./types.js";

@@ -6,8 +6,8 @@ import { backendScript, REVIEW, REVIEW_SCHEMA } from "./backend-script.js";
 import { CLI_CASES, type CliCase } from "./cli-cases.js";
 import { installClis } from "./cli-install.js";
 import { groupAlive, isolatedEnv, recordingRunner, request, tempDir, tempRepo } from "./e2e-helpers.js";
-import { type FakeModel, startFakeModel, type Usage } from "./fake-model/server.js";
 import { wireUsage } from "./fake-model/script.js";
+import { type FakeModel, startFakeModel, type Usage } from "./fake-model/server.js";
 
 /**
  * Backend-level end-to-end: each backend runs the REAL agent CLI (installed at a pinned version
@@ -100,7 +100,9 @@ describe.each(CLI_CASES)("$name backend against the real CLI", (c: CliCase) => {
 
   it("returns the structured review when the request carries a schema", async () => {
     const repo = tempRepo();
-    const result = await backend.run(req(repo, "Review the diff. REVIEW_NOW", { purpose: "review", schema: REVIEW_SCHEMA }));
+    const result = await backend.run(
+      req(repo, "Review the diff. REVIEW_NOW", { purpose: "review", schema: REVIEW_SCHEMA }),
+    );
     expect(result.failure).toBeUndefined();
     expect(result.structured).toEqual(REVIEW);
   });
@@ -111,7 +113,9 @@ describe.each(CLI_CASES)("$name backend against the real CLI", (c: CliCase) => {
     expect(first.ok).toBe(true);
     expect(first.sessionId).toBeDefined();
     const from = fake.requests.length;
-    const second = await backend.run(req(repo, "RECALL_WORD: what was the word?", { sessionId: first.sessionId }));
+    const second = await backend.run(
+      req(repo, "RECALL_WORD: what was the word?", { sessionId: first.sessionId }),
+    );
     expect(second.failure).toBeUndefined();
     expect(second.text).toBe("you said PINEAPPLE");
     expect(second.sessionId).toBe(first.sessionId);

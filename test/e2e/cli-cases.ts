@@ -71,12 +71,19 @@ export const piCase: CliCase = {
       models: [{ id: "fake-model", cost: PI_PRICE }],
     };
     writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { fake: provider } }));
-    writeFileSync(join(dir, "settings.json"), JSON.stringify({ retry: { enabled: false, provider: { maxRetries: 0 } } }));
+    writeFileSync(
+      join(dir, "settings.json"),
+      JSON.stringify({ retry: { enabled: false, provider: { maxRetries: 0 } } }),
+    );
     return { PI_CODING_AGENT_DIR: dir, PI_OFFLINE: "1", FAKE_KEY: "test" };
   },
   extraArgs: () => [],
   expectedCost: (u) =>
-    (u.input * PI_PRICE.input + u.output * PI_PRICE.output + u.cacheRead * PI_PRICE.cacheRead + u.cacheWrite * PI_PRICE.cacheWrite) / 1e6,
+    (u.input * PI_PRICE.input +
+      u.output * PI_PRICE.output +
+      u.cacheRead * PI_PRICE.cacheRead +
+      u.cacheWrite * PI_PRICE.cacheWrite) /
+    1e6,
 };
 
 export const CLI_CASES = [claudeCase, codexCase, piCase];

@@ -45,10 +45,14 @@ export async function installCli(name: CliName): Promise<string> {
   const staging = `${dir}.partial-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
-  await run("npm", ["install", "--prefix", staging, "--no-audit", "--no-fund", "--loglevel=error", `${pkg}@${version}`], {
-    maxBuffer: 16 * 1024 * 1024,
-    timeout: 15 * 60_000,
-  });
+  await run(
+    "npm",
+    ["install", "--prefix", staging, "--no-audit", "--no-fund", "--loglevel=error", `${pkg}@${version}`],
+    {
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 15 * 60_000,
+    },
+  );
   await rm(dir, { recursive: true, force: true });
   await rename(staging, dir);
   return bin;

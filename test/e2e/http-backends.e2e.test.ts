@@ -20,22 +20,34 @@ afterAll(async () => {
 const retry = { attempts: 2, baseMs: 5, maxMs: 5 };
 const noEnv = { PATH: process.env.PATH ?? "" };
 
-const cases: { name: string; make: (url: string) => AgentBackend; env: Record<string, string>; api: string }[] = [
+const cases: {
+  name: string;
+  make: (url: string) => AgentBackend;
+  env: Record<string, string>;
+  api: string;
+}[] = [
   {
     name: "anthropic",
-    make: (url) => createAnthropicApiBackend({ baseUrl: url, model: "claude-sonnet-4-5", deps: { retry, baseEnv: noEnv } }),
+    make: (url) =>
+      createAnthropicApiBackend({
+        baseUrl: url,
+        model: "claude-sonnet-4-5",
+        deps: { retry, baseEnv: noEnv },
+      }),
     env: { ANTHROPIC_API_KEY: "test-key" },
     api: "anthropic",
   },
   {
     name: "openai (Responses)",
-    make: (url) => createOpenAIApiBackend({ baseUrl: `${url}/v1`, model: "gpt-5", deps: { retry, baseEnv: noEnv } }),
+    make: (url) =>
+      createOpenAIApiBackend({ baseUrl: `${url}/v1`, model: "gpt-5", deps: { retry, baseEnv: noEnv } }),
     env: { OPENAI_API_KEY: "test-key" },
     api: "responses",
   },
   {
     name: "openai (Chat Completions)",
-    make: (url) => createOpenAIApiBackend({ baseUrl: url, model: "gpt-5", wire: "chat", deps: { retry, baseEnv: noEnv } }),
+    make: (url) =>
+      createOpenAIApiBackend({ baseUrl: url, model: "gpt-5", wire: "chat", deps: { retry, baseEnv: noEnv } }),
     env: { OPENAI_API_KEY: "test-key" },
     api: "chat",
   },
@@ -65,9 +77,17 @@ describe.each(cases)("$name backend", (c) => {
     const backend = c.make(fake.url);
     const from = fake.requests.length;
     const bad = await backend.run(req("FAIL_400"));
-    expect(bad.failure).toEqual({ kind: "api_error", message: "API error 400: prompt is malformed", transient: false });
+    expect(bad.failure).toEqual({
+      kind: "api_error",
+      message: "API error 400: prompt is malformed",
+      transient: false,
+    });
     const down = await backend.run(req("FAIL_500"));
-    expect(down.failure).toEqual({ kind: "api_error", message: "API error 500: the model fell over", transient: true });
+    expect(down.failure).toEqual({
+      kind: "api_error",
+      message: "API error 500: the model fell over",
+      transient: true,
+    });
     expect(fake.requests.slice(from).map((r) => r.rule)).toEqual(["400", "500", "500"]);
   });
 
@@ -78,7 +98,11 @@ describe.each(cases)("$name backend", (c) => {
 
   it("says `auth failed` on 401 and `connection failed` when nothing listens", async () => {
     const denied = await c.make(fake.url).run(req("FAIL_401"));
-    expect(denied.failure).toEqual({ kind: "auth", message: "auth failed: invalid x-api-key", transient: false });
+    expect(denied.failure).toEqual({
+      kind: "auth",
+      message: "auth failed: invalid x-api-key",
+      transient: false,
+    });
     const gone = await c.make("http://127.0.0.1:1").run(req("hello"));
     expect(gone.failure?.message).toMatch(/^connection failed: /);
     expect(gone.failure?.transient).toBe(true);

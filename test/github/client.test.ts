@@ -56,7 +56,12 @@ describe("pagination", () => {
 describe("review threads", () => {
   test("report resolution, outdatedness, lines and bot authors", async () => {
     const pull = gh.addPull();
-    gh.addThread(pull.number, { path: "a.ts", line: 5, startLine: 3, comments: [{ author: "alice", body: "x" }] });
+    gh.addThread(pull.number, {
+      path: "a.ts",
+      line: 5,
+      startLine: 3,
+      comments: [{ author: "alice", body: "x" }],
+    });
     gh.addThread(pull.number, { resolved: true, comments: [{ author: "alice", body: "y" }] });
     gh.addThread(pull.number, {
       outdated: true,
@@ -80,7 +85,10 @@ describe("review threads", () => {
     expect(reply.inReplyTo).toBe(first.id);
     await client.resolveReviewThread(thread.id);
     expect(gh.thread(thread.id).isResolved).toBe(true);
-    expect(gh.thread(thread.id).comments.map((c) => c.body)).toEqual(["rename this", "Applied in abc123: renamed"]);
+    expect(gh.thread(thread.id).comments.map((c) => c.body)).toEqual([
+      "rename this",
+      "Applied in abc123: renamed",
+    ]);
     const [after] = await client.listReviewThreads(pull.number);
     expect(after?.isResolved).toBe(true);
   });
@@ -89,7 +97,13 @@ describe("review threads", () => {
 describe("pull requests", () => {
   test("create as draft, find by head, update, mark ready", async () => {
     const client = clientFor(gh);
-    const created = await client.createPull({ title: "T", body: "B", head: "fixpoint/t-1-x", base: "main", draft: true });
+    const created = await client.createPull({
+      title: "T",
+      body: "B",
+      head: "fixpoint/t-1-x",
+      base: "main",
+      draft: true,
+    });
     expect(created).toMatchObject({ title: "T", draft: true, state: "open", head: "fixpoint/t-1-x" });
     expect(await client.findPullByHead("fixpoint/t-1-x")).toMatchObject({ number: created.number });
     expect(await client.findPullByHead("nope")).toBeNull();
@@ -132,7 +146,10 @@ describe("permissions, issues and comments", () => {
     gh.setPermission("alice", "maintain");
     gh.setPermission("rita", "read");
     const client = clientFor(gh);
-    expect(await client.getCollaboratorPermission("alice")).toEqual({ permission: "maintain", canWrite: true });
+    expect(await client.getCollaboratorPermission("alice")).toEqual({
+      permission: "maintain",
+      canWrite: true,
+    });
     expect(await client.getCollaboratorPermission("rita")).toEqual({ permission: "read", canWrite: false });
     expect((await client.getCollaboratorPermission("stranger")).canWrite).toBe(false);
   });
@@ -140,9 +157,16 @@ describe("permissions, issues and comments", () => {
   test("finds an issue by its marker among labelled issues, not PRs", async () => {
     gh.addPull({ labels: ["tech-debt"], body: "<!-- m:1 -->" });
     gh.addIssue({ title: "other", labels: ["tech-debt"], body: "<!-- m:2 -->" });
-    const wanted = gh.addIssue({ title: "closed", labels: ["tech-debt"], body: "x <!-- m:1 -->", state: "closed" });
+    const wanted = gh.addIssue({
+      title: "closed",
+      labels: ["tech-debt"],
+      body: "x <!-- m:1 -->",
+      state: "closed",
+    });
     const client = clientFor(gh);
-    expect((await client.searchIssuesByMarker("<!-- m:1 -->", { label: "tech-debt" }))?.number).toBe(wanted.number);
+    expect((await client.searchIssuesByMarker("<!-- m:1 -->", { label: "tech-debt" }))?.number).toBe(
+      wanted.number,
+    );
     expect(await client.searchIssuesByMarker("<!-- m:3 -->", { label: "tech-debt" })).toBeNull();
   });
 

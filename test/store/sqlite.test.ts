@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { LATEST_SCHEMA_VERSION } from "../../src/store/sqlite/migrations/index.js";
+import { migrate } from "../../src/store/sqlite/migrate.js";
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
 import { runStoreContract } from "./contract.js";
@@ -66,7 +67,32 @@ describe("SQLite store: the file", () => {
     await again.close();
     const db = raw(path);
     expect(db.pragma("user_version", { simple: true })).toBe(LATEST_SCHEMA_VERSION);
-    expect(db.prepare("SELECT version FROM schema_migrations").pluck().all()).toEqual([1]);
+    expect(db.prepare("SELECT version FROM schema_migrations").pluck().all()).toEqual(
+      MIGRATIONS.map((m) => m.version),
+    );
+    db.close();
+  });
+
+  it("upgrades a database left at an older schema version step by step, keeping its rows", async () => {
+    const path = join(tempDir(), "f.db");
+    const old = raw(path);
+    migrate(old, path, MIGRATIONS.slice(0, 1));
+    old
+      .prepare(
+        "INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, created_at, updated_at) VALUES ('t-1', 1, 'implement', 'old', 'p', 'default', '/r', 'main', 3, 1, 1)",
+      )
+      .run();
+    old.close();
+    const store = await openSqliteStore(path);
+    expect((await store.getTask("1"))?.title).toBe("old");
+    expect((await store.claimTask({ workerId: "w", leaseMs: 10, now: 5 }))?.id).toBe("t-1");
+    await store.close();
+    const db = raw(path);
+    expect(db.pragma("user_version", { simple: true })).toBe(LATEST_SCHEMA_VERSION);
+    const indexes = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks'")
+      .pluck();
+    expect(indexes.all()).toContain("tasks_status_lease");
     db.close();
   });
 

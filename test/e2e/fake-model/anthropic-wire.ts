@@ -24,14 +24,28 @@ function usageJson(reply: Answer): Record<string, number> {
   };
 }
 
-export function writeAnthropic(res: ServerResponse, reply: Answer, model: string, stream: boolean, id: string): void {
+export function writeAnthropic(
+  res: ServerResponse,
+  reply: Answer,
+  model: string,
+  stream: boolean,
+  id: string,
+): void {
   const content = blocks(reply, id);
   const stopReason = "toolCall" in reply ? "tool_use" : "end_turn";
   const usage = usageJson(reply);
   if (!stream) {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(
-      JSON.stringify({ id: `msg_${id}`, type: "message", role: "assistant", model, content, stop_reason: stopReason, usage }),
+      JSON.stringify({
+        id: `msg_${id}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content,
+        stop_reason: stopReason,
+        usage,
+      }),
     );
     return;
   }
@@ -60,11 +74,20 @@ export function writeAnthropic(res: ServerResponse, reply: Answer, model: string
       ev("content_block_delta", { index, delta: { type: "text_delta", text: text.slice(0, half) } });
       ev("content_block_delta", { index, delta: { type: "text_delta", text: text.slice(half) } });
     } else {
-      ev("content_block_start", { index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } });
+      ev("content_block_start", {
+        index,
+        content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
+      });
       const json = JSON.stringify(block.input);
       const half = Math.ceil(json.length / 2);
-      ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: json.slice(0, half) } });
-      ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: json.slice(half) } });
+      ev("content_block_delta", {
+        index,
+        delta: { type: "input_json_delta", partial_json: json.slice(0, half) },
+      });
+      ev("content_block_delta", {
+        index,
+        delta: { type: "input_json_delta", partial_json: json.slice(half) },
+      });
     }
     ev("content_block_stop", { index });
   }

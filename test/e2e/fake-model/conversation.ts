@@ -1,4 +1,4 @@
-import type { ConvMessage, Conversation, WireApi } from "./script.js";
+import type { Conversation, ConvMessage, WireApi } from "./script.js";
 
 /** Normalises the request body of each wire API into one `Conversation` the rules can read. */
 
@@ -69,7 +69,11 @@ export function anthropicConversation(body: Json): Conversation {
       continue;
     }
     const toolResult = arr(m.content).some((p) => obj(p).type === "tool_result");
-    messages.push({ role: m.role === "assistant" ? "assistant" : "user", text, ...(toolResult ? { toolResult } : {}) });
+    messages.push({
+      role: m.role === "assistant" ? "assistant" : "user",
+      text,
+      ...(toolResult ? { toolResult } : {}),
+    });
   }
   const tools = arr(body.tools).map((t) => str(obj(t).name));
   const format = obj(obj(body.output_config).format);
@@ -81,7 +85,10 @@ function responsesItem(item: Json): ConvMessage | "system" | null {
   switch (item.type) {
     case "function_call":
     case "custom_tool_call":
-      return { role: "assistant", text: `[tool ${str(item.name)}] ${str(item.arguments) || str(item.input)}` };
+      return {
+        role: "assistant",
+        text: `[tool ${str(item.name)}] ${str(item.arguments) || str(item.input)}`,
+      };
     case "function_call_output":
     case "custom_tool_call_output":
       return { role: "tool", text: contentText(item.output), toolResult: true };
@@ -106,7 +113,14 @@ export function responsesConversation(body: Json): Conversation {
   }
   const tools = arr(body.tools).map((t) => str(obj(t).name) || str(obj(t).type));
   const format = obj(obj(body.text).format);
-  return finish("responses", body, system, messages, tools, format.type === "json_schema" ? format.schema : undefined);
+  return finish(
+    "responses",
+    body,
+    system,
+    messages,
+    tools,
+    format.type === "json_schema" ? format.schema : undefined,
+  );
 }
 
 export function chatConversation(body: Json): Conversation {

@@ -50,7 +50,13 @@ function responsesItems(reply: Answer, id: string): Record<string, unknown>[] {
   return items;
 }
 
-export function writeResponses(res: ServerResponse, reply: Answer, model: string, stream: boolean, id: string): void {
+export function writeResponses(
+  res: ServerResponse,
+  reply: Answer,
+  model: string,
+  stream: boolean,
+  id: string,
+): void {
   const output = responsesItems(reply, id);
   const base = { id: `resp_${id}`, object: "response", created_at: Math.floor(Date.now() / 1000), model };
   const done = { ...base, status: "completed", output, usage: responsesUsage(reply) };
@@ -64,7 +70,10 @@ export function writeResponses(res: ServerResponse, reply: Answer, model: string
   ev("response.in_progress", { response: { ...base, status: "in_progress", output: [] } });
   for (const [output_index, item] of output.entries()) {
     if (item.type === "message") {
-      ev("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } });
+      ev("response.output_item.added", {
+        output_index,
+        item: { ...item, status: "in_progress", content: [] },
+      });
       const part = { type: "output_text", text: "", annotations: [] };
       ev("response.content_part.added", { output_index, item_id: item.id, content_index: 0, part });
       const text = reply.text ?? "";
@@ -73,11 +82,23 @@ export function writeResponses(res: ServerResponse, reply: Answer, model: string
         ev("response.output_text.delta", { output_index, item_id: item.id, content_index: 0, delta });
       }
       ev("response.output_text.done", { output_index, item_id: item.id, content_index: 0, text });
-      ev("response.content_part.done", { output_index, item_id: item.id, content_index: 0, part: { ...part, text } });
+      ev("response.content_part.done", {
+        output_index,
+        item_id: item.id,
+        content_index: 0,
+        part: { ...part, text },
+      });
     } else {
-      ev("response.output_item.added", { output_index, item: { ...item, status: "in_progress", arguments: "" } });
+      ev("response.output_item.added", {
+        output_index,
+        item: { ...item, status: "in_progress", arguments: "" },
+      });
       ev("response.function_call_arguments.delta", { output_index, item_id: item.id, delta: item.arguments });
-      ev("response.function_call_arguments.done", { output_index, item_id: item.id, arguments: item.arguments });
+      ev("response.function_call_arguments.done", {
+        output_index,
+        item_id: item.id,
+        arguments: item.arguments,
+      });
     }
     ev("response.output_item.done", { output_index, item });
   }
@@ -85,7 +106,13 @@ export function writeResponses(res: ServerResponse, reply: Answer, model: string
   res.end();
 }
 
-export function writeChat(res: ServerResponse, reply: Answer, model: string, stream: boolean, id: string): void {
+export function writeChat(
+  res: ServerResponse,
+  reply: Answer,
+  model: string,
+  stream: boolean,
+  id: string,
+): void {
   const u = usageOf(reply);
   const usage = {
     prompt_tokens: u.input + u.cacheRead,
@@ -106,14 +133,34 @@ export function writeChat(res: ServerResponse, reply: Answer, model: string, str
   const finish = toolCalls ? "tool_calls" : "stop";
   const base = { id: `chatcmpl_${id}`, created: Math.floor(Date.now() / 1000), model };
   if (!stream) {
-    const message = { role: "assistant", content: reply.text ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+    const message = {
+      role: "assistant",
+      content: reply.text ?? null,
+      ...(toolCalls ? { tool_calls: toolCalls } : {}),
+    };
     res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finish }], usage }));
+    res.end(
+      JSON.stringify({
+        ...base,
+        object: "chat.completion",
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage,
+      }),
+    );
     return;
   }
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const chunk = (delta: Record<string, unknown>, finishReason: string | null, extra: Record<string, unknown> = {}): void => {
-    const data = { ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
+  const chunk = (
+    delta: Record<string, unknown>,
+    finishReason: string | null,
+    extra: Record<string, unknown> = {},
+  ): void => {
+    const data = {
+      ...base,
+      object: "chat.completion.chunk",
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+      ...extra,
+    };
     res.write(`data: ${JSON.stringify(data)}\n\n`);
   };
   chunk({ role: "assistant", content: "" }, null);
@@ -127,6 +174,7 @@ export function writeChat(res: ServerResponse, reply: Answer, model: string, str
 
 export function writeOpenAIError(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { "content-type": "application/json" });
-  const type = status === 429 ? "rate_limit_exceeded" : status >= 500 ? "server_error" : "invalid_request_error";
+  const type =
+    status === 429 ? "rate_limit_exceeded" : status >= 500 ? "server_error" : "invalid_request_error";
   res.end(JSON.stringify({ error: { message, type, code: type, param: null } }));
 }

@@ -3,7 +3,13 @@ import type { AddressInfo, Socket } from "node:net";
 import { writeAnthropic, writeAnthropicError } from "./anthropic-wire.js";
 import { anthropicConversation, chatConversation, responsesConversation } from "./conversation.js";
 import { writeChat, writeOpenAIError, writeResponses } from "./openai-wire.js";
-import { type Conversation, type FakeScript, pickReply, type RecordedRequest, type WireApi } from "./script.js";
+import {
+  type Conversation,
+  type FakeScript,
+  pickReply,
+  type RecordedRequest,
+  type WireApi,
+} from "./script.js";
 
 export type { Conversation, FakeScript, RecordedRequest, Reply, Rule, Usage } from "./script.js";
 export { DEFAULT_USAGE } from "./script.js";

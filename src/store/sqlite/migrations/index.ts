@@ -1,4 +1,5 @@
 import { sql as initial } from "./001_initial.js";
+import { sql as claimIndexes } from "./002_claim_indexes.js";
 
 export interface Migration {
   /** Consecutive from 1; the database's `user_version` is the last one applied. */
@@ -11,6 +12,9 @@ export interface Migration {
  * Every migration, oldest first. Append only: a released migration is never edited, because
  * databases that already applied it would silently differ from new ones.
  */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "initial", sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "initial", sql: initial },
+  { version: 2, name: "claim_indexes", sql: claimIndexes },
+];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.length;

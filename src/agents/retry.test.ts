@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import type { Clock } from "../util/clock.js";
+import { backoffDelay, withRetry } from "./retry.js";
+
+function fakeClock(): Clock & { slept: number[] } {
+  let now = 0;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => now,
+    sleep: async (ms) => {
+      slept.push(ms);
+      now += ms;
+    },
+  };
+}
+
+const policy = { attempts: 4, baseMs: 1000, maxMs: 3000 };
+
+describe("backoff", () => {
+  it("doubles, caps, and scales by the jitter into [50%, 100%]", () => {
+    expect([1, 2, 3, 4].map((n) => backoffDelay(n, policy, () => 0.999999))).toEqual([
+      1000, 2000, 3000, 3000,
+    ]);
+    expect(backoffDelay(2, policy, () => 0)).toBe(1000);
+  });
+
+  it("retries transient outcomes until success, waiting between attempts", async () => {
+    const clock = fakeClock();
+    const outcomes = ["503", "429", "ok"];
+    const seen: number[] = [];
+    const out = await withRetry(
+      async (n) => {
+        seen.push(n);
+        return outcomes[n - 1] ?? "ok";
+      },
+      { policy, deps: { clock, jitter: () => 0.5 }, shouldRetry: (o) => o !== "ok" },
+    );
+    expect(out).toBe("ok");
+    expect(seen).toEqual([1, 2, 3]);
+    expect(clock.slept).toEqual([750, 1500]);
+  });
+
+  it("stops at the attempt limit, on a permanent outcome, and when aborted", async () => {
+    const clock = fakeClock();
+    let calls = 0;
+    await withRetry(async () => ++calls, {
+      policy,
+      deps: { clock, jitter: () => 0 },
+      shouldRetry: () => true,
+    });
+    expect(calls).toBe(4);
+    calls = 0;
+    await withRetry(async () => ++calls, { policy, deps: { clock }, shouldRetry: () => false });
+    expect(calls).toBe(1);
+    const ac = new AbortController();
+    ac.abort();
+    calls = 0;
+    await withRetry(async () => ++calls, {
+      policy,
+      deps: { clock },
+      signal: ac.signal,
+      shouldRetry: () => true,
+    });
+    expect(calls).toBe(1);
+  });
+});

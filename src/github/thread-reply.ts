@@ -1,0 +1,43 @@
+import { FixpointError } from "../errors.js";
+import { type Disposition, REPLY_MARKER, replyBody } from "./render.js";
+import type { GithubClient, ReviewThread } from "./types.js";
+
+/** Whether fixpoint has already answered in this thread (its reply is the last word). */
+export function alreadyAnswered(thread: ReviewThread): boolean {
+  return thread.comments.at(-1)?.body.includes(REPLY_MARKER) ?? false;
+}
+
+/**
+ * Resolution policy (SPEC §11): only a fixed finding resolves its thread, and only when a bot
+ * opened it — a person's thread stays for that person to resolve unless the config says
+ * otherwise. A declined thread stays open so a human sees the reason.
+ */
+export function shouldResolve(
+  thread: ReviewThread,
+  d: Disposition,
+  opts: { resolveHumanThreads: boolean },
+): boolean {
+  return d.status === "fixed" && !thread.isResolved && (thread.authorIsBot || opts.resolveHumanThreads);
+}
+
+/**
+ * Replies with the disposition and resolves the thread when the policy allows. Idempotent: a
+ * thread whose last comment is already our reply gets no second one.
+ */
+export async function respondToThread(
+  client: Pick<GithubClient, "replyToReviewComment" | "resolveReviewThread">,
+  prNumber: number,
+  thread: ReviewThread,
+  disposition: Disposition,
+  opts: { resolveHumanThreads: boolean },
+): Promise<{ replied: boolean; resolved: boolean }> {
+  const first = thread.comments[0]?.databaseId;
+  if (first === undefined || first === null) {
+    throw new FixpointError("github", `review thread ${thread.id} has no comment to reply to`);
+  }
+  const replied = !alreadyAnswered(thread);
+  if (replied) await client.replyToReviewComment(prNumber, first, replyBody(disposition));
+  const resolved = shouldResolve(thread, disposition, opts);
+  if (resolved) await client.resolveReviewThread(thread.id);
+  return { replied, resolved };
+}

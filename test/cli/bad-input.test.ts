@@ -1,0 +1,101 @@
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createDemoRepo } from "../../src/demo/project.js";
+import { git, isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
+
+describe("bad input gets a clear error and loses nothing", () => {
+  let root: string;
+  let repo: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(() => {
+    root = tempDir();
+    repo = join(root, "repo");
+    env = isolatedEnv(root);
+    createDemoRepo(repo);
+    const init = runCli(["init"], { cwd: repo, env });
+    expect(init.stderr).toBe("");
+    expect(init.code).toBe(0);
+  });
+
+  it("`fixpoint add` outside a git repository: exit 2, one sentence, no stack trace", () => {
+    const outside = join(root, "not-a-repo");
+    mkdirSync(outside);
+    const r = runCli(["add", "do something"], { cwd: outside, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^fixpoint: .*not inside a git repository/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("malformed fixpoint.kdl names file:line:column and nothing is queued", () => {
+    const path = join(repo, "fixpoint.kdl");
+    const good = readFileSync(path, "utf8");
+    writeFileSync(path, 'defaults {\n    max-cycles 3\n    workflow "implement-review\n}\n');
+    const r = runCli(["add", "x"], { cwd: repo, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path}:`);
+    expect(r.stderr).toMatch(/fixpoint\.kdl:\d+:\d+: /);
+    writeFileSync(path, good);
+    expect(JSON.parse(runCli(["status", "--json"], { cwd: repo, env }).stdout)).toEqual([]);
+  });
+
+  it("an unknown config key says where and suggests the right one", () => {
+    const path = join(repo, "fixpoint.kdl");
+    const good = readFileSync(path, "utf8");
+    writeFileSync(path, "defaults {\n    max-cycle 3\n}\n");
+    const r = runCli(["status"], { cwd: repo, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path}:2:5:`);
+    expect(r.stderr).toContain("did you mean `max-cycles`");
+    writeFileSync(path, good);
+  });
+
+  it("`workflows validate` reports every problem with file:line:column and exits 2", () => {
+    const file = join(root, "bad.kdl");
+    writeFileSync(
+      file,
+      'workflow "w" {\n    start "a"\n    stage "a" kind="agnet"\n    stage "b" kind="decision" {\n        route to="a" when="cycle( >= 1"\n    }\n}\n',
+    );
+    const r = runCli(["workflows", "validate", file], { cwd: repo, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:\\d+: .*agnet`));
+    expect(r.stderr).toContain("did you mean `agent`");
+  });
+
+  it("an unknown task, an unknown command and a bad flag are usage errors (exit 2)", () => {
+    expect(runCli(["show", "t-999"], { cwd: repo, env }).code).toBe(2);
+    expect(runCli(["frobnicate"], { cwd: repo, env }).code).toBe(2);
+    const r = runCli(["add", "x", "--max-cycles", "many"], { cwd: repo, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--max-cycles takes a whole number");
+  });
+
+  it("`--help` explains the commands", () => {
+    const r = runCli(["--help"], { cwd: repo, env });
+    expect(r.code).toBe(0);
+    for (const cmd of ["init", "add", "work", "status", "show", "findings", "logs", "resume", "retry", "cancel", "edit", "approve", "reject", "workflows", "clean"]) {
+      expect(r.stdout).toContain(cmd);
+    }
+  });
+
+  it("a dirty main checkout is left untouched by add and work", () => {
+    writeFileSync(join(repo, "src/stats.js"), "// my local edit\n", { flag: "a" });
+    writeFileSync(join(repo, "scratch.txt"), "untracked\n");
+    const before = { status: git(repo, "status", "--porcelain"), stats: readFileSync(join(repo, "src/stats.js"), "utf8"), head: git(repo, "rev-parse", "HEAD") };
+    writeFileSync(join(repo, ".fixpoint-agent.mjs"), "export default async (req) => { const fs = await import('node:fs'); fs.writeFileSync(req.cwd + '/out.txt', 'x'); return { text: 'ok' }; };\n");
+    const kdl = readFileSync(join(repo, "fixpoint.kdl"), "utf8");
+    writeFileSync(join(repo, "fixpoint.kdl"), `agent "implementer" backend="scripted" script="./.fixpoint-agent.mjs"\n`);
+    expect(runCli(["add", "touch a file", "--no-review"], { cwd: repo, env }).code).toBe(0);
+    const w = runCli(["work"], { cwd: repo, env });
+    expect(w.stdout).toContain("APPROVED");
+    expect(readFileSync(join(repo, "src/stats.js"), "utf8")).toBe(before.stats);
+    expect(git(repo, "rev-parse", "HEAD")).toBe(before.head);
+    const statusAfter = git(repo, "status", "--porcelain");
+    // Only the files this test itself created differ (fixpoint.kdl edit and the agent script).
+    expect(statusAfter.split("\n").filter((l) => l && !/fixpoint\.kdl|\.fixpoint-agent\.mjs/.test(l)).sort()).toEqual(
+      before.status.split("\n").filter((l) => l && !/fixpoint\.kdl|\.fixpoint-agent\.mjs/.test(l)).sort(),
+    );
+    writeFileSync(join(repo, "fixpoint.kdl"), kdl);
+  });
+});

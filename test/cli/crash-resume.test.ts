@@ -1,0 +1,83 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
+import { exited, FIXTURE_AGENTS, git, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
+
+interface Invocation {
+  role: string;
+  task: string;
+  stage: string;
+  cycle: number;
+  pid: number;
+}
+
+function invocations(file: string): Invocation[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Invocation);
+}
+
+describe("a worker killed with SIGKILL in the middle of a stage", () => {
+  let root: string;
+  let repo: string;
+  let counts: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(() => {
+    root = tempDir();
+    repo = join(root, "repo");
+    counts = join(root, "counts.jsonl");
+    env = isolatedEnv(root, { FIXPOINT_TEST_COUNTS: counts, FIXPOINT_TEST_SLOW_FIX: "1" });
+    createDemoRepo(repo);
+    expect(runCli(["init"], { cwd: repo, env }).code).toBe(0);
+    writeFileSync(join(repo, "fixpoint.kdl"), demoConfig(FIXTURE_AGENTS));
+    expect(runCli(["add", "Add mean() and median() to src/stats.js"], { cwd: repo, env }).code).toBe(0);
+  });
+
+  afterAll(() => {
+    // worktrees live under root; nothing to clean outside it
+  });
+
+  it("resumes from its checkpoint: completed stages do not run again, no commit is lost, no duplicate findings", async () => {
+    const first = startCli(["work"], { cwd: repo, env });
+    await waitFor(() => existsSync(`${counts}.fixer-waiting`), 45_000, "the fixer to start");
+    const before = invocations(counts);
+    first.kill("SIGKILL");
+    await exited(first);
+
+    // Before the kill: implement, gates and the three cycle-0 reviews had finished.
+    expect(before.filter((i) => i.role === "implementer")).toHaveLength(1);
+    expect(before.filter((i) => i.role === "reviewer")).toHaveLength(3);
+    const branch = git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/fixpoint/").trim();
+    const implCommit = git(repo, "log", "--format=%H %s", branch).split("\n").find((l) => l.includes("implementation"));
+    expect(implCommit).toBeTruthy();
+
+    const second = runCli(["work"], { cwd: repo, env, timeoutMs: 90_000 });
+    expect(second.stderr).toBe("");
+    expect(second.stdout).toContain("Resuming t-1");
+    expect(second.stdout).toContain("APPROVED after 1 fix cycle");
+    expect(second.code).toBe(0);
+
+    const after = invocations(counts);
+    // Completed stages were not run again; only the interrupted fix ran a second time.
+    expect(after.filter((i) => i.role === "implementer")).toHaveLength(1);
+    expect(after.filter((i) => i.role === "reviewer" && i.cycle === 0)).toHaveLength(3);
+    expect(after.filter((i) => i.role === "reviewer" && i.cycle === 1)).toHaveLength(3);
+    expect(after.filter((i) => i.role === "fixer")).toHaveLength(2);
+
+    // No commit lost: the implementation commit is still on the branch, the interrupted fixer's
+    // half-done work was committed, and the fix commit follows.
+    const log = git(repo, "log", "--format=%H %s", branch);
+    expect(log).toContain(implCommit as string);
+    expect(log).toMatch(/WIP: .*interrupted run/);
+    expect(log).toContain("Address review feedback (cycle 1)");
+    expect(git(repo, "show", `${branch}:NOTES.md`)).toContain("half-done work");
+
+    const findings = JSON.parse(runCli(["findings", "t-1", "--json"], { cwd: repo, env }).stdout) as { id: string; status: string }[];
+    expect(findings.map((f) => f.id)).toEqual(["F-1", "F-2"]);
+    expect(findings.every((f) => f.status === "resolved")).toBe(true);
+  }, 150_000);
+});

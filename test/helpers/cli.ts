@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+export const FIXTURE_AGENTS = fileURLToPath(new URL("../fixtures/agents/", import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix = "fixpoint-test-"): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** An environment that keeps fixpoint's home, the user config and git identity inside `root`. */
+export function isolatedEnv(root: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: join(root, "home"),
+    FIXPOINT_HOME: join(root, "fixpoint-home"),
+    XDG_CONFIG_HOME: join(root, "xdg"),
+    GIT_AUTHOR_NAME: "test",
+    GIT_AUTHOR_EMAIL: "test@localhost",
+    GIT_COMMITTER_NAME: "test",
+    GIT_COMMITTER_EMAIL: "test@localhost",
+    GIT_CONFIG_NOSYSTEM: "1",
+    ...extra,
+  };
+}
+
+export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): CliResult {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd,
+    env: opts.env,
+    encoding: "utf8",
+    timeout: opts.timeoutMs ?? 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function startCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  return Object.assign(child, { output: () => out });
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+}
+
+/** Polls `check` every 25 ms until it is true (or fails after `timeoutMs`). */
+export async function waitFor(check: () => boolean, timeoutMs = 30_000, what = "condition"): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync("git", args, { cwd, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
+  return r.stdout;
+}
