@@ -43,6 +43,14 @@ export interface CliInvocation {
   structured?: (s: StreamSummary) => unknown;
 }
 
+function emitProgress(req: AgentRequest, p: AgentProgress): void {
+  try {
+    req.onProgress?.(p);
+  } catch {
+    // onProgress must not throw; if it does, the agent run is not the one to pay for it.
+  }
+}
+
 function progressOf(e: StreamEvent, s: StreamSummary): AgentProgress | undefined {
   switch (e.type) {
     case "tool":
@@ -83,13 +91,7 @@ async function attempt(
       for (const e of inv.parse(line)) {
         summary = applyEvent(summary, e);
         const p = progressOf(e, summary);
-        if (p && req.onProgress) {
-          try {
-            req.onProgress(p);
-          } catch {
-            // onProgress must not throw; if it does, the run is not the one to pay for it.
-          }
-        }
+        if (p) emitProgress(req, p);
       }
     },
   });

@@ -81,6 +81,28 @@ export interface Task {
   updatedAt: number;
 }
 
+/** What status lines and listings need: a task without its prompt and metadata bags. */
+export type TaskSummary = Pick<
+  Task,
+  | "id"
+  | "seq"
+  | "type"
+  | "title"
+  | "workflow"
+  | "baseBranch"
+  | "branch"
+  | "worktreePath"
+  | "status"
+  | "finalVerdict"
+  | "reason"
+  | "maxCycles"
+  | "cycle"
+  | "currentStage"
+  | "parentId"
+  | "createdAt"
+  | "updatedAt"
+>;
+
 /** Everything optional: readers default what is missing and ignore what they do not know. */
 export interface TaskMeta {
   prNumber?: number;

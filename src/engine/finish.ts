@@ -2,6 +2,7 @@ import { type FinalVerdict, isApproval, type TaskStatus } from "../domain/types.
 import { toStoredReviewIssues } from "../findings/stored-issues.js";
 import type { RunEnv } from "./run-task.js";
 import { relCycle } from "./run-task.js";
+import { budgetState } from "./budget.js";
 import { saveInterruptedWork } from "./run-setup.js";
 import { type RunState, stateToJson } from "./state.js";
 import { deriveFinalVerdict } from "./verdict.js";
@@ -28,7 +29,9 @@ export interface RunOutcome {
  */
 export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Promise<RunEnd> {
   const { deps, task, runId, registry } = env;
-  const { verdict, reason } = verdictFor(env, state, end);
+  // The workflow's own escalate route leaves through an exit when the budget ran out; say so.
+  const budgetLeft = end.kind === "exit" ? (await budgetState(task, runId, deps)).left(state) : true;
+  const { verdict, reason } = verdictFor(env, state, end, budgetLeft);
   const interrupted = end.kind === "interrupted";
   if (end.kind === "budget") await saveInterruptedWork(task, env.workdir, deps, end.stageId);
   if (!interrupted) {
@@ -80,16 +83,20 @@ export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Prom
   return end;
 }
 
-function verdictFor(env: RunEnv, state: RunState, end: RunEnd): { verdict: FinalVerdict; reason: string } {
+function verdictFor(env: RunEnv, state: RunState, end: RunEnd, budgetLeft: boolean): { verdict: FinalVerdict; reason: string } {
   const { deps, task, registry } = env;
   switch (end.kind) {
-    case "exit":
-      return deriveFinalVerdict(state, registry, {
+    case "exit": {
+      const derived = deriveFinalVerdict(state, registry, {
         forced: end.forced,
         maxCycles: task.maxCycles,
         followups: deps.config.defaults.followups,
         blockingSeverity: deps.config.defaults.blockingSeverity,
       });
+      return derived.verdict === "MAX_CYCLES_REACHED" && !budgetLeft
+        ? { verdict: "BUDGET_EXHAUSTED", reason: budgetReason(task.budget, state) }
+        : derived;
+    }
     case "budget":
       return { verdict: "BUDGET_EXHAUSTED", reason: budgetReason(task.budget, state) };
     case "interrupted":

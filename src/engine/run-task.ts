@@ -45,6 +45,8 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
       if (stop) return finishRun(env, state, stop);
       if (opts.signal.aborted) return finishRun(env, state, interrupted(opts.signal, stage.id));
 
+      // An interrupted stage runs again on resume, and entering it again starts its cycle again.
+      const entry = { cycle: state.cycle, verdicts: state.verdicts, failedReviews: state.failedReviews };
       await beforeStage(stage, state, registry, workdir, deps);
       const ctx: StageContext = {
         task,
@@ -63,6 +65,7 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
         stage.kind === "parallel" ? await runParallel(stage, ctx, state, env) : await runSingleStage(stage, ctx);
       if (opts.signal.aborted) {
         await saveInterruptedWork(task, workdir, deps, stage.id);
+        Object.assign(state, entry);
         return finishRun(env, state, interrupted(opts.signal, stage.id));
       }
       if (result.pause) {

@@ -38,6 +38,14 @@ export function deriveFinalVerdict(
   }
   if (forced) return { verdict: forced, reason: `workflow exit chose ${forced}` };
 
+  // A blocking finding the fixer blocked (or the system did: file deleted) belongs to a human now:
+  // the reviewers having nothing left to say about the rest is not an approval.
+  if (registry.allBlocked()) {
+    return {
+      verdict: "BLOCKED",
+      reason: `every remaining blocking finding is blocked${blockedList(registry, opts.blockingSeverity)}`,
+    };
+  }
   if (blockingIds.length === 0 && state.gatesPassed !== false && state.failedReviews.length === 0) {
     const nonBlocking = registry.all().filter((f) => ["open", "fixed", "deferred"].includes(f.status)).length;
     if (nonBlocking > 0 && opts.followups) {
@@ -47,12 +55,6 @@ export function deriveFinalVerdict(
       };
     }
     return { verdict: "APPROVED", reason: `approved after ${cycles}` };
-  }
-  if (registry.allBlocked()) {
-    return {
-      verdict: "BLOCKED",
-      reason: `every remaining blocking finding is blocked${blockedList(registry, opts.blockingSeverity)}`,
-    };
   }
   if (noProgress(state.blockingHistory, registry.maxTimesReopened())) {
     const h = state.blockingHistory.slice(-3).join(" → ");

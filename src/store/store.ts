@@ -14,6 +14,7 @@ import type {
   TaskEvent,
   TaskMeta,
   TaskStatus,
+  TaskSummary,
 } from "../domain/types.js";
 
 /**
@@ -35,6 +36,8 @@ export interface Store {
   /** Accepts `t-29`, `29`, or any literal id. Null when absent. */
   getTask(idOrNumber: string): Promise<Task | null>;
   listTasks(filter?: TaskFilter): Promise<Task[]>;
+  /** Like listTasks without prompts and metadata: what `status` needs, fast for 10,000 tasks. */
+  listTaskSummaries(filter?: TaskFilter): Promise<TaskSummary[]>;
   countTasks(filter?: TaskFilter): Promise<number>;
   updateTask(id: string, patch: TaskPatch, now: number): Promise<Task>;
 

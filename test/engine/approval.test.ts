@@ -41,6 +41,7 @@ describe("the loop ends approved", () => {
 
     expect(summary.errors).toEqual([]);
     const task = await h.task(t.id);
+    expect(task.worktreePath?.startsWith(h.env.FIXPOINT_HOME ?? "?")).toBe(true);
     expect(task).toMatchObject({ status: "completed", finalVerdict: "APPROVED", reason: "approved after 1 fix cycle" });
     expect(await h.branchLog(t.id)).toEqual(["Add double() — implementation", "Address review feedback (cycle 1)"]);
     expect(h.callsOf("fixer")).toHaveLength(1);

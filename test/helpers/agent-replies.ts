@@ -120,3 +120,31 @@ export function byStage(handlers: Record<string, ScriptHandler>, fallback: Scrip
 export function hang(): ScriptHandler {
   return () => new Promise<ScriptReply>(() => undefined);
 }
+
+const TITLES = [
+  "greet() crashes on undefined names",
+  "double() overflows for huge integers",
+  "The feature module has no tests at all",
+  "Error messages leak the home directory path",
+  "README does not mention double()",
+  "Exported names are not sorted",
+  "Inconsistent quote style in src/app.js",
+];
+
+/**
+ * Always finds something new and blocking, resolving what came before. Two new findings on even
+ * cycles and one on odd cycles, so the count of open blocking findings goes down every other
+ * cycle (that is not "no progress") — only the cycle bound can stop it.
+ */
+export function relentlessReviewer(): ScriptHandler {
+  let next = 0;
+  return (req) => {
+    const count = req.cycle % 2 === 0 ? 2 : 1;
+    const found = Array.from({ length: count }, () => {
+      const title = TITLES[next % TITLES.length] as string;
+      next += 1;
+      return finding("P1", title, { line_start: next * 20 });
+    });
+    return reviewReply("CHANGES_REQUESTED", found, answerAll(req.prompt, "resolved", "that one is fixed"));
+  };
+}

@@ -1,8 +1,7 @@
 import type { Command } from "commander";
 import type { Run, Task } from "../../domain/types.js";
-import { parseRunState, type RunState, stateToJson } from "../../engine/state.js";
+import type { RunState } from "../../engine/state.js";
 import { FixpointError } from "../../errors.js";
-import { parseStoredReviewIssues } from "../../findings/stored-issues.js";
 import { loadWorkflow } from "../../workflow/loader.js";
 import type { Io } from "../io.js";
 import { openProject, type Project } from "../project.js";
@@ -51,6 +50,7 @@ function assertNotRunning(task: Task): void {
 }
 
 async function lastRunState(project: Project, task: Task): Promise<{ run: Run; state: RunState } | null> {
+  const { parseRunState } = await import("../../engine/state.js");
   const run = (await project.store.listRuns(task.id)).at(-1);
   if (!run) return null;
   const cp = await project.store.getCheckpoint(run.id);
@@ -64,6 +64,10 @@ async function lastRunState(project: Project, task: Task): Promise<{ run: Run; s
  */
 export async function prepareResume(project: Project, task: Task): Promise<string> {
   assertNotRunning(task);
+  const [{ stateToJson }, { parseStoredReviewIssues }] = await Promise.all([
+    import("../../engine/state.js"),
+    import("../../findings/stored-issues.js"),
+  ]);
   const now = Date.now();
   const last = await lastRunState(project, task);
   const { store } = project;
@@ -125,6 +129,7 @@ export async function prepareResume(project: Project, task: Task): Promise<strin
 /** `retry`: a new run from the failed stage, fresh agent sessions, same registry. */
 export async function prepareRetry(project: Project, task: Task): Promise<string> {
   assertNotRunning(task);
+  const { stateToJson } = await import("../../engine/state.js");
   const now = Date.now();
   const { store } = project;
   const last = await lastRunState(project, task).catch(() => null);

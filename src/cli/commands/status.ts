@@ -16,7 +16,7 @@ export function registerStatus(program: Command, io: Io): void {
     .action(async (opts: { json?: boolean; all?: boolean }) => {
       const project = await openProject(io.cwd, { env: io.env });
       try {
-        const tasks = await project.store.listTasks(opts.all ? {} : { statuses: ACTIVE });
+        const tasks = await project.store.listTaskSummaries(opts.all ? {} : { statuses: ACTIVE });
         if (opts.json) printJson(io, tasks.map(taskJson));
         else io.out(statusTable(tasks));
       } finally {

@@ -1,10 +1,8 @@
 import type { Command } from "commander";
 import { isApproval } from "../../domain/types.js";
-import { runWorker } from "../../engine/worker.js";
-import { buildEngineDeps } from "../engine-deps.js";
+import { FixpointError } from "../../errors.js";
 import type { Io } from "../io.js";
 import { openProject, type Project } from "../project.js";
-import { createProgressReporter } from "../render/progress.js";
 import { parsePositiveInt } from "../task-ref.js";
 
 interface WorkOptions {
@@ -37,6 +35,12 @@ export async function work(
   io: Io,
   opts: { ids: string[]; concurrency: number; once: boolean; watch: boolean },
 ): Promise<number> {
+  // Loaded here, not at start-up: read commands such as `status` never pay for the engine.
+  const [{ runWorker }, { buildEngineDeps }, { createProgressReporter }] = await Promise.all([
+    import("../../engine/worker.js"),
+    import("../engine-deps.js"),
+    import("../render/progress.js"),
+  ]);
   const reporter = createProgressReporter({ write: io.out, isTTY: io.isTTY });
   const controller = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {
@@ -50,7 +54,7 @@ export async function work(
     const ids = [];
     for (const ref of opts.ids) {
       const t = await project.store.getTask(ref);
-      if (!t) throw new (await import("../../errors.js")).FixpointError("not_found", `no task \`${ref}\``);
+      if (!t) throw new FixpointError("not_found", `no task \`${ref}\``);
       ids.push(t.id);
     }
     const deps = await buildEngineDeps(project, reporter.onEvent);

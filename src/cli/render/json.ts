@@ -1,10 +1,10 @@
-import type { Finding, Run, StageExecution, Task, TaskEvent } from "../../domain/types.js";
+import type { Finding, Run, StageExecution, TaskEvent, TaskSummary } from "../../domain/types.js";
 
 /**
  * The documented JSON shapes of the read commands (docs/cli.md). Keys are stable; new keys may be
  * added, existing ones are never renamed.
  */
-export function taskJson(t: Task) {
+export function taskJson(t: TaskSummary) {
   return {
     id: t.id,
     type: t.type,

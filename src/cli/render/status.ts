@@ -1,4 +1,4 @@
-import type { Task } from "../../domain/types.js";
+import type { TaskSummary as Task } from "../../domain/types.js";
 import { pad, plural, truncate } from "./format.js";
 
 const MARKS: Record<string, string> = {

@@ -20,6 +20,7 @@ import {
   TASK_TYPES,
   type Task,
   type TaskEvent,
+  type TaskSummary,
 } from "../../domain/types.js";
 import type { StoredCheckpoint } from "../store.js";
 import {
@@ -100,6 +101,51 @@ const C = Object.fromEntries(TASK_COLUMNS.map((name, i) => [name, i])) as Record
   (typeof TASK_COLUMNS)[number],
   number
 >;
+
+const SUMMARY_COLUMNS = [
+  "id",
+  "seq",
+  "type",
+  "title",
+  "workflow",
+  "base_branch",
+  "branch",
+  "worktree_path",
+  "status",
+  "final_verdict",
+  "reason",
+  "max_cycles",
+  "cycle",
+  "current_stage",
+  "parent_id",
+  "created_at",
+  "updated_at",
+] as const;
+
+/** `SELECT ${SUMMARY_SELECT} FROM tasks`, matching toTaskSummary's positions. */
+export const SUMMARY_SELECT = SUMMARY_COLUMNS.join(", ");
+
+export function toTaskSummary(r: readonly Cell[]): TaskSummary {
+  return {
+    id: text(r[0]),
+    seq: num(r[1]),
+    type: oneOf(TASK_TYPES, r[2], "implement"),
+    title: text(r[3]),
+    workflow: text(r[4]),
+    baseBranch: text(r[5]),
+    branch: textOrNull(r[6]),
+    worktreePath: textOrNull(r[7]),
+    status: oneOf(TASK_STATUSES, r[8], "needs_human"),
+    finalVerdict: oneOfOrNull<FinalVerdict>(FINAL_VERDICTS, r[9]),
+    reason: textOrNull(r[10]),
+    maxCycles: num(r[11]),
+    cycle: num(r[12]),
+    currentStage: textOrNull(r[13]),
+    parentId: textOrNull(r[14]),
+    createdAt: num(r[15]),
+    updatedAt: num(r[16]),
+  };
+}
 
 export function toTask(r: readonly Cell[]): Task {
   return {

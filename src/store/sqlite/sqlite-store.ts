@@ -9,6 +9,7 @@ import type {
   StageExecution,
   Task,
   TaskEvent,
+  TaskSummary,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import type {
@@ -34,7 +35,7 @@ import {
   stageParams,
   UPSERT_FINDING,
 } from "./record-sql.js";
-import { TASK_SELECT, toCheckpoint, toEvent, toFinding, toRun, toStageExecution, toTask } from "./rows.js";
+import { SUMMARY_SELECT, TASK_SELECT, toCheckpoint, toTaskSummary, toEvent, toFinding, toRun, toStageExecution, toTask } from "./rows.js";
 import { Statements } from "./statements.js";
 import { CLAIM_AMONG, CLAIM_ANY, filterSql, INSERT_TASK, insertTaskParams, patchSql } from "./task-sql.js";
 import { parseJsonOrText } from "./tolerant.js";
@@ -139,6 +140,13 @@ class SqliteStore implements Store {
     return this.op("listing tasks", () => {
       const { clause, params } = filterSql(filter, false);
       return this.sql.allCells(`SELECT ${TASK_SELECT} FROM tasks${clause}`, params).map(toTask);
+    });
+  }
+
+  listTaskSummaries(filter: TaskFilter = {}): Promise<TaskSummary[]> {
+    return this.op("listing tasks", () => {
+      const { clause, params } = filterSql(filter, false);
+      return this.sql.allCells(`SELECT ${SUMMARY_SELECT} FROM tasks${clause}`, params).map(toTaskSummary);
     });
   }
 

@@ -1,0 +1,64 @@
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { benchClaimsSqlite } from "./claims.js";
+import { benchEngineOverhead } from "./engine-overhead.js";
+import { benchStatus } from "./status.js";
+import { type BenchResult, machine } from "./util.js";
+
+/**
+ * `npm run bench`: every SPEC §14 budget we can measure here, one after another (never in
+ * parallel, so they do not disturb each other), written to docs/benchmarks.md.
+ */
+const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
+  ["engine", benchEngineOverhead],
+  ["status", benchStatus],
+  ["claims", benchClaimsSqlite],
+];
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const results: BenchResult[] = [];
+  for (const [key, run] of BENCHES) {
+    if (only.length && !only.includes(key)) continue;
+    process.stdout.write(`running ${key}…\n`);
+    const r = await run();
+    for (const x of Array.isArray(r) ? r : [r]) {
+      results.push(x);
+      process.stdout.write(`  ${x.ok ? "ok  " : "OVER"} ${x.name}: ${fmt(x.value)} ${x.unit} (budget ${x.budget}) — ${x.detail}\n`);
+    }
+  }
+  if (only.length === 0) writeReport(results);
+  if (results.some((r) => !r.ok)) process.exitCode = 1;
+}
+
+function fmt(v: number): string {
+  return v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toFixed(3);
+}
+
+function writeReport(results: BenchResult[]): void {
+  const path = fileURLToPath(new URL("../../docs/benchmarks.md", import.meta.url));
+  const rows = results.map((r) => `| ${r.name} | **${fmt(r.value)} ${r.unit}** | ${r.budget} | ${r.ok ? "met" : "NOT met"} | ${r.detail} |`);
+  const text = `# Benchmarks
+
+Measured by \`npm run bench\` (sources in \`bench/\`) on ${new Date().toISOString().slice(0, 10)}.
+Machine: ${machine()}.
+
+| what | measured | budget (SPEC §14) | | how |
+|---|---|---|---|---|
+${rows.join("\n")}
+
+Notes:
+- The engine benchmark runs the real engine, worker and SQLite store on a real file with a no-op
+  scripted agent and a git that does nothing, so it measures fixpoint's own work per stage: the
+  handler, effects, the pure decision and the one-transaction checkpoint.
+- The status benchmark times the whole \`fixpoint status --json\` process, Node's own start-up
+  included.
+`;
+  writeFileSync(path, text);
+  process.stdout.write(`wrote ${path}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exitCode = 1;
+});
