@@ -1,6 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { benchClaimsSqlite } from "./claims.js";
+import { benchConvergence } from "./convergence.js";
+import { benchDedup } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
 import { benchStatus } from "./status.js";
 import { type BenchResult, machine } from "./util.js";
@@ -13,6 +15,21 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["engine", benchEngineOverhead],
   ["status", benchStatus],
   ["claims", benchClaimsSqlite],
+  ["convergence", benchConvergence],
+  [
+    "dedup",
+    async () => {
+      const r = await benchDedup();
+      return {
+        name: "deduplicating 10,000 findings over 500 files, median",
+        value: r.medianMs,
+        unit: "ms",
+        budget: `≤ ${r.budgetMs} ms`,
+        ok: r.medianMs <= r.budgetMs,
+        detail: `${r.runs} runs of the batch dedup on seeded synthetic findings`,
+      };
+    },
+  ],
 ];
 
 async function main(): Promise<void> {

@@ -3,6 +3,7 @@ import { registerAdd } from "./commands/add.js";
 import { registerClean } from "./commands/clean.js";
 import { registerControl } from "./commands/control.js";
 import { registerFindings } from "./commands/findings.js";
+import { registerImprove } from "./commands/improve.js";
 import { registerInit } from "./commands/init.js";
 import { registerLogs } from "./commands/logs.js";
 import { registerResume } from "./commands/resume.js";
@@ -33,6 +34,7 @@ export function buildProgram(io: Io, exit: { code: number }): Command {
   registerFindings(program, io);
   registerLogs(program, io);
   registerResume(program, io, exit);
+  registerImprove(program, io);
   registerControl(program, io);
   registerWorkflows(program, io);
   registerClean(program, io);

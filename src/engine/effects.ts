@@ -14,7 +14,15 @@ export type Effect =
   | { type: "review"; stageId: string; output: ReviewOutput; expectedIds: string[]; head: string | null; failed?: boolean }
   | { type: "gates"; results: GateResultData[] }
   | { type: "fix"; report: FixReport | null; shownIds: string[]; commitSha: string | null; parseError?: string }
-  | { type: "findings"; source: string; findings: RawFinding[] };
+  | {
+      type: "findings";
+      source: string;
+      findings: RawFinding[];
+      /** Per finding, same order: its own source and author (a PR thread `pr:<id>`); default `source`. */
+      origins?: { source: string; author?: string }[];
+      /** Findings raised by these sources are resolved (threads resolved on GitHub). */
+      resolvedSources?: string[];
+    };
 
 export interface GateResultData {
   name: string;
@@ -37,10 +45,8 @@ export function applyEffect(
   switch (effect.type) {
     case "none":
       return { summary: null, verdict: null };
-    case "findings": {
-      const r = registry.addFindings(effect.findings, { source: effect.source, cycle: state.cycle });
-      return { summary: `${r.added.length} new, ${r.merged.length} merged, ${r.reopened.length} reopened`, verdict: null };
-    }
+    case "findings":
+      return applyFindings(effect, registry, state.cycle);
     case "review":
       return applyReview(effect, registry, state, opts.blockingSeverity);
     case "gates": {
@@ -74,6 +80,33 @@ export function applyEffect(
       return { summary: `${reported}/${effect.shownIds.length} reported (${parts.join(", ")})`, verdict: null };
     }
   }
+}
+
+function applyFindings(effect: Extract<Effect, { type: "findings" }>, registry: Registry, cycle: number): AppliedEffect {
+  const counts = { added: 0, merged: 0, reopened: 0 };
+  const add = (raws: RawFinding[], source: { source: string; cycle: number; author?: string }) => {
+    const r = registry.addFindings(raws, source);
+    counts.added += r.added.length;
+    counts.merged += r.merged.length;
+    counts.reopened += r.reopened.length;
+  };
+  const origins = effect.origins;
+  if (!origins) add(effect.findings, { source: effect.source, cycle });
+  else
+    effect.findings.forEach((raw, i) => {
+      const o = origins[i];
+      add([raw], o ? { source: o.source, cycle, ...(o.author ? { author: o.author } : {}) } : { source: effect.source, cycle });
+    });
+  const gone = new Set(effect.resolvedSources ?? []);
+  // Resolved everywhere it was raised (e.g. the reviewer resolved their PR thread): settled. A
+  // finding another source still raises stays as it is.
+  const settled = registry
+    .all()
+    .filter((f) => gone.size > 0 && ["open", "fixed", "deferred"].includes(f.status) && f.sources.every((s) => gone.has(s.source)))
+    .map((f) => ({ id: f.id, status: "resolved" as const, note: "resolved where it was raised" }));
+  const resolved = settled.length ? registry.applyPrior(settled, { source: effect.source, cycle, expectedIds: [] }).resolved.length : 0;
+  const summary = `${counts.added} new, ${counts.merged} merged, ${counts.reopened} reopened${resolved ? `, ${resolved} resolved` : ""}`;
+  return { summary, verdict: null };
 }
 
 function applyReview(

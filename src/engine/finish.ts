@@ -5,6 +5,7 @@ import { relCycle } from "./run-task.js";
 import { budgetState } from "./budget.js";
 import { saveInterruptedWork } from "./run-setup.js";
 import { type RunState, stateToJson } from "./state.js";
+import { createFollowups } from "./followups.js";
 import { deriveFinalVerdict } from "./verdict.js";
 
 /** How a run ended, before it is turned into a verdict. */
@@ -58,6 +59,7 @@ export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Prom
     task: { status, finalVerdict: verdict, reason, currentStage: interrupted ? state.next : null, cycle: relCycle(state) },
     now,
   });
+  if (end.kind === "exit") await createFollowups(env, verdict);
   const run = await deps.store.getRun(runId);
   await deps.store.updateRun(
     runId,

@@ -95,8 +95,11 @@ function checkBounds(stage: StageDef, state: RunState, task: Task, budgetLeft: b
   if (visits >= stage.maxVisits) {
     return stopped(`stage ${stage.id} reached its bound of ${stage.maxVisits} visits`);
   }
-  if (stage.nextCycle && relCycle(state) >= task.maxCycles + 1) {
-    return stopped(`cycle bound reached (${task.maxCycles} fix cycles)`);
+  if (stage.nextCycle && relCycle(state) >= task.maxCycles) {
+    // Starting this stage would begin fix cycle maxCycles+1. Whatever the workflow's routes say,
+    // the run ends here and its verdict is derived as at an exit (MAX_CYCLES_REACHED while
+    // blocking findings remain).
+    return { kind: "exit" as const, stageId: null };
   }
   if (!budgetLeft && stage.kind !== "exit" && stage.kind !== "decision") {
     return { kind: "budget" as const, stageId: stage.id };

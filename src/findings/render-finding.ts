@@ -32,18 +32,48 @@ export function safePath(file: string | null): string {
   return file === null ? "(no file)" : oneLine(file.replace(/`/g, "'"), 160);
 }
 
-function attemptLine(a: FixAttempt, max: number): string {
+interface AttemptRun {
+  first: number;
+  last: FixAttempt;
+  count: number;
+}
+
+function attemptLine(run: AttemptRun, max: number): string {
+  const a = run.last;
   const sha = a.commitSha ? ` [${a.commitSha.slice(0, 10)}]` : "";
   const rejection = a.rejection ? ` — REJECTED: ${oneLine(a.rejection, max)}` : "";
-  return `- cycle ${a.cycle}: ${a.status}${sha} — ${oneLine(a.justification, max) || "(none)"}${rejection}`;
+  const when = run.count > 1 ? `cycles ${run.first}–${a.cycle} (${run.count}×)` : `cycle ${a.cycle}`;
+  return `- ${when}: ${a.status}${sha} — ${oneLine(a.justification, max) || "(none)"}${rejection}`;
+}
+
+/**
+ * Consecutive attempts that said the same thing are one line ("cycles 2–9 (8×): deferred — …"),
+ * so a finding the fixer keeps answering the same way does not grow the prompt every cycle.
+ */
+function attemptRuns(attempts: FixAttempt[]): AttemptRun[] {
+  const runs: AttemptRun[] = [];
+  for (const a of attempts) {
+    const prev = runs.at(-1);
+    const same =
+      prev &&
+      prev.last.status === a.status &&
+      prev.last.justification === a.justification &&
+      (prev.last.rejection ?? "") === (a.rejection ?? "");
+    if (prev && same) {
+      prev.last = a;
+      prev.count++;
+    } else runs.push({ first: a.cycle, last: a, count: 1 });
+  }
+  return runs;
 }
 
 function attemptsBlock(attempts: FixAttempt[], keep: number, max: number): string[] {
   if (attempts.length === 0) return [];
-  const older = attempts.length - keep;
+  const runs = attemptRuns(attempts);
+  const older = runs.slice(0, Math.max(0, runs.length - keep)).reduce((n, r) => n + r.count, 0);
   const out = ["Earlier attempts:"];
   if (older > 0) out.push(`- … ${older} earlier attempt${older === 1 ? "" : "s"}`);
-  for (const a of attempts.slice(-keep)) out.push(attemptLine(a, max));
+  for (const r of runs.slice(-keep)) out.push(attemptLine(r, max));
   return out;
 }
 
@@ -56,7 +86,8 @@ function raisedBy(f: Finding): string {
 
 /** One finding: trusted metadata on the heading, everything a model or a person wrote fenced. */
 export function renderFinding(f: Finding, d: Detail): string {
-  const where = lines(f) ? ` · lines ${lines(f)}` : "";
+  const span = lines(f);
+  const where = span ? ` · ${span.includes("-") ? "lines" : "line"} ${span}` : "";
   const by = raisedBy(f);
   const heading = `#### ${f.id} · ${f.severity} · ${f.status}${where} · ${oneLine(f.category, 40)}${by ? ` · raised by ${by}` : ""}`;
   const parts = [`Title: ${oneLine(f.title, 300)}`];

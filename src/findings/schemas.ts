@@ -8,7 +8,7 @@ import { BLOCKED_REASONS } from "./fix-validate.js";
  */
 
 const nullableString = { type: ["string", "null"] } as const;
-const nullableLine = { type: ["integer", "null"], minimum: 0 } as const;
+const nullableLine = { type: ["integer", "null"] } as const;
 
 export const REVIEW_OUTPUT_SCHEMA = {
   type: "object",

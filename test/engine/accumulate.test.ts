@@ -32,7 +32,9 @@ describe("findings accumulate before the fix (seed 000)", () => {
     const fixer: ScriptHandler = (req) => {
       // The gate's repair: the file the gate checks for.
       writeFileSync(join(req.cwd, "fixed.txt"), "ok\n");
-      return fixReply(fixIds(req.prompt).map((id) => ({ id, status: "fixed" as const, justification: `addressed ${id}` })));
+      return fixReply(
+        fixIds(req.prompt).map((id) => ({ id, status: "fixed" as const, justification: `addressed ${id}` })),
+      );
     };
     h = await createEngineHarness({
       gates: { test: "test -f fixed.txt || { echo 'error: fixed.txt is missing' >&2; exit 1; }" },
@@ -40,8 +42,12 @@ describe("findings accumulate before the fix (seed 000)", () => {
         implementer: implementFeature(),
         reviewer: byStage({
           review_code: raisesOnce(finding("P1", "greet() crashes on undefined names", { line_start: 2 })),
-          review_security: raisesOnce(finding("P0", "double() evaluates its input as code", { file: "src/feature.js", line_start: 2 })),
-          review_tests: raisesOnce(finding("P2", "No test covers double()", { file: "test/app.test.js", line_start: 1 })),
+          review_security: raisesOnce(
+            finding("P0", "double() evaluates its input as code", { file: "src/feature.js", line_start: 2 }),
+          ),
+          review_tests: raisesOnce(
+            finding("P2", "No test covers double()", { file: "test/app.test.js", line_start: 1 }),
+          ),
         }),
         fixer,
       },

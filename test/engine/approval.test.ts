@@ -42,8 +42,15 @@ describe("the loop ends approved", () => {
     expect(summary.errors).toEqual([]);
     const task = await h.task(t.id);
     expect(task.worktreePath?.startsWith(h.env.FIXPOINT_HOME ?? "?")).toBe(true);
-    expect(task).toMatchObject({ status: "completed", finalVerdict: "APPROVED", reason: "approved after 1 fix cycle" });
-    expect(await h.branchLog(t.id)).toEqual(["Add double() — implementation", "Address review feedback (cycle 1)"]);
+    expect(task).toMatchObject({
+      status: "completed",
+      finalVerdict: "APPROVED",
+      reason: "approved after 1 fix cycle",
+    });
+    expect(await h.branchLog(t.id)).toEqual([
+      "Add double() — implementation",
+      "Address review feedback (cycle 1)",
+    ]);
     expect(h.callsOf("fixer")).toHaveLength(1);
     expect(fixIds(h.callsOf("fixer")[0]?.prompt ?? "")).toEqual(["F-1", "F-2"]);
 
@@ -85,7 +92,11 @@ describe("the loop ends approved", () => {
     await h.runAll();
 
     const task = await h.task(t.id);
-    expect(task).toMatchObject({ status: "completed", finalVerdict: "APPROVED", reason: "approved after 1 fix cycle" });
+    expect(task).toMatchObject({
+      status: "completed",
+      finalVerdict: "APPROVED",
+      reason: "approved after 1 fix cycle",
+    });
     expect((await h.registry(t.id)).map((f) => [f.id, f.status])).toEqual([
       ["F-1", "resolved"],
       ["F-2", "deferred"],
@@ -101,13 +112,18 @@ function p3Scenario() {
       review_code: (req) =>
         req.cycle === 0
           ? reviewReply("CHANGES_REQUESTED", [
-              finding("P1", "double() returns a string for numeric strings", { file: "src/feature.js", line_start: 2 }),
+              finding("P1", "double() returns a string for numeric strings", {
+                file: "src/feature.js",
+                line_start: 2,
+              }),
               finding("P3", "Rename greet to greeting for consistency", { line_start: 1 }),
             ])
           : reviewReply(
               "APPROVED_WITH_FOLLOWUPS",
               [],
-              answerAll(req.prompt, "resolved").map((p) => (p.id === "F-2" ? { ...p, status: "still_open" as const } : p)),
+              answerAll(req.prompt, "resolved").map((p) =>
+                p.id === "F-2" ? { ...p, status: "still_open" as const } : p,
+              ),
             ),
     }),
     fixer: (req: { prompt: string }) =>
@@ -118,7 +134,8 @@ function p3Scenario() {
             : {
                 id,
                 status: "deferred" as const,
-                justification: "Renaming greet changes the exported API that README documents; it needs its own release note.",
+                justification:
+                  "Renaming greet changes the exported API that README documents; it needs its own release note.",
               },
         ),
       ),

@@ -32,7 +32,9 @@ describe("CHANGES_REQUESTED when a stage cannot finish", () => {
   it("an implementer that exits non-zero stops the run, and the reason names the stage", async () => {
     h = await createEngineHarness({
       agents: {
-        implementer: () => ({ fail: { kind: "exit_nonzero", message: "agent exited 1: ENOSPC while writing" } }),
+        implementer: () => ({
+          fail: { kind: "exit_nonzero", message: "agent exited 1: ENOSPC while writing" },
+        }),
         reviewer,
         fixer: fixEverything(),
       },
@@ -73,7 +75,10 @@ describe("CHANGES_REQUESTED when a stage cannot finish", () => {
       fixes += 1;
       if (fixes === 1) {
         // Half-done work, then the worker is stopped (Ctrl-C) while the agent is still busy.
-        writeFileSync(join(req.cwd, "src/app.js"), `${readFileSync(join(req.cwd, "src/app.js"), "utf8")}// half a fix\n`);
+        writeFileSync(
+          join(req.cwd, "src/app.js"),
+          `${readFileSync(join(req.cwd, "src/app.js"), "utf8")}// half a fix\n`,
+        );
         controller.abort("SIGINT");
         return hang()(req, ctx);
       }
@@ -95,7 +100,11 @@ describe("CHANGES_REQUESTED when a stage cannot finish", () => {
     await h.runAll();
 
     const task = await h.task(t.id);
-    expect(task).toMatchObject({ status: "completed", finalVerdict: "APPROVED", reason: "approved after 1 fix cycle" });
+    expect(task).toMatchObject({
+      status: "completed",
+      finalVerdict: "APPROVED",
+      reason: "approved after 1 fix cycle",
+    });
     expect(fixes).toBe(2);
     // The cancelled agent's half-done work was committed, not lost; the resumed fix is still cycle 1.
     expect(await h.branchLog(t.id)).toEqual([

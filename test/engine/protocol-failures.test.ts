@@ -40,12 +40,21 @@ describe("protocol failures are retried in place, then recorded — never a cras
     expect(summary.errors).toEqual([]);
     const cycle0 = (await h.stages(t.id)).filter((s) => s.cycle === 0);
     const bad = cycle0.find((s) => s.stageId === "review_tests");
-    expect(bad).toMatchObject({ outcome: "fail", failureClass: "unparsable", failureReason: "review output unparsable", attempts: 3 });
+    expect(bad).toMatchObject({
+      outcome: "fail",
+      failureClass: "unparsable",
+      failureReason: "review output unparsable",
+      attempts: 3,
+    });
     expect(h.callsOf("reviewer", { stageId: "review_tests" }).filter((c) => c.cycle === 0)).toHaveLength(3);
     expect(h.callsOf("reviewer", { stageId: "review_code" }).filter((c) => c.cycle === 0)).toHaveLength(1);
-    expect(h.callsOf("reviewer", { stageId: "review_security" }).filter((c) => c.cycle === 0)).toHaveLength(1);
+    expect(h.callsOf("reviewer", { stageId: "review_security" }).filter((c) => c.cycle === 0)).toHaveLength(
+      1,
+    );
     // The retry tells the agent what went wrong.
-    expect(h.callsOf("reviewer", { stageId: "review_tests" })[1]?.prompt).toContain("could not be read by fixpoint");
+    expect(h.callsOf("reviewer", { stageId: "review_tests" })[1]?.prompt).toContain(
+      "could not be read by fixpoint",
+    );
 
     const [f1] = await h.registry(t.id);
     expect(f1).toMatchObject({ id: "F-1", title: "greet() crashes on undefined names" });
@@ -58,7 +67,7 @@ describe("protocol failures are retried in place, then recorded — never a cras
     expect(task.reason).toContain("review_tests");
   });
 
-  it("a fixer whose report is garbage is retried, then every finding it was shown is deferred with \"no report\"", async () => {
+  it('a fixer whose report is garbage is retried, then every finding it was shown is deferred with "no report"', async () => {
     h = await createEngineHarness({
       maxCycles: 1,
       agents: {
@@ -81,9 +90,15 @@ describe("protocol failures are retried in place, then recorded — never a cras
     expect(summary.errors).toEqual([]);
     expect(h.callsOf("fixer")).toHaveLength(3);
     const fix = (await h.stages(t.id)).find((s) => s.stageId === "fix");
-    expect(fix).toMatchObject({ outcome: "partial_success", failureReason: "fix report unparsable", attempts: 3 });
+    expect(fix).toMatchObject({
+      outcome: "partial_success",
+      failureReason: "fix report unparsable",
+      attempts: 3,
+    });
     const findings = await h.registry(t.id);
-    expect(findings.map((f) => [f.id, f.status, f.attempts.map((a) => `${a.status}: ${a.justification}`)])).toEqual([
+    expect(
+      findings.map((f) => [f.id, f.status, f.attempts.map((a) => `${a.status}: ${a.justification}`)]),
+    ).toEqual([
       ["F-1", "deferred", ["no_report: no report"]],
       ["F-2", "deferred", ["no_report: no report"]],
     ]);

@@ -51,7 +51,8 @@ describe("the loop stops on its own terms", () => {
       agents: {
         implementer: implementFeature(),
         reviewer: byStage({
-          review_code: () => reviewReply("CHANGES_REQUESTED", [finding("P1", "greet() crashes on undefined names")]),
+          review_code: () =>
+            reviewReply("CHANGES_REQUESTED", [finding("P1", "greet() crashes on undefined names")]),
           review_security: () => reviewReply("NEEDS_DISCUSSION"),
         }),
         fixer: fixEverything(),
@@ -76,7 +77,11 @@ describe("the loop stops on its own terms", () => {
           review_code: (req) =>
             req.cycle === 0
               ? reviewReply("CHANGES_REQUESTED", [finding("P1", "greet() crashes on undefined names")])
-              : reviewReply("CHANGES_REQUESTED", [], answerAll(req.prompt, "still_open", "still crashes on greet(undefined)")),
+              : reviewReply(
+                  "CHANGES_REQUESTED",
+                  [],
+                  answerAll(req.prompt, "still_open", "still crashes on greet(undefined)"),
+                ),
         }),
         fixer: fixEverything(),
       },
@@ -136,9 +141,18 @@ describe("the loop stops on its own terms", () => {
       budgetUsd: 0.05,
       agents: {
         implementer: implementFeature(cost),
-        reviewer: byStage({
-          review_code: () => reviewReply("CHANGES_REQUESTED", [finding("P1", "greet() crashes on undefined names")], [], cost),
-        }, () => reviewReply("APPROVED", [], [], cost)),
+        reviewer: byStage(
+          {
+            review_code: () =>
+              reviewReply(
+                "CHANGES_REQUESTED",
+                [finding("P1", "greet() crashes on undefined names")],
+                [],
+                cost,
+              ),
+          },
+          () => reviewReply("APPROVED", [], [], cost),
+        ),
         fixer: fixEverything(cost),
       },
     });
@@ -151,7 +165,9 @@ describe("the loop stops on its own terms", () => {
     // No stage that costs money started after the budget was used up.
     const stages = await h.stages(t.id);
     for (const s of stages.filter((x) => x.costUsd > 0)) {
-      const spentBefore = stages.filter((x) => x.endedAt <= s.startedAt && x.id !== s.id).reduce((a, x) => a + x.costUsd, 0);
+      const spentBefore = stages
+        .filter((x) => x.endedAt <= s.startedAt && x.id !== s.id)
+        .reduce((a, x) => a + x.costUsd, 0);
       expect(spentBefore, `${s.stageId} started with $${spentBefore} spent`).toBeLessThan(0.05);
     }
     expect(h.callsOf("fixer")).toHaveLength(0);

@@ -65,7 +65,10 @@ export function reviewReply(
 }
 
 export function fixReply(entries: WireFixEntry[], extra: Partial<ScriptReply> = {}): ScriptReply {
-  return { text: fenced({ summary: `Addressed ${entries.length} finding(s).`, findings: entries }, "Done."), ...extra };
+  return {
+    text: fenced({ summary: `Addressed ${entries.length} finding(s).`, findings: entries }, "Done."),
+    ...extra,
+  };
 }
 
 /** Text no parser can read: no JSON, no verdict line. */
@@ -93,7 +96,11 @@ export function answerAll(prompt: string, status: PriorStatus, note?: string): W
 export function fixEverything(extra: Partial<ScriptReply> = {}): ScriptHandler {
   return (req, ctx) => {
     appendFileSync(join(req.cwd, "src/app.js"), `// fix ${ctx.invocation}\n`);
-    const entries = fixIds(req.prompt).map((id) => ({ id, status: "fixed" as const, justification: `changed src/app.js for ${id}` }));
+    const entries = fixIds(req.prompt).map((id) => ({
+      id,
+      status: "fixed" as const,
+      justification: `changed src/app.js for ${id}`,
+    }));
     return fixReply(entries, extra);
   };
 }
@@ -108,11 +115,15 @@ export function implementFeature(extra: Partial<ScriptReply> = {}): ScriptHandle
 
 /** A reviewer that approves and resolves whatever it is asked about. */
 export function approveAll(extra: Partial<ScriptReply> = {}): ScriptHandler {
-  return (req) => reviewReply("APPROVED", [], answerAll(req.prompt, "resolved", "verified in the code"), extra);
+  return (req) =>
+    reviewReply("APPROVED", [], answerAll(req.prompt, "resolved", "verified in the code"), extra);
 }
 
 /** Dispatches the shared `reviewer` agent by stage id (the built-in workflows run three reviewers on it). */
-export function byStage(handlers: Record<string, ScriptHandler>, fallback: ScriptHandler = approveAll()): ScriptHandler {
+export function byStage(
+  handlers: Record<string, ScriptHandler>,
+  fallback: ScriptHandler = approveAll(),
+): ScriptHandler {
   return (req: AgentRequest, ctx) => (handlers[req.stageId] ?? fallback)(req, ctx);
 }
 

@@ -33,7 +33,10 @@ export function isolatedEnv(root: string, extra: Record<string, string> = {}): N
   };
 }
 
-export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): CliResult {
+export function runCli(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): CliResult {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: opts.cwd,
     env: opts.env,
@@ -43,8 +46,15 @@ export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessE
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-export function startCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+export function startCli(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout?.on("data", (d: Buffer) => {
     out += d.toString();

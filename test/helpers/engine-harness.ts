@@ -64,13 +64,25 @@ export interface EngineHarness extends TempProject {
 }
 
 /** Scripted backends per agent, each recording what it was asked; timeouts come from fixpoint.kdl. */
-function recordingResolver(p: TempProject, handlers: Record<string, ScriptHandler>, calls: AgentCall[]): AgentResolver {
+function recordingResolver(
+  p: TempProject,
+  handlers: Record<string, ScriptHandler>,
+  calls: AgentCall[],
+): AgentResolver {
   const backends = new Map<string, AgentBackend>();
   for (const [name, handler] of Object.entries(handlers)) {
     backends.set(
       name,
       createScriptedBackend((req, ctx) => {
-        calls.push({ agent: name, taskId: req.taskId, stageId: req.stageId, cycle: req.cycle, prompt: req.prompt, sessionId: req.sessionId, req });
+        calls.push({
+          agent: name,
+          taskId: req.taskId,
+          stageId: req.stageId,
+          cycle: req.cycle,
+          prompt: req.prompt,
+          sessionId: req.sessionId,
+          req,
+        });
         return handler(req, ctx);
       }),
     );
@@ -80,7 +92,14 @@ function recordingResolver(p: TempProject, handlers: Record<string, ScriptHandle
       const agent = p.config.agents[name];
       const backend = backends.get(name);
       if (!agent || !backend) throw new FixpointError("config", `the harness has no agent \`${name}\``);
-      return { name, backend, model: agent.model, timeoutMs: agent.timeoutMs, env: agent.env, extraArgs: agent.args };
+      return {
+        name,
+        backend,
+        model: agent.model,
+        timeoutMs: agent.timeoutMs,
+        env: agent.env,
+        extraArgs: agent.args,
+      };
     },
   };
 }
@@ -106,6 +125,7 @@ export async function createEngineHarness(opts: HarnessOptions): Promise<EngineH
     reviewsDir: join(dir, "reviews"),
     transcriptsDir: join(dir, "transcripts"),
     listener: (e) => {
+      if (e.type === "task.finished") console.log("FINISHED", e.taskId, e.verdict, e.status, e.reason);
       engineEvents.push(e);
       for (const fn of listeners) fn(e);
     },
@@ -116,7 +136,14 @@ export async function createEngineHarness(opts: HarnessOptions): Promise<EngineH
     if (!t) throw new Error(`no task ${id}`);
     return t;
   };
-  const project: Project = { root: p.root, config: p.config, store: p.store, git, dir, close: () => p.store.close() };
+  const project: Project = {
+    root: p.root,
+    config: p.config,
+    store: p.store,
+    git,
+    dir,
+    close: () => p.store.close(),
+  };
 
   return {
     ...p,
@@ -150,7 +177,13 @@ export async function createEngineHarness(opts: HarnessOptions): Promise<EngineH
         Date.now(),
       ),
     runAll: (o = {}) =>
-      runWorker(deps, { concurrency: 1, once: false, watch: false, ids: o.ids, signal: o.signal ?? new AbortController().signal }),
+      runWorker(deps, {
+        concurrency: 1,
+        once: false,
+        watch: false,
+        ids: o.ids,
+        signal: o.signal ?? new AbortController().signal,
+      }),
     task,
     registry: (id) => p.store.listFindings(id),
     events: (id) => p.store.listEvents(id),

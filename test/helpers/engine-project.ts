@@ -67,8 +67,8 @@ export async function createTempProject(s: ProjectSettings): Promise<TempProject
   const root = repo.repo;
   repo.commit(
     {
-      "src/app.js": "export function greet(name) {\n  return `hello ${name}`;\n}\n",
-      "test/app.test.js": 'import { greet } from "../src/app.js";\nif (greet("a") !== "hello a") process.exit(1);\n',
+      "src/app.js": 'export function greet(name) {\n  return "hello " + name;\n}\n',
+      "test/app.test.js": `import { greet } from "../src/app.js";\nif (greet("a") !== "hello a") process.exit(1);\n`,
       ".gitignore": ".fixpoint/\n",
       "fixpoint.kdl": projectKdl(s),
     },

@@ -21,20 +21,23 @@ export const fixHandler: StageHandler = {
     const { config } = ctx.deps;
     const followup = ctx.state.followup;
     const outstanding = ctx.registry.forFix();
+    const rendered = followup
+      ? null
+      : renderOutstandingFindings(outstanding, {
+          tokenBudget: config.defaults.findingsTokenBudget,
+          blockingSeverity: config.defaults.blockingSeverity,
+        });
+    // Findings left out to fit the prompt budget were not shown, so they are not "no report".
+    const omitted = new Set(rendered?.omitted ?? []);
     const shown = followup
       ? followup.map((i) => i.id).filter((id) => ctx.registry.get(id))
-      : outstanding.map((f) => f.id);
+      : outstanding.map((f) => f.id).filter((id) => !omitted.has(id));
     const headBefore = await ctx.deps.git.headSha(ctx.workdir);
     const none = { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, attempts: 0 };
     if (shown.length === 0) {
       return { ...none, outcome: "skipped", effect: { type: "none" }, summary: "nothing to fix", headBefore, headAfter: headBefore };
     }
-    const section = followup
-      ? renderFollowup(followup)
-      : renderOutstandingFindings(outstanding, {
-          tokenBudget: config.defaults.findingsTokenBudget,
-          blockingSeverity: config.defaults.blockingSeverity,
-        }).text;
+    const section = followup ? renderFollowup(followup) : (rendered?.text ?? "");
     const prompt = await ctx.deps.prompts.render(followup ? "fix-followup" : (stage.prompt ?? "fix"), {
       task_id: ctx.task.id,
       title: ctx.task.title,

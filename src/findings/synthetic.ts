@@ -1,16 +1,15 @@
-import { performance } from "node:perf_hooks";
 import type { RawFinding, Severity } from "../domain/types.js";
-import { dedupFindings } from "../findings/dedup.js";
 
-/** SPEC §14: deduplicating 10,000 findings over 500 files. */
-export const DEDUP_BUDGET_MS = 250;
-const FINDINGS = 10_000;
-const FILES = 500;
-const RUNS = 5;
-/** Share of findings that restate an earlier one (moved a few lines, a typo in the title). */
+/**
+ * Deterministic synthetic findings for the dedup benchmark (SPEC §14) and its test: most are
+ * distinct, a share restate an earlier one (moved a few lines, a typo in the title), the way
+ * parallel reviewers restate each other.
+ */
+
+/** Share of findings that restate an earlier one. */
 const DUPLICATE_SHARE = 0.3;
 
-/** mulberry32: a tiny seeded PRNG, so every run measures the same input. */
+/** mulberry32: a tiny seeded PRNG, so every run sees the same input. */
 function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -30,8 +29,7 @@ const WORDS = (
 ).split(" ");
 const SEVERITIES: Severity[] = ["P0", "P1", "P2", "P3"];
 
-/** A deterministic, realistic batch: most findings distinct, some restating earlier ones. */
-export function generateFindings(count = FINDINGS, files = FILES, seed = 42): RawFinding[] {
+export function syntheticFindings(count: number, files: number, seed = 42): RawFinding[] {
   const rnd = prng(seed);
   const pickOf = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const out: RawFinding[] = [];
@@ -59,23 +57,4 @@ export function generateFindings(count = FINDINGS, files = FILES, seed = 42): Ra
     });
   }
   return out;
-}
-
-/** Median wall time of `dedupFindings` over the generated batch (input regenerated per run). */
-export async function benchDedup(): Promise<{
-  name: string;
-  medianMs: number;
-  runs: number;
-  budgetMs: number;
-}> {
-  const times: number[] = [];
-  for (let r = 0; r < RUNS; r++) {
-    const batch = generateFindings();
-    const t0 = performance.now();
-    dedupFindings(batch);
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  const medianMs = times[Math.floor(times.length / 2)] ?? Number.NaN;
-  return { name: "dedup 10,000 findings over 500 files", medianMs, runs: RUNS, budgetMs: DEDUP_BUDGET_MS };
 }
