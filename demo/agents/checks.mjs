@@ -75,6 +75,13 @@ export const CHECKS = [
   },
 ];
 
+/** The part of a fix prompt that lists the findings to answer for (not quoted reviews). */
+export function findingsSection(prompt) {
+  const start = prompt.lastIndexOf("Outstanding Review Findings");
+  const section = start >= 0 ? prompt.slice(start) : prompt;
+  return section.split("# Your report")[0] ?? section;
+}
+
 /** The finding ids and titles fixpoint listed in a prompt, e.g. lines naming `F-1`. */
 export function idsInPrompt(prompt) {
   const out = [];

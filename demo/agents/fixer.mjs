@@ -1,8 +1,8 @@
 // The demo fixer: repairs exactly what the listed findings describe and reports on every id.
-import { checkFor, idsInPrompt } from "./checks.mjs";
+import { checkFor, findingsSection, idsInPrompt } from "./checks.mjs";
 
 export default async function fixer(req) {
-  const section = req.prompt.split("# Your report")[0] ?? req.prompt;
+  const section = findingsSection(req.prompt);
   const report = [];
   for (const { id } of idsInPrompt(section)) {
     const check = checkFor(section, id);

@@ -20,7 +20,9 @@ export default async function reviewer(req) {
       });
     }
   }
-  const priorSection = req.prompt.split("# Earlier findings")[1] ?? "";
+  // The last "Earlier findings" heading is fixpoint's list; earlier ones may sit in quoted reviews.
+  const at = req.prompt.lastIndexOf("# Earlier findings");
+  const priorSection = at >= 0 ? req.prompt.slice(at).split("# Output")[0] : "";
   const prior = [];
   for (const { id } of idsInPrompt(priorSection)) {
     const check = checkFor(priorSection, id);

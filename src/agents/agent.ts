@@ -60,7 +60,9 @@ export type AgentFailureKind =
   | "rate_limited"
   | "api_error"
   | "not_found"
-  | "spawn_failed";
+  | "spawn_failed"
+  /** The session asked for (`sessionId`) is unknown to the agent: lost or stale. */
+  | "session_not_found";
 
 export interface AgentFailure {
   kind: AgentFailureKind;

@@ -16,7 +16,7 @@ export async function buildEngineDeps(
   listener: EngineListener,
   opts: { overrides?: Record<string, string> } = {},
 ): Promise<EngineDeps> {
-  const factories = { ...cliFactoriesOrEmpty(), ...defaultFactories() };
+  const factories = { ...cliFactoriesOrEmpty(project.config), ...defaultFactories() };
   const agents = await createAgentResolver(project.config, { factories, overrides: opts.overrides });
   return {
     store: project.store,

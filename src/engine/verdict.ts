@@ -31,7 +31,8 @@ export function deriveFinalVerdict(
   const list = blockingIds.length ? ` (${blockingIds.slice(0, 8).join(", ")}${blockingIds.length > 8 ? ", …" : ""})` : "";
   const forced = opts.forced && (FINAL_VERDICTS as readonly string[]).includes(opts.forced) ? (opts.forced as FinalVerdict) : null;
   const cv = cycleVerdict(state);
-  const cycles = `${state.cycle} fix cycle${state.cycle === 1 ? "" : "s"}`;
+  const done = state.cycle - state.cycleBase;
+  const cycles = `${done} fix cycle${done === 1 ? "" : "s"}`;
 
   if (forced === "NEEDS_DISCUSSION" || (!forced && cv === "NEEDS_DISCUSSION")) {
     return { verdict: "NEEDS_DISCUSSION", reason: "a reviewer asked for a human decision; read the last review" };

@@ -84,6 +84,10 @@ describe("the loop ends approved", () => {
     expect(task.reason).toContain("1 non-blocking finding left as follow-ups");
     const f2 = (await h.registry(t.id)).find((f) => f.id === "F-2");
     expect(f2).toMatchObject({ severity: "P3", status: "deferred" });
+    // The follow-up waits for a person as its own task, linked to the finding it came from.
+    const follow = await h.store.getTask(`${t.id}.F-2`);
+    expect(follow).toMatchObject({ parentId: t.id, status: "needs_human" });
+    expect(follow?.prompt).toContain("Rename greet to greeting for consistency");
   });
 
   it("plain APPROVED with a non-blocking finding left when followups are off", async () => {

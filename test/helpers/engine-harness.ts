@@ -125,7 +125,6 @@ export async function createEngineHarness(opts: HarnessOptions): Promise<EngineH
     reviewsDir: join(dir, "reviews"),
     transcriptsDir: join(dir, "transcripts"),
     listener: (e) => {
-      if (e.type === "task.finished") console.log("FINISHED", e.taskId, e.verdict, e.status, e.reason);
       engineEvents.push(e);
       for (const fn of listeners) fn(e);
     },

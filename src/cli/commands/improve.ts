@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { FixpointError } from "../../errors.js";
 import { fenceUntrusted } from "../../findings/fence.js";
+import { renderOutstandingFindings } from "../../findings/render.js";
 import type { Io } from "../io.js";
 import { openProject } from "../project.js";
 import { parsePositiveInt, requireTask } from "../task-ref.js";
@@ -38,7 +39,17 @@ export function registerImprove(program: Command, io: Io): void {
           {
             type: "improve",
             title: `Improve ${origin.id}: ${origin.title}`.slice(0, 100),
-            prompt: `${origin.prompt}\n\n## The review to address (cycle ${cycle} of ${origin.id})\n\n${fenceUntrusted(`review ${origin.id} cycle ${cycle}`, review)}`,
+            prompt: [
+              origin.prompt,
+              `## The review to address (cycle ${cycle} of ${origin.id})`,
+              fenceUntrusted(`review ${origin.id} cycle ${cycle}`, review),
+              findings.length
+                ? renderOutstandingFindings(findings, {
+                    tokenBudget: project.config.defaults.findingsTokenBudget,
+                    blockingSeverity: project.config.defaults.blockingSeverity,
+                  }).text
+                : "",
+            ].join("\n\n"),
             workflow: "improve",
             repo: origin.repo,
             baseBranch: origin.baseBranch,

@@ -47,6 +47,7 @@ export async function runAgentTurn<T>(
   let usage = ZERO_USAGE;
   let costUsd = 0;
   let attempts = 0;
+  let freshStarted = false;
   for (;;) {
     attempts++;
     const result = await agent.backend.run({
@@ -76,13 +77,31 @@ export async function runAgentTurn<T>(
     });
     usage = addUsage(usage, result.usage);
     costUsd += result.costUsd;
+    if (result.failure?.kind === "session_not_found" && sessionId && !freshStarted && !ctx.signal.aborted) {
+      // The session is lost or stale (the agent's own store was cleared, another machine): start
+      // a fresh one, once, with the full prompt, which rebuilds the context from the registry.
+      await sessionLost(ctx, agentName, sessionId);
+      freshStarted = true;
+      sessionId = undefined;
+      prompt = opts.prompt;
+      continue;
+    }
     if (result.sessionId) sessionId = result.sessionId;
     const base = { result, attempts, usage, costUsd, agent: agentName, sessionId: sessionId ?? null };
     if (!result.ok || !opts.parse) return { ...base, parsed: null };
     const parsed = opts.parse(result);
-    if (parsed.ok || attempts > PROTOCOL_RETRIES || ctx.signal.aborted) return { ...base, parsed };
+    if (parsed.ok || attempts - (freshStarted ? 1 : 0) > PROTOCOL_RETRIES || ctx.signal.aborted) return { ...base, parsed };
     prompt = retryPrompt(opts.prompt, parsed.error, Boolean(sessionId && agent.backend.supportsSessions));
   }
+}
+
+async function sessionLost(ctx: StageContext, agent: string, sessionId: string): Promise<void> {
+  const message = `session ${sessionId} of ${agent} could not be resumed; started a fresh one`;
+  ctx.deps.listener({ type: "notice", taskId: ctx.task.id, message });
+  await ctx.deps.store.appendEvents(
+    [{ taskId: ctx.task.id, runId: ctx.runId, type: "agent.session_lost", data: { agent, session: sessionId, message } }],
+    ctx.deps.clock.now(),
+  );
 }
 
 function retryPrompt(original: string, error: string, inSession: boolean): string {

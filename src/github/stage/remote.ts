@@ -13,6 +13,12 @@ export interface GitRemote {
   remoteHead(repo: string, branch: string): Promise<string | null>;
   /** Whether `ancestor` is reachable from `rev`. */
   isAncestor(repo: string, ancestor: string, rev: string): Promise<boolean>;
+  /**
+   * Brings local `branch` to `sha`: creates it there when missing; fast-forwards it when it is
+   * behind (in the worktree that has it checked out, else by moving the ref); leaves it alone
+   * when it has commits of its own. Never loses a commit.
+   */
+  syncLocalBranch(repo: string, branch: string, sha: string): Promise<"created" | "fast-forwarded" | "unchanged" | "diverged">;
 }
 
 export type PushResult = { ok: true } | { ok: false; rejected: boolean; reason: string };
@@ -57,5 +63,33 @@ export function createGitRemote(git: GitRunner = createGitRunner()): GitRemote {
       const r = await git.run(repo, ["merge-base", "--is-ancestor", checkRev(ancestor), checkRev(rev)], { okCodes: [1] });
       return r.code === 0;
     },
+
+    async syncLocalBranch(repo, branch, sha) {
+      checkRev(branch, "branch name");
+      const ref = `refs/heads/${branch}`;
+      const local = await git.run(repo, ["rev-parse", "--verify", "--quiet", ref], { okCodes: [1] });
+      const current = local.stdout.trim();
+      if (local.code !== 0 || current === "") {
+        await git.run(repo, ["branch", "--no-track", branch, checkRev(sha)]);
+        return "created";
+      }
+      if (current === sha || (await this.isAncestor(repo, sha, current))) return "unchanged";
+      if (!(await this.isAncestor(repo, current, sha))) return "diverged";
+      const list = await git.run(repo, ["worktree", "list", "--porcelain"]);
+      const holder = checkedOutAt(list.stdout, ref);
+      if (holder) await git.run(holder, ["merge", "--ff-only", "--quiet", sha]);
+      else await git.run(repo, ["update-ref", ref, sha, current]);
+      return "fast-forwarded";
+    },
   };
+}
+
+/** The worktree that has `ref` checked out, from `git worktree list --porcelain`. */
+function checkedOutAt(porcelain: string, ref: string): string | null {
+  let path: string | null = null;
+  for (const line of porcelain.split("\n")) {
+    if (line.startsWith("worktree ")) path = line.slice("worktree ".length);
+    else if (line === `branch ${ref}`) return path;
+  }
+  return null;
 }

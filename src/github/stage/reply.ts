@@ -1,0 +1,72 @@
+import type { Finding } from "../../domain/types.js";
+import type { StageContext, StageResult } from "../../engine/deps.js";
+import { errorMessage } from "../../errors.js";
+import type { Disposition } from "../render.js";
+import { respondToThread } from "../thread-reply.js";
+import type { GithubClient, ReviewThread } from "../types.js";
+import type { GithubStageDeps } from "./handler.js";
+import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
+import { ghFail, ghPartial, ghSkipped, ghSuccess } from "./result.js";
+
+/** The marker that says fixpoint answered `thread` of `pr` for fix cycle `cycle`. */
+export function replyMarkerKey(pr: number, threadId: string, cycle: number): string {
+  return `gh-reply:${pr}:${threadId}:${cycle}`;
+}
+
+/** What the fixer did about a finding this cycle, as a thread reply; null when it was not shown to the fixer. */
+export function dispositionOf(f: Finding, cycle: number): Disposition | null {
+  const a = f.attempts.filter((x) => x.cycle === cycle).at(-1);
+  if (!a) return null;
+  const justification = a.rejection ? `${a.justification} (not accepted: ${a.rejection})` : a.justification;
+  return { status: a.status, justification, ...(a.commitSha ? { sha: a.commitSha } : {}) };
+}
+
+/**
+ * `reply`: after the fix was pushed, answer every ingested thread with its finding's disposition
+ * (`Applied in <sha>: …` / `Declined: …`) and resolve the bots' threads. At most one reply per
+ * thread and cycle: a store marker records each answer, and a thread whose last word is already
+ * ours (a crash between the reply and the marker) gets none.
+ */
+export async function replyToThreads(client: GithubClient, deps: GithubStageDeps, ctx: StageContext): Promise<StageResult> {
+  const pull = await pullOfTask(client, ctx.task);
+  if (!pull) return ghSkipped(`no pull request for ${ctx.task.branch ?? "this task"}`);
+  if (pull.state !== "open") return ghSkipped(closedMessage(pull), { context: pullContext(pull) });
+  const cycle = ctx.state.cycle;
+  const byThread = new Map<string, Disposition>();
+  for (const f of ctx.registry.all()) {
+    const d = dispositionOf(f, cycle);
+    if (!d) continue;
+    for (const s of f.sources) if (s.source.startsWith("pr:")) byThread.set(s.source.slice(3), d);
+  }
+  if (byThread.size === 0) return ghSkipped("no PR thread was addressed this cycle", { context: pullContext(pull) });
+
+  const threads = new Map((await client.listReviewThreads(pull.number)).map((t) => [t.id, t] as const));
+  let replied = 0;
+  let resolved = 0;
+  const failures: string[] = [];
+  for (const [threadId, disposition] of byThread) {
+    const thread = threads.get(threadId);
+    const key = replyMarkerKey(pull.number, threadId, cycle);
+    if (!thread || (await deps.store.getMarker(key)) !== null) continue;
+    try {
+      const r = await answer(client, pull.number, thread, disposition, deps);
+      replied += r.replied ? 1 : 0;
+      resolved += r.resolved ? 1 : 0;
+      await deps.store.setMarkerOnce(key, { status: disposition.status, sha: disposition.sha ?? null }, deps.clock.now());
+    } catch (e) {
+      failures.push(`${threadId}: ${errorMessage(e)}`);
+    }
+  }
+  const summary = `PR #${pull.number}: ${replied} repl${replied === 1 ? "y" : "ies"}, ${resolved} thread${resolved === 1 ? "" : "s"} resolved`;
+  await deps.store.appendEvents(
+    [{ taskId: ctx.task.id, runId: ctx.runId, type: "github.replied", data: { pr: pull.number, cycle, replied, resolved, failed: failures } }],
+    deps.clock.now(),
+  );
+  if (failures.length === 0) return ghSuccess(summary, { type: "none" }, { context: pullContext(pull) });
+  const reason = `${failures.length} thread${failures.length === 1 ? "" : "s"} not answered: ${failures.join("; ")}`;
+  return replied > 0 || resolved > 0 ? ghPartial(summary, reason) : ghFail(reason);
+}
+
+function answer(client: GithubClient, pr: number, thread: ReviewThread, d: Disposition, deps: GithubStageDeps) {
+  return respondToThread(client, pr, thread, d, { resolveHumanThreads: deps.config.resolveHumanThreads });
+}

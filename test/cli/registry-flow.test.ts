@@ -1,0 +1,80 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
+import { FIXTURE_AGENTS, isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
+
+interface FindingJson {
+  id: string;
+  status: string;
+  attempts: { cycle: number; status: string; justification: string; rejection: string | null }[];
+}
+
+describe("the registry as a user sees it", () => {
+  let repo: string;
+  let env: NodeJS.ProcessEnv;
+  const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: repo, env: { ...env, ...extra }, timeoutMs: 90_000 });
+
+  beforeEach(() => {
+    const root = tempDir();
+    repo = join(root, "repo");
+    env = isolatedEnv(root);
+    createDemoRepo(repo);
+    expect(cli(["init"]).code).toBe(0);
+    writeFileSync(join(repo, "fixpoint.kdl"), demoConfig(FIXTURE_AGENTS));
+  });
+
+  it("a weak excuse is rejected: the finding stays open, the rejection is shown, the loop ends MAX_CYCLES_REACHED", () => {
+    expect(cli(["add", "Add mean() and median()", "--max-cycles", "2"]).code).toBe(0);
+    const work = cli(["work", "t-1"], { FIXPOINT_TEST_FIXER_MODE: "weak" });
+    expect(work.code).toBe(1);
+    expect(work.stdout).toContain("MAX_CYCLES_REACHED");
+    const findings = JSON.parse(cli(["findings", "t-1", "--json"]).stdout) as FindingJson[];
+    const mean = findings.find((f) => f.attempts.some((a) => a.status === "rejected"));
+    expect(mean?.status).toBe("open");
+    expect(mean?.attempts.map((a) => a.status)).toEqual(["rejected", "rejected"]);
+    const show = cli(["show", "t-1"]).stdout;
+    expect(show).toContain("LAST JUSTIFICATION");
+    expect(show).toMatch(/rejected: weak justification/i);
+    expect(show).toMatch(/cycle 1: 1 resolved, 1 still open, 0 new, 0 reopened/);
+  });
+
+  it("a deferred finding comes back, then becomes a follow-up task; resume sends the stored blocking findings", () => {
+    expect(cli(["add", "Add mean() and median()", "--max-cycles", "2"]).code).toBe(0);
+    const work = cli(["work"], { FIXPOINT_TEST_FIXER_MODE: "defer" });
+    expect(work.stdout).toContain("MAX_CYCLES_REACHED");
+    const findings = JSON.parse(cli(["findings", "t-1", "--json"]).stdout) as FindingJson[];
+    const deferred = findings.find((f) => f.status === "deferred");
+    // Deferred comes back: the fixer had to answer for it in both fix cycles.
+    expect(deferred?.attempts.map((a) => a.cycle)).toEqual([1, 2]);
+
+    const status = cli(["status", "--json"]).stdout;
+    const tasks = JSON.parse(status) as { id: string; status: string; parent_id: string | null }[];
+    const follow = tasks.find((t) => t.parent_id === "t-1");
+    expect(follow?.id).toBe(`t-1.${deferred?.id}`);
+    expect(follow?.status).toBe("needs_human");
+    expect(cli(["status"]).stdout).toContain("↳ from t-1");
+
+    const resume = cli(["resume", "t-1"]);
+    expect(resume.stdout).toMatch(/Using review follow-up for resume: 1 findings from run 1/);
+    expect(resume.stdout).toContain("APPROVED");
+    expect(resume.code).toBe(0);
+  });
+
+  it("improve queues a task on the same branch with the last review and the open findings", () => {
+    expect(cli(["add", "Add mean() and median()", "--max-cycles", "1"]).code).toBe(0);
+    cli(["work"], { FIXPOINT_TEST_FIXER_MODE: "weak" });
+    const improve = cli(["improve", "t-1"]);
+    expect(improve.code).toBe(0);
+    expect(improve.stdout).toMatch(/queued t-2 {2}improve/);
+    expect(improve.stdout).toContain("t-1-review-1.md");
+    const shown = JSON.parse(cli(["show", "t-2", "--json"]).stdout) as { task: { branch: string; parent_id: string }; findings: FindingJson[] };
+    const origin = JSON.parse(cli(["show", "t-1", "--json"]).stdout) as { task: { branch: string } };
+    expect(shown.task.branch).toBe(origin.task.branch);
+    expect(shown.task.parent_id).toBe("t-1");
+    expect(shown.findings.map((f) => f.status)).toEqual(["open"]);
+    const work = cli(["work", "t-2"]);
+    expect(work.stdout).toContain("APPROVED");
+    expect(work.code).toBe(0);
+  });
+});
