@@ -11,7 +11,18 @@ export async function benchClaimsSqlite(): Promise<BenchResult> {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-claims-"));
   const store = await openStore("sqlite", root);
   for (let i = 0; i < TASKS; i++) {
-    await store.createTask({ type: "implement", title: `t${i}`, prompt: "p", workflow: "w", repo: root, baseBranch: "main", maxCycles: 1 }, Date.now());
+    await store.createTask(
+      {
+        type: "implement",
+        title: `t${i}`,
+        prompt: "p",
+        workflow: "w",
+        repo: root,
+        baseBranch: "main",
+        maxCycles: 1,
+      },
+      Date.now(),
+    );
   }
   const start = performance.now();
   let claimed = 0;

@@ -44,7 +44,11 @@ const defectsFile = (cwd: string) => join(cwd, "defects.json");
 const present = (cwd: string): string[] => JSON.parse(readFileSync(defectsFile(cwd), "utf8")) as string[];
 
 function reply(json: unknown): ScriptReply {
-  return { text: `\`\`\`json\n${JSON.stringify(json)}\n\`\`\``, usage: { input: 1000, output: 200 }, costUsd: 0.001 };
+  return {
+    text: `\`\`\`json\n${JSON.stringify(json)}\n\`\`\``,
+    usage: { input: 1000, output: 200 },
+    costUsd: 0.001,
+  };
 }
 
 /** The ids fixpoint listed in a prompt section, with the defect each one is about (by title). */
@@ -62,7 +66,10 @@ function listed(section: string): { id: string; defect: (typeof DEFECTS)[number]
 function handlers(trace: Trace, fixer: "fix" | "defer") {
   const note = (req: AgentRequest) => {
     trace.invocations[req.agent] = (trace.invocations[req.agent] ?? 0) + 1;
-    trace.bytesByCycle.set(req.cycle, (trace.bytesByCycle.get(req.cycle) ?? 0) + Buffer.byteLength(req.prompt));
+    trace.bytesByCycle.set(
+      req.cycle,
+      (trace.bytesByCycle.get(req.cycle) ?? 0) + Buffer.byteLength(req.prompt),
+    );
     if (req.purpose === "fix") trace.fixPromptBytes.set(req.cycle, Buffer.byteLength(req.prompt));
   };
   return {
@@ -70,7 +77,10 @@ function handlers(trace: Trace, fixer: "fix" | "defer") {
       note(req);
       writeFileSync(defectsFile(req.cwd), JSON.stringify(DEFECTS.map((d) => d.key)));
       mkdirSync(join(req.cwd, "src"), { recursive: true });
-      writeFileSync(join(req.cwd, "src/app.js"), Array.from({ length: 200 }, (_, i) => `// line ${i + 1}`).join("\n"));
+      writeFileSync(
+        join(req.cwd, "src/app.js"),
+        Array.from({ length: 200 }, (_, i) => `// line ${i + 1}`).join("\n"),
+      );
       return { text: "implemented", usage: { input: 1000, output: 500 }, costUsd: 0.002 };
     },
     reviewer: (req: AgentRequest): ScriptReply => {
@@ -89,18 +99,34 @@ function handlers(trace: Trace, fixer: "fix" | "defer") {
         .filter((x) => x.defect)
         .map((x) => ({ id: x.id, status: now.includes(x.defect?.key ?? "") ? "still_open" : "resolved" }));
       const open = findings.length > 0 || prior.some((p) => p.status === "still_open");
-      return reply({ verdict: open ? "CHANGES_REQUESTED" : "APPROVED", summary: "reviewed", findings, prior });
+      return reply({
+        verdict: open ? "CHANGES_REQUESTED" : "APPROVED",
+        summary: "reviewed",
+        findings,
+        prior,
+      });
     },
     fixer: (req: AgentRequest): ScriptReply => {
       note(req);
       const items = listed(req.prompt.split("# Your report")[0] ?? "");
       if (fixer === "defer") {
-        const justification = "Waiting for the schema migration in PR 42 to land before the column type can change.";
-        return reply({ summary: "deferred", findings: items.map((x) => ({ id: x.id, status: "deferred", justification })) });
+        const justification =
+          "Waiting for the schema migration in PR 42 to land before the column type can change.";
+        return reply({
+          summary: "deferred",
+          findings: items.map((x) => ({ id: x.id, status: "deferred", justification })),
+        });
       }
       const fixed = new Set(items.map((x) => x.defect?.key));
       writeFileSync(defectsFile(req.cwd), JSON.stringify(present(req.cwd).filter((k) => !fixed.has(k))));
-      return reply({ summary: "fixed", findings: items.map((x) => ({ id: x.id, status: "fixed", justification: `fixed ${x.defect?.title}` })) });
+      return reply({
+        summary: "fixed",
+        findings: items.map((x) => ({
+          id: x.id,
+          status: "fixed",
+          justification: `fixed ${x.defect?.title}`,
+        })),
+      });
     },
   };
 }
@@ -146,7 +172,15 @@ async function runScenario(workflow: Workflow, opts: { maxCycles: number; fixer:
     env,
   };
   await store.createTask(
-    { type: "implement", title: "reference scenario", prompt: "build it", workflow: workflow.name, repo, baseBranch: "main", maxCycles: opts.maxCycles },
+    {
+      type: "implement",
+      title: "reference scenario",
+      prompt: "build it",
+      workflow: workflow.name,
+      repo,
+      baseBranch: "main",
+      maxCycles: opts.maxCycles,
+    },
     Date.now(),
   );
   await runWorker(deps, { concurrency: 1, once: true, watch: false, signal: new AbortController().signal });
@@ -165,7 +199,10 @@ function perCycle(m: Map<number, number>): string {
 /** SPEC §14: approved after 1 fix cycle; the short-circuit workflow needs ≥ 3; prompt growth ≤ 1.2×. */
 export async function benchConvergence(): Promise<BenchResult[]> {
   const builtin = await loadWorkflow("implement-review", ROOT, { builtinDir: join(ROOT, "workflows") });
-  const shortCircuit = parseWorkflow(readFileSync(join(ROOT, "bench/workflows/short-circuit.kdl"), "utf8"), "short-circuit.kdl");
+  const shortCircuit = parseWorkflow(
+    readFileSync(join(ROOT, "bench/workflows/short-circuit.kdl"), "utf8"),
+    "short-circuit.kdl",
+  );
   const all = await runScenario(builtin, { maxCycles: 5, fixer: "fix" });
   const sc = await runScenario(shortCircuit, { maxCycles: 5, fixer: "fix" });
   // A fixer that keeps deferring the same findings (with a real reason) for 10 cycles.
@@ -173,11 +210,17 @@ export async function benchConvergence(): Promise<BenchResult[]> {
     .replace('workflow "implement-review"', 'workflow "no-stall"')
     .replace(/\s*route to="stalled".*\n/, "\n")
     .replace(/\s*stage "stalled" kind="exit"\n/, "\n");
-  const stubborn = await runScenario(parseWorkflow(stubbornText, "no-stall.kdl"), { maxCycles: 10, fixer: "defer" });
+  const stubborn = await runScenario(parseWorkflow(stubbornText, "no-stall.kdl"), {
+    maxCycles: 10,
+    fixer: "defer",
+  });
   const c2 = stubborn.trace.fixPromptBytes.get(2) ?? 0;
   const c10 = stubborn.trace.fixPromptBytes.get(10) ?? 0;
   const ratio = c2 > 0 ? c10 / c2 : Number.POSITIVE_INFINITY;
-  const inv = (t: Trace) => Object.entries(t.invocations).map(([k, v]) => `${k} ${v}`).join(", ");
+  const inv = (t: Trace) =>
+    Object.entries(t.invocations)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ");
   return [
     {
       name: "reference scenario (3 reviewers, 8 defects), implement-review: fix cycles to approval",

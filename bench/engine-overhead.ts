@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createScriptedBackend } from "../src/agents/scripted.js";
 import type { AgentResolver } from "../src/agents/agent.js";
+import { createScriptedBackend } from "../src/agents/scripted.js";
 import { loadConfig } from "../src/config/load.js";
 import type { EngineDeps } from "../src/engine/deps.js";
 import type { EngineEvent } from "../src/engine/events.js";
@@ -41,8 +41,14 @@ const noGit: Git = {
 };
 
 function chainWorkflow(n: number): string {
-  const stages = Array.from({ length: n }, (_, i) => `    stage "s${i}" kind="agent" agent="implementer" prompt="implement"`);
-  const transitions = Array.from({ length: n }, (_, i) => `    transition from="s${i}" to="${i + 1 < n ? `s${i + 1}` : "done"}"`);
+  const stages = Array.from(
+    { length: n },
+    (_, i) => `    stage "s${i}" kind="agent" agent="implementer" prompt="implement"`,
+  );
+  const transitions = Array.from(
+    { length: n },
+    (_, i) => `    transition from="s${i}" to="${i + 1 < n ? `s${i + 1}` : "done"}"`,
+  );
   return `workflow "chain" {\n    start "s0"\n${stages.join("\n")}\n    stage "done" kind="exit"\n${transitions.join("\n")}\n}\n`;
 }
 
@@ -81,11 +87,20 @@ export async function benchEngineOverhead(): Promise<BenchResult> {
   for (let round = 0; round < 3; round++) {
     finished.length = 0;
     await store.createTask(
-      { type: "implement", title: `bench ${round}`, prompt: "noop", workflow: "chain", repo: root, baseBranch: "main", maxCycles: 3 },
+      {
+        type: "implement",
+        title: `bench ${round}`,
+        prompt: "noop",
+        workflow: "chain",
+        repo: root,
+        baseBranch: "main",
+        maxCycles: 3,
+      },
       Date.now(),
     );
     await runWorker(deps, { concurrency: 1, once: true, watch: false, signal: new AbortController().signal });
-    for (let i = 1; i < finished.length; i++) perStage.push((finished[i] as number) - (finished[i - 1] as number));
+    for (let i = 1; i < finished.length; i++)
+      perStage.push((finished[i] as number) - (finished[i - 1] as number));
   }
   await store.close();
   const m = median(perStage);

@@ -41,7 +41,9 @@ async function main(): Promise<void> {
     const r = await run();
     for (const x of Array.isArray(r) ? r : [r]) {
       results.push(x);
-      process.stdout.write(`  ${x.ok ? "ok  " : "OVER"} ${x.name}: ${fmt(x.value)} ${x.unit} (budget ${x.budget}) — ${x.detail}\n`);
+      process.stdout.write(
+        `  ${x.ok ? "ok  " : "OVER"} ${x.name}: ${fmt(x.value)} ${x.unit} (budget ${x.budget}) — ${x.detail}\n`,
+      );
     }
   }
   if (only.length === 0) writeReport(results);
@@ -54,7 +56,10 @@ function fmt(v: number): string {
 
 function writeReport(results: BenchResult[]): void {
   const path = fileURLToPath(new URL("../../docs/benchmarks.md", import.meta.url));
-  const rows = results.map((r) => `| ${r.name} | **${fmt(r.value)} ${r.unit}** | ${r.budget} | ${r.ok ? "met" : "NOT met"} | ${r.detail} |`);
+  const rows = results.map(
+    (r) =>
+      `| ${r.name} | **${fmt(r.value)} ${r.unit}** | ${r.budget} | ${r.ok ? "met" : "NOT met"} | ${r.detail} |`,
+  );
   const text = `# Benchmarks
 
 Measured by \`npm run bench\` (sources in \`bench/\`) on ${new Date().toISOString().slice(0, 10)}.

@@ -18,11 +18,24 @@ export async function benchStatus(): Promise<BenchResult> {
   const statuses = ["completed", "needs_human", "queued", "failed"] as const;
   for (let i = 0; i < TASKS; i++) {
     const t = await store.createTask(
-      { type: "implement", title: `Task number ${i} with a realistic title`, prompt: "x".repeat(200), workflow: "implement-review", repo: root, baseBranch: "main", maxCycles: 3 },
+      {
+        type: "implement",
+        title: `Task number ${i} with a realistic title`,
+        prompt: "x".repeat(200),
+        workflow: "implement-review",
+        repo: root,
+        baseBranch: "main",
+        maxCycles: 3,
+      },
       Date.now(),
     );
     const status = statuses[i % statuses.length] as (typeof statuses)[number];
-    if (status !== "queued") await store.updateTask(t.id, { status, finalVerdict: status === "completed" ? "APPROVED" : "MAX_CYCLES_REACHED", cycle: 2 }, Date.now());
+    if (status !== "queued")
+      await store.updateTask(
+        t.id,
+        { status, finalVerdict: status === "completed" ? "APPROVED" : "MAX_CYCLES_REACHED", cycle: 2 },
+        Date.now(),
+      );
   }
   await store.close();
   const env = { PATH: process.env.PATH, HOME: join(root, "home"), FIXPOINT_HOME: join(root, "fh") };
@@ -30,7 +43,11 @@ export async function benchStatus(): Promise<BenchResult> {
   let bytes = 0;
   for (let i = 0; i < 7; i++) {
     const start = performance.now();
-    const r = spawnSync(process.execPath, [CLI, "status", "--json"], { cwd: root, env, maxBuffer: 64 * 2 ** 20 });
+    const r = spawnSync(process.execPath, [CLI, "status", "--json"], {
+      cwd: root,
+      env,
+      maxBuffer: 64 * 2 ** 20,
+    });
     times.push(performance.now() - start);
     if (r.status !== 0) throw new Error(`status failed: ${r.stderr}`);
     bytes = r.stdout.length;

@@ -7,7 +7,9 @@ import { execFileSync } from "node:child_process";
  */
 export default function setup(): void {
   try {
-    execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });
+    execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], {
+      stdio: "inherit",
+    });
   } catch (e) {
     if (process.env.CI) throw e;
     process.stderr.write("global-setup: tsc reported errors; testing what it emitted\n");

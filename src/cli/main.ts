@@ -28,12 +28,15 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`fixpoint: ${toError(e).message}\n`);
-    process.exitCode = 1;
-  },
-);
+/**
+ * Exit once stdout and stderr are flushed. Explicitly, because an agent abandoned on cancel (a
+ * scripted handler still awaiting a timer, say) must not keep a finished command alive.
+ */
+function exitWith(code: number): void {
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}
+
+main(process.argv).then(exitWith, (e: unknown) => {
+  process.stderr.write(`fixpoint: ${toError(e).message}\n`);
+  exitWith(1);
+});

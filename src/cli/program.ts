@@ -2,10 +2,12 @@ import { Command } from "commander";
 import { registerAdd } from "./commands/add.js";
 import { registerClean } from "./commands/clean.js";
 import { registerControl } from "./commands/control.js";
+import { registerFileIssues } from "./commands/file-issues.js";
 import { registerFindings } from "./commands/findings.js";
 import { registerImprove } from "./commands/improve.js";
 import { registerInit } from "./commands/init.js";
 import { registerLogs } from "./commands/logs.js";
+import { registerPr } from "./commands/pr.js";
 import { registerResume } from "./commands/resume.js";
 import { registerShow } from "./commands/show.js";
 import { registerStatus } from "./commands/status.js";
@@ -32,11 +34,13 @@ export function buildProgram(io: Io, exit: { code: number }): Command {
   registerStatus(program, io);
   registerShow(program, io);
   registerFindings(program, io);
+  registerFileIssues(program, io, exit);
   registerLogs(program, io);
   registerResume(program, io, exit);
   registerImprove(program, io);
   registerControl(program, io);
   registerWorkflows(program, io);
   registerClean(program, io);
+  registerPr(program, io, exit);
   return program;
 }

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { type ConfigFlags, loadConfig } from "../config/load.js";
 import type { Config } from "../config/types.js";
 import { FixpointError } from "../errors.js";
-import { createGit } from "../git/git-cli.js";
 import type { Git } from "../git/git.js";
+import { createGit } from "../git/git-cli.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/store.js";
 
@@ -22,12 +22,18 @@ export interface Project {
 export async function findRepoRoot(cwd: string, git: Git = createGit()): Promise<string> {
   const root = await git.repoRoot(cwd);
   if (!root) {
-    throw new FixpointError("usage", `${cwd} is not inside a git repository; run fixpoint from your project's checkout (or \`git init\` first)`);
+    throw new FixpointError(
+      "usage",
+      `${cwd} is not inside a git repository; run fixpoint from your project's checkout (or \`git init\` first)`,
+    );
   }
   return root;
 }
 
-export async function openProject(cwd: string, opts: { flags?: ConfigFlags; env?: NodeJS.ProcessEnv } = {}): Promise<Project> {
+export async function openProject(
+  cwd: string,
+  opts: { flags?: ConfigFlags; env?: NodeJS.ProcessEnv } = {},
+): Promise<Project> {
   const git = createGit();
   const root = await findRepoRoot(cwd, git);
   const config = await loadConfig({ projectRoot: root, flags: opts.flags, env: opts.env, cwd });

@@ -11,13 +11,15 @@ export async function requireTask(store: Store, ref: string): Promise<Task> {
 export function parsePositiveInt(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new FixpointError("usage", `${flag} takes a whole number, not \`${value}\``);
+  if (!Number.isInteger(n) || n < 0)
+    throw new FixpointError("usage", `${flag} takes a whole number, not \`${value}\``);
   return n;
 }
 
 export function parseNumber(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new FixpointError("usage", `${flag} takes a positive number, not \`${value}\``);
+  if (!Number.isFinite(n) || n < 0)
+    throw new FixpointError("usage", `${flag} takes a positive number, not \`${value}\``);
   return n;
 }

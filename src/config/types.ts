@@ -18,7 +18,15 @@ export interface Config {
   sources: string[];
 }
 
-export const AGENT_BACKENDS = ["command", "scripted", "claude-code", "codex", "pi", "anthropic", "openai"] as const;
+export const AGENT_BACKENDS = [
+  "command",
+  "scripted",
+  "claude-code",
+  "codex",
+  "pi",
+  "anthropic",
+  "openai",
+] as const;
 export type AgentBackendKind = (typeof AGENT_BACKENDS)[number];
 
 export interface AgentConfig {

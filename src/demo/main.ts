@@ -25,11 +25,14 @@ function main(): number {
   if (run(["init"]) !== 0) return 1;
   writeFileSync(join(repo, "fixpoint.kdl"), demoConfig());
   say("(fixpoint.kdl now uses the demo's scripted agents: demo/agents/*.mjs)");
-  if (run(["add", "Add mean() and median() to src/stats.js, with tests", "--max-cycles", "3"]) !== 0) return 1;
+  if (run(["add", "Add mean() and median() to src/stats.js, with tests", "--max-cycles", "3"]) !== 0)
+    return 1;
   const code = run(["work"]);
   run(["status"]);
   run(["findings", "t-1", "--history"]);
-  say(`\nThe repository is at ${repo}; the task's branch is fixpoint/t-1-… (see \`git -C ${repo} log --all --oneline\`).`);
+  say(
+    `\nThe repository is at ${repo}; the task's branch is fixpoint/t-1-… (see \`git -C ${repo} log --all --oneline\`).`,
+  );
   say(`Look around: cd ${repo} && fixpoint show t-1   (or: node ${CLI} show t-1)`);
   return code;
 }

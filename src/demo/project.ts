@@ -22,7 +22,10 @@ export function createDemoRepo(dir: string): void {
     join(dir, "package.json"),
     `${JSON.stringify({ name: "stats-demo", private: true, type: "module", scripts: { test: "node --test" } }, null, 2)}\n`,
   );
-  writeFileSync(join(dir, "src/stats.js"), "export function sum(values) {\n  return values.reduce((a, b) => a + b, 0);\n}\n");
+  writeFileSync(
+    join(dir, "src/stats.js"),
+    "export function sum(values) {\n  return values.reduce((a, b) => a + b, 0);\n}\n",
+  );
   writeFileSync(
     join(dir, "test/sum.test.js"),
     'import assert from "node:assert/strict";\nimport { test } from "node:test";\nimport { sum } from "../src/stats.js";\n\ntest("sum", () => {\n  assert.equal(sum([1, 2, 3]), 6);\n});\n',

@@ -17,14 +17,26 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-export const TASK_STATUSES = ["queued", "running", "completed", "needs_human", "failed", "cancelled"] as const;
+export const TASK_STATUSES = [
+  "queued",
+  "running",
+  "completed",
+  "needs_human",
+  "failed",
+  "cancelled",
+] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const TASK_TYPES = ["implement", "review", "improve", "pr-rework"] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
 /** A reviewer's verdict on one cycle. */
-export const REVIEW_VERDICTS = ["APPROVED", "APPROVED_WITH_FOLLOWUPS", "CHANGES_REQUESTED", "NEEDS_DISCUSSION"] as const;
+export const REVIEW_VERDICTS = [
+  "APPROVED",
+  "APPROVED_WITH_FOLLOWUPS",
+  "CHANGES_REQUESTED",
+  "NEEDS_DISCUSSION",
+] as const;
 export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
 
 /** The task's final verdict (SPEC §9). */

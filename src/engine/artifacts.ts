@@ -29,7 +29,9 @@ export async function writeReviewSection(
   const endMarker = `<!-- /stage:${stageId} -->\n`;
   const next =
     start >= 0
-      ? existing.slice(0, start) + section + existing.slice(existing.indexOf(endMarker, start) + endMarker.length)
+      ? existing.slice(0, start) +
+        section +
+        existing.slice(existing.indexOf(endMarker, start) + endMarker.length)
       : `${existing}\n${section}`;
   const tmp = `${path}.${process.pid}.tmp`;
   await writeFile(tmp, next, { mode: 0o600 });
@@ -38,11 +40,20 @@ export async function writeReviewSection(
 }
 
 function renderSection(stageId: string, output: ReviewOutput, verdict: ReviewVerdict | null): string {
-  const lines = [`## ${stageId}`, "", `**Verdict: ${verdict ?? output.verdict}**`, "", output.summary.trim(), ""];
+  const lines = [
+    `## ${stageId}`,
+    "",
+    `**Verdict: ${verdict ?? output.verdict}**`,
+    "",
+    output.summary.trim(),
+    "",
+  ];
   if (output.findings.length) {
     lines.push("### Findings", "");
     for (const f of output.findings) {
-      const where = f.file ? ` \`${f.file}${f.lineStart ? `:${f.lineStart}${f.lineEnd && f.lineEnd !== f.lineStart ? `-${f.lineEnd}` : ""}` : ""}\`` : "";
+      const where = f.file
+        ? ` \`${f.file}${f.lineStart ? `:${f.lineStart}${f.lineEnd && f.lineEnd !== f.lineStart ? `-${f.lineEnd}` : ""}` : ""}\``
+        : "";
       lines.push(`- **${f.severity}** [${f.category}] ${f.title}${where}`);
       if (f.body) lines.push(`  ${f.body.replace(/\n/g, "\n  ")}`);
       if (f.suggestedFix) lines.push(`  Suggested fix: ${f.suggestedFix.replace(/\n/g, "\n  ")}`);

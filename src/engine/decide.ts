@@ -1,7 +1,7 @@
 import { addUsage, type Task } from "../domain/types.js";
 import type { Registry } from "../findings/registry.js";
-import type { StageDef, Workflow } from "../workflow/types.js";
 import { selectNext } from "../workflow/next.js";
+import type { StageDef, Workflow } from "../workflow/types.js";
 import type { BudgetState } from "./budget.js";
 import { conditionEnv } from "./condition-env.js";
 import type { EngineDeps, StageResult } from "./deps.js";
@@ -21,7 +21,9 @@ export function applyResult(
   registry: Registry,
   deps: EngineDeps,
 ): AppliedEffect {
-  const applied = applyEffect(result.effect, registry, state, { blockingSeverity: deps.config.defaults.blockingSeverity });
+  const applied = applyEffect(result.effect, registry, state, {
+    blockingSeverity: deps.config.defaults.blockingSeverity,
+  });
   state.visits[stage.id] = (state.visits[stage.id] ?? 0) + 1;
   state.outcomes[stage.id] = result.outcome;
   state.usage = addUsage(state.usage, result.usage);
@@ -51,14 +53,22 @@ export function decideNext(
   deps: EngineDeps,
   budget: BudgetState,
 ): { stage: string | null; end?: RunEnd } {
-  if (stage.kind === "exit") return { stage: null, end: { kind: "exit", stageId: stage.id, forced: stage.verdict } };
+  if (stage.kind === "exit")
+    return { stage: null, end: { kind: "exit", stageId: stage.id, forced: stage.verdict } };
   if (
     result.outcome === "fail" &&
     FATAL_ON_FAILURE.has(stage.kind) &&
     FATAL_CLASSES.has(result.failureClass ?? "") &&
     stage.props["on-fail"] !== "continue"
   ) {
-    return { stage: null, end: { kind: "stopped", reason: `${stage.id} failed: ${result.failureReason ?? "unknown error"}`, stageId: stage.id } };
+    return {
+      stage: null,
+      end: {
+        kind: "stopped",
+        reason: `${stage.id} failed: ${result.failureReason ?? "unknown error"}`,
+        stageId: stage.id,
+      },
+    };
   }
   const env = conditionEnv(state, registry, {
     maxCycles: task.maxCycles,
@@ -67,7 +77,10 @@ export function decideNext(
   });
   const next = selectNext(workflow, stage.id, env);
   if (next === null) {
-    return { stage: null, end: { kind: "stopped", reason: `no transition from stage ${stage.id} matched`, stageId: stage.id } };
+    return {
+      stage: null,
+      end: { kind: "stopped", reason: `no transition from stage ${stage.id} matched`, stageId: stage.id },
+    };
   }
   void deps;
   return { stage: next };

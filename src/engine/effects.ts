@@ -1,6 +1,6 @@
 import type { FixReport, RawFinding, ReviewOutput, ReviewVerdict, Severity } from "../domain/types.js";
-import { effectiveVerdict } from "../findings/review-parse.js";
 import type { Registry } from "../findings/registry.js";
+import { effectiveVerdict } from "../findings/review-parse.js";
 import type { RunState } from "./state.js";
 
 /**
@@ -11,9 +11,22 @@ import type { RunState } from "./state.js";
  */
 export type Effect =
   | { type: "none" }
-  | { type: "review"; stageId: string; output: ReviewOutput; expectedIds: string[]; head: string | null; failed?: boolean }
+  | {
+      type: "review";
+      stageId: string;
+      output: ReviewOutput;
+      expectedIds: string[];
+      head: string | null;
+      failed?: boolean;
+    }
   | { type: "gates"; results: GateResultData[] }
-  | { type: "fix"; report: FixReport | null; shownIds: string[]; commitSha: string | null; parseError?: string }
+  | {
+      type: "fix";
+      report: FixReport | null;
+      shownIds: string[];
+      commitSha: string | null;
+      parseError?: string;
+    }
   | {
       type: "findings";
       source: string;
@@ -60,7 +73,11 @@ export function applyEffect(
       state.gatesPassed = effect.results.every((g) => g.passed);
       const failed = effect.results.filter((g) => !g.passed).map((g) => g.name);
       const summary =
-        effect.results.length === 0 ? "no gates" : failed.length === 0 ? "passed" : `failed: ${failed.join(", ")}`;
+        effect.results.length === 0
+          ? "no gates"
+          : failed.length === 0
+            ? "passed"
+            : `failed: ${failed.join(", ")}`;
       return { summary, verdict: null };
     }
     case "fix": {
@@ -77,12 +94,19 @@ export function applyEffect(
       if (out.blocked.length) parts.push(`${out.blocked.length} blocked`);
       if (out.deferred.length) parts.push(`${out.deferred.length} deferred`);
       if (out.rejected.length) parts.push(`${out.rejected.length} rejected`);
-      return { summary: `${reported}/${effect.shownIds.length} reported (${parts.join(", ")})`, verdict: null };
+      return {
+        summary: `${reported}/${effect.shownIds.length} reported (${parts.join(", ")})`,
+        verdict: null,
+      };
     }
   }
 }
 
-function applyFindings(effect: Extract<Effect, { type: "findings" }>, registry: Registry, cycle: number): AppliedEffect {
+function applyFindings(
+  effect: Extract<Effect, { type: "findings" }>,
+  registry: Registry,
+  cycle: number,
+): AppliedEffect {
   const counts = { added: 0, merged: 0, reopened: 0 };
   const add = (raws: RawFinding[], source: { source: string; cycle: number; author?: string }) => {
     const r = registry.addFindings(raws, source);
@@ -95,16 +119,28 @@ function applyFindings(effect: Extract<Effect, { type: "findings" }>, registry: 
   else
     effect.findings.forEach((raw, i) => {
       const o = origins[i];
-      add([raw], o ? { source: o.source, cycle, ...(o.author ? { author: o.author } : {}) } : { source: effect.source, cycle });
+      add(
+        [raw],
+        o
+          ? { source: o.source, cycle, ...(o.author ? { author: o.author } : {}) }
+          : { source: effect.source, cycle },
+      );
     });
   const gone = new Set(effect.resolvedSources ?? []);
   // Resolved everywhere it was raised (e.g. the reviewer resolved their PR thread): settled. A
   // finding another source still raises stays as it is.
   const settled = registry
     .all()
-    .filter((f) => gone.size > 0 && ["open", "fixed", "deferred"].includes(f.status) && f.sources.every((s) => gone.has(s.source)))
+    .filter(
+      (f) =>
+        gone.size > 0 &&
+        ["open", "fixed", "deferred"].includes(f.status) &&
+        f.sources.every((s) => gone.has(s.source)),
+    )
     .map((f) => ({ id: f.id, status: "resolved" as const, note: "resolved where it was raised" }));
-  const resolved = settled.length ? registry.applyPrior(settled, { source: effect.source, cycle, expectedIds: [] }).resolved.length : 0;
+  const resolved = settled.length
+    ? registry.applyPrior(settled, { source: effect.source, cycle, expectedIds: [] }).resolved.length
+    : 0;
   const summary = `${counts.added} new, ${counts.merged} merged, ${counts.reopened} reopened${resolved ? `, ${resolved} resolved` : ""}`;
   return { summary, verdict: null };
 }
@@ -123,7 +159,8 @@ function applyReview(
   });
   registry.addFindings(effect.output.findings, { source, cycle: state.cycle });
   const verdict = effectiveVerdict(effect.output, blockingSeverity);
-  if (effect.failed && !state.failedReviews.includes(effect.stageId)) state.failedReviews.push(effect.stageId);
+  if (effect.failed && !state.failedReviews.includes(effect.stageId))
+    state.failedReviews.push(effect.stageId);
   state.verdicts[effect.stageId] = verdict;
   if (effect.head) state.reviewedAt[effect.stageId] = effect.head;
   return { summary: reviewSummary(verdict, effect.output, prior.resolved.length), verdict };

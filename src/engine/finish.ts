@@ -1,11 +1,11 @@
 import { type FinalVerdict, isApproval, type TaskStatus } from "../domain/types.js";
 import { toStoredReviewIssues } from "../findings/stored-issues.js";
+import { budgetState } from "./budget.js";
+import { createFollowups } from "./followups.js";
+import { saveInterruptedWork } from "./run-setup.js";
 import type { RunEnv } from "./run-task.js";
 import { relCycle } from "./run-task.js";
-import { budgetState } from "./budget.js";
-import { saveInterruptedWork } from "./run-setup.js";
 import { type RunState, stateToJson } from "./state.js";
-import { createFollowups } from "./followups.js";
 import { deriveFinalVerdict } from "./verdict.js";
 
 /** How a run ended, before it is turned into a verdict. */
@@ -36,14 +36,17 @@ export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Prom
   const interrupted = end.kind === "interrupted";
   if (end.kind === "budget") await saveInterruptedWork(task, env.workdir, deps, end.stageId);
   if (!interrupted) {
-    state.stoppedAt = end.kind === "stopped" ? (end.stageId ?? state.next) : end.kind === "budget" ? end.stageId : null;
+    state.stoppedAt =
+      end.kind === "stopped" ? (end.stageId ?? state.next) : end.kind === "budget" ? end.stageId : null;
     state.next = null;
     state.final = { verdict, reason };
   }
   const current = await deps.store.getTask(task.id);
   const cancelled = current?.status === "cancelled";
   const status: TaskStatus = cancelled ? "cancelled" : isApproval(verdict) ? "completed" : "needs_human";
-  const stored = isApproval(verdict) ? undefined : toStoredReviewIssues(registry.all(), deps.config.defaults.blockingSeverity);
+  const stored = isApproval(verdict)
+    ? undefined
+    : toStoredReviewIssues(registry.all(), deps.config.defaults.blockingSeverity);
   const drained = registry.drainChanges();
   const now = deps.clock.now();
   await deps.store.commitStage({
@@ -56,7 +59,13 @@ export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Prom
       ...drained.events.map((e) => ({ ...e, runId })),
       { taskId: task.id, runId, type: "task.finished", data: { verdict, reason, status, end: end.kind } },
     ],
-    task: { status, finalVerdict: verdict, reason, currentStage: interrupted ? state.next : null, cycle: relCycle(state) },
+    task: {
+      status,
+      finalVerdict: verdict,
+      reason,
+      currentStage: interrupted ? state.next : null,
+      cycle: relCycle(state),
+    },
     now,
   });
   if (end.kind === "exit") await createFollowups(env, verdict);
@@ -85,7 +94,12 @@ export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Prom
   return end;
 }
 
-function verdictFor(env: RunEnv, state: RunState, end: RunEnd, budgetLeft: boolean): { verdict: FinalVerdict; reason: string } {
+function verdictFor(
+  env: RunEnv,
+  state: RunState,
+  end: RunEnd,
+  budgetLeft: boolean,
+): { verdict: FinalVerdict; reason: string } {
   const { deps, task, registry } = env;
   switch (end.kind) {
     case "exit": {
@@ -107,7 +121,10 @@ function verdictFor(env: RunEnv, state: RunState, end: RunEnd, budgetLeft: boole
         reason: `interrupted (${end.reason})${end.stageId ? ` during stage ${end.stageId}` : ""}; \`fixpoint resume ${task.id}\` continues from the last checkpoint`,
       };
     case "stopped":
-      return { verdict: "CHANGES_REQUESTED", reason: `${end.reason}; \`fixpoint retry ${task.id}\` starts again from that stage` };
+      return {
+        verdict: "CHANGES_REQUESTED",
+        reason: `${end.reason}; \`fixpoint retry ${task.id}\` starts again from that stage`,
+      };
     case "paused":
       return { verdict: "CHANGES_REQUESTED", reason: end.reason };
   }

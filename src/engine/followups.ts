@@ -1,4 +1,4 @@
-import { type Finding, type FinalVerdict, isApproval } from "../domain/types.js";
+import { type FinalVerdict, type Finding, isApproval } from "../domain/types.js";
 import { fenceUntrusted } from "../findings/fence.js";
 import { isBlocking } from "../findings/severity.js";
 import type { RunEnv } from "./run-task.js";
@@ -17,7 +17,9 @@ export async function createFollowups(env: RunEnv, verdict: FinalVerdict): Promi
   const candidates = registry.all().filter((f) => {
     if (f.status === "blocked" || f.status === "deferred") return true;
     const live = f.status === "open" || f.status === "fixed";
-    return live && deps.config.defaults.followups && isApproval(verdict) && !isBlocking(f.severity, threshold);
+    return (
+      live && deps.config.defaults.followups && isApproval(verdict) && !isBlocking(f.severity, threshold)
+    );
   });
   const created: string[] = [];
   const now = deps.clock.now();
@@ -42,7 +44,10 @@ export async function createFollowups(env: RunEnv, verdict: FinalVerdict): Promi
     if (!isNew) continue;
     await deps.store.updateTask(
       follow.id,
-      { status: "needs_human", reason: `follow-up of ${task.id} (${f.id}, ${f.status}); \`fixpoint resume ${follow.id}\` queues it` },
+      {
+        status: "needs_human",
+        reason: `follow-up of ${task.id} (${f.id}, ${f.status}); \`fixpoint resume ${follow.id}\` queues it`,
+      },
       now,
     );
     created.push(follow.id);
@@ -57,12 +62,20 @@ export async function createFollowups(env: RunEnv, verdict: FinalVerdict): Promi
 }
 
 function followupPrompt(origin: string, f: Finding): string {
-  const where = f.file ? `${f.file}${f.lineStart ? `:${f.lineStart}${f.lineEnd && f.lineEnd !== f.lineStart ? `-${f.lineEnd}` : ""}` : ""}` : "(no file)";
-  const attempts = f.attempts.map((a) => `- cycle ${a.cycle}: ${a.status} — ${a.justification}${a.rejection ? ` (rejected: ${a.rejection})` : ""}`);
+  const where = f.file
+    ? `${f.file}${f.lineStart ? `:${f.lineStart}${f.lineEnd && f.lineEnd !== f.lineStart ? `-${f.lineEnd}` : ""}` : ""}`
+    : "(no file)";
+  const attempts = f.attempts.map(
+    (a) =>
+      `- cycle ${a.cycle}: ${a.status} — ${a.justification}${a.rejection ? ` (rejected: ${a.rejection})` : ""}`,
+  );
   return [
     `Follow up on finding ${f.id} [${f.severity}, ${f.status}] left by task ${origin} at ${where}.`,
     "",
-    fenceUntrusted(`finding ${f.id}`, `${f.title}\n\n${f.body}${f.suggestedFix ? `\n\nSuggested fix: ${f.suggestedFix}` : ""}`),
+    fenceUntrusted(
+      `finding ${f.id}`,
+      `${f.title}\n\n${f.body}${f.suggestedFix ? `\n\nSuggested fix: ${f.suggestedFix}` : ""}`,
+    ),
     "",
     attempts.length ? `Earlier attempts:\n${attempts.join("\n")}` : "No fix was attempted yet.",
   ].join("\n");

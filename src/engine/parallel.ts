@@ -1,6 +1,6 @@
 import { addUsage, type ReviewVerdict, type StageOutcome } from "../domain/types.js";
-import { writeReviewSection } from "./artifacts.js";
 import type { StageDef } from "../workflow/types.js";
+import { writeReviewSection } from "./artifacts.js";
 import { applyResult } from "./decide.js";
 import type { StageContext, StageResult } from "./deps.js";
 import { recordStage } from "./record.js";
@@ -15,7 +15,12 @@ import type { PendingChild, RunState } from "./state.js";
  * effect held as pending, so a crash never reruns a finished child. Effects are applied only when
  * every child has finished, in declaration order, never completion order.
  */
-export async function runParallel(stage: StageDef, ctx: StageContext, state: RunState, env: RunEnv): Promise<StageResult> {
+export async function runParallel(
+  stage: StageDef,
+  ctx: StageContext,
+  state: RunState,
+  env: RunEnv,
+): Promise<StageResult> {
   const children = stage.children;
   const limit = Math.max(1, Math.min(stage.max ?? children.length, children.length));
   let chain: Promise<void> = Promise.resolve();
@@ -29,7 +34,14 @@ export async function runParallel(stage: StageDef, ctx: StageContext, state: Run
       if (ctx.signal.aborted) return;
       const c = child;
       const started = ctx.deps.clock.now();
-      ctx.deps.listener({ type: "stage.started", taskId: ctx.task.id, stageId: c.id, kind: c.kind, cycle: relCycle(state), maxCycles: ctx.task.maxCycles });
+      ctx.deps.listener({
+        type: "stage.started",
+        taskId: ctx.task.id,
+        stageId: c.id,
+        kind: c.kind,
+        cycle: relCycle(state),
+        maxCycles: ctx.task.maxCycles,
+      });
       const result = await runSingleStage(c, { ...ctx, visit: (state.visits[c.id] ?? 0) + 1 });
       if (ctx.signal.aborted) return;
       await serial(async () => {
@@ -38,7 +50,14 @@ export async function runParallel(stage: StageDef, ctx: StageContext, state: Run
         state.outcomes[c.id] = result.outcome;
         state.usage = addUsage(state.usage, result.usage);
         state.costUsd += result.costUsd;
-        await recordStage(env, state, c, result, { summary: null, verdict: null }, { started, parentId: stage.id });
+        await recordStage(
+          env,
+          state,
+          c,
+          result,
+          { summary: null, verdict: null },
+          { started, parentId: stage.id },
+        );
       });
     }
   };
@@ -56,7 +75,14 @@ export async function runParallel(stage: StageDef, ctx: StageContext, state: Run
     state.visits[child.id] = visitsBefore; // already counted when the child was recorded
     state.outcomes[child.id] = p.outcome;
     if (p.effect.type === "review") {
-      await writeReviewSection(env.deps.reviewsDir, env.task.id, state.cycle, child.id, p.effect.output, applied.verdict);
+      await writeReviewSection(
+        env.deps.reviewsDir,
+        env.task.id,
+        state.cycle,
+        child.id,
+        p.effect.output,
+        applied.verdict,
+      );
     }
     outcomes.push(p.outcome);
     summaries.push(`${child.id}: ${applied.summary ?? p.outcome}`);

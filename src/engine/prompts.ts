@@ -14,13 +14,19 @@ export interface PromptLibrary {
 
 const PACKAGE_PROMPTS = fileURLToPath(new URL("../../prompts/", import.meta.url));
 
-export function createPromptLibrary(projectRoot: string, packageDir: string = PACKAGE_PROMPTS): PromptLibrary {
+export function createPromptLibrary(
+  projectRoot: string,
+  packageDir: string = PACKAGE_PROMPTS,
+): PromptLibrary {
   const cache = new Map<string, string>();
 
   async function load(name: string): Promise<string> {
     const hit = cache.get(name);
     if (hit !== undefined) return hit;
-    const candidates = [join(projectRoot, ".fixpoint", "prompts", `${name}.md`), join(packageDir, `${name}.md`)];
+    const candidates = [
+      join(projectRoot, ".fixpoint", "prompts", `${name}.md`),
+      join(packageDir, `${name}.md`),
+    ];
     for (const file of candidates) {
       const text = await readFile(file, "utf8").catch(() => null);
       if (text !== null) {
@@ -30,7 +36,10 @@ export function createPromptLibrary(projectRoot: string, packageDir: string = PA
     }
     // review-foo falls back to the generic review prompt, so a workflow can name a focus freely.
     if (name.startsWith("review-")) return load("review");
-    throw new FixpointError("config", `no prompt template \`${name}\` (looked in ${candidates.join(" and ")})`);
+    throw new FixpointError(
+      "config",
+      `no prompt template \`${name}\` (looked in ${candidates.join(" and ")})`,
+    );
   }
 
   return {
@@ -39,7 +48,10 @@ export function createPromptLibrary(projectRoot: string, packageDir: string = PA
       return template.replace(/\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/gi, (_m, key: string) => {
         const v = vars[key];
         if (v === undefined) {
-          throw new FixpointError("config", `prompt template \`${name}\` uses {{${key}}}, which fixpoint does not provide`);
+          throw new FixpointError(
+            "config",
+            `prompt template \`${name}\` uses {{${key}}}, which fixpoint does not provide`,
+          );
         }
         return v;
       });

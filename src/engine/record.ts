@@ -5,7 +5,7 @@ import type { StageResult } from "./deps.js";
 import type { AppliedEffect } from "./effects.js";
 import type { RunEnv } from "./run-task.js";
 import { relCycle } from "./run-task.js";
-import { stateToJson, type RunState } from "./state.js";
+import { type RunState, stateToJson } from "./state.js";
 
 /**
  * The one durable write per stage: the stage record, the registry changes with their events, the
@@ -46,7 +46,14 @@ export async function recordStage(
   };
   // Children of a parallel stage get their section when the parent merges, in declaration order.
   if (result.effect.type === "review" && !opts.parentId) {
-    await writeReviewSection(deps.reviewsDir, task.id, state.cycle, stage.id, result.effect.output, applied.verdict);
+    await writeReviewSection(
+      deps.reviewsDir,
+      task.id,
+      state.cycle,
+      stage.id,
+      result.effect.output,
+      applied.verdict,
+    );
   }
   const drained = env.registry.drainChanges();
   const events: NewTaskEvent[] = [

@@ -48,7 +48,14 @@ export async function planRun(task: Task, workflow: Workflow, deps: EngineDeps):
     stage: null,
     checkpoint: { state: stateToJson(state) },
     findings: [],
-    events: [{ taskId: task.id, runId: run.id, type: "run.started", data: { kind: run.kind, workflow: workflow.name } }],
+    events: [
+      {
+        taskId: task.id,
+        runId: run.id,
+        type: "run.started",
+        data: { kind: run.kind, workflow: workflow.name },
+      },
+    ],
     task: { currentStage: state.next, cycle: 0 },
     now: clock.now(),
   });
@@ -56,8 +63,16 @@ export async function planRun(task: Task, workflow: Workflow, deps: EngineDeps):
 }
 
 /** A worker that died mid-stage may have left the agent's work uncommitted: keep it. */
-export async function saveInterruptedWork(task: Task, workdir: string, deps: EngineDeps, stage: string | null) {
+export async function saveInterruptedWork(
+  task: Task,
+  workdir: string,
+  deps: EngineDeps,
+  stage: string | null,
+) {
   const dirty = await deps.git.status(workdir);
   if (dirty.length === 0) return null;
-  return deps.git.commitAll(workdir, `WIP: ${task.title} — work left by an interrupted run${stage ? ` (stage ${stage})` : ""}`);
+  return deps.git.commitAll(
+    workdir,
+    `WIP: ${task.title} — work left by an interrupted run${stage ? ` (stage ${stage})` : ""}`,
+  );
 }

@@ -2,13 +2,13 @@ import type { Task } from "../domain/types.js";
 import { errorMessage } from "../errors.js";
 import { Registry } from "../findings/registry.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
+import { budgetState } from "./budget.js";
+import { applyResult, decideNext } from "./decide.js";
 import type { EngineDeps, StageContext } from "./deps.js";
 import { finishRun, type RunEnd } from "./finish.js";
 import { runParallel } from "./parallel.js";
-import { ensureTaskWorktree, planRun, saveInterruptedWork } from "./run-setup.js";
-import { budgetState } from "./budget.js";
-import { applyResult, decideNext } from "./decide.js";
 import { recordStage } from "./record.js";
+import { ensureTaskWorktree, planRun, saveInterruptedWork } from "./run-setup.js";
 import { runSingleStage } from "./single.js";
 import type { RunState } from "./state.js";
 
@@ -34,7 +34,13 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
     now: () => deps.clock.now(),
   });
   const budget = await budgetState(task, run.id, deps);
-  deps.listener({ type: "task.started", taskId: task.id, title: task.title, runId: run.id, resumed: plan.resumed });
+  deps.listener({
+    type: "task.started",
+    taskId: task.id,
+    title: task.title,
+    runId: run.id,
+    resumed: plan.resumed,
+  });
 
   const env = { task, runId: run.id, workflow, registry, workdir, deps };
   try {
@@ -60,16 +66,32 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
         deps,
       };
       const started = deps.clock.now();
-      deps.listener({ type: "stage.started", taskId: task.id, stageId: stage.id, kind: stage.kind, cycle: relCycle(state), maxCycles: task.maxCycles });
+      deps.listener({
+        type: "stage.started",
+        taskId: task.id,
+        stageId: stage.id,
+        kind: stage.kind,
+        cycle: relCycle(state),
+        maxCycles: task.maxCycles,
+      });
       const result =
-        stage.kind === "parallel" ? await runParallel(stage, ctx, state, env) : await runSingleStage(stage, ctx);
+        stage.kind === "parallel"
+          ? await runParallel(stage, ctx, state, env)
+          : await runSingleStage(stage, ctx);
       if (opts.signal.aborted) {
         await saveInterruptedWork(task, workdir, deps, stage.id);
         Object.assign(state, entry);
         return finishRun(env, state, interrupted(opts.signal, stage.id));
       }
       if (result.pause) {
-        await recordStage(env, state, stage, result, { summary: result.summary ?? null, verdict: null }, { started, pause: true });
+        await recordStage(
+          env,
+          state,
+          stage,
+          result,
+          { summary: result.summary ?? null, verdict: null },
+          { started, pause: true },
+        );
         return { kind: "paused", reason: result.pause.reason };
       }
       const applied = applyResult(stage, result, state, registry, deps);
@@ -107,7 +129,13 @@ function checkBounds(stage: StageDef, state: RunState, task: Task, budgetLeft: b
   return null;
 }
 
-async function beforeStage(stage: StageDef, state: RunState, registry: Registry, workdir: string, deps: EngineDeps) {
+async function beforeStage(
+  stage: StageDef,
+  state: RunState,
+  registry: Registry,
+  workdir: string,
+  deps: EngineDeps,
+) {
   if (stage.nextCycle) {
     state.cycle += 1;
     state.verdicts = {};

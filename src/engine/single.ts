@@ -11,7 +11,10 @@ import { BUILTIN_HANDLERS } from "./handlers/index.js";
 export async function runSingleStage(stage: StageDef, ctx: StageContext): Promise<StageResult> {
   const handler = ctx.deps.extraHandlers?.[stage.kind] ?? BUILTIN_HANDLERS[stage.kind];
   if (!handler) {
-    return failed(`no handler for stage kind \`${stage.kind}\`${stage.kind === "github" ? " (configure `github` in fixpoint.kdl)" : ""}`, "config");
+    return failed(
+      `no handler for stage kind \`${stage.kind}\`${stage.kind === "github" ? " (configure `github` in fixpoint.kdl)" : ""}`,
+      "config",
+    );
   }
   try {
     return await handler.run(stage, ctx);

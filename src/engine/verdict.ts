@@ -26,16 +26,27 @@ export function deriveFinalVerdict(
 ): { verdict: FinalVerdict; reason: string } {
   const blockingIds = registry
     .all()
-    .filter((f) => isBlocking(f.severity, opts.blockingSeverity) && ["open", "fixed", "deferred"].includes(f.status))
+    .filter(
+      (f) =>
+        isBlocking(f.severity, opts.blockingSeverity) && ["open", "fixed", "deferred"].includes(f.status),
+    )
     .map((f) => f.id);
-  const list = blockingIds.length ? ` (${blockingIds.slice(0, 8).join(", ")}${blockingIds.length > 8 ? ", …" : ""})` : "";
-  const forced = opts.forced && (FINAL_VERDICTS as readonly string[]).includes(opts.forced) ? (opts.forced as FinalVerdict) : null;
+  const list = blockingIds.length
+    ? ` (${blockingIds.slice(0, 8).join(", ")}${blockingIds.length > 8 ? ", …" : ""})`
+    : "";
+  const forced =
+    opts.forced && (FINAL_VERDICTS as readonly string[]).includes(opts.forced)
+      ? (opts.forced as FinalVerdict)
+      : null;
   const cv = cycleVerdict(state);
   const done = state.cycle - state.cycleBase;
   const cycles = `${done} fix cycle${done === 1 ? "" : "s"}`;
 
   if (forced === "NEEDS_DISCUSSION" || (!forced && cv === "NEEDS_DISCUSSION")) {
-    return { verdict: "NEEDS_DISCUSSION", reason: "a reviewer asked for a human decision; read the last review" };
+    return {
+      verdict: "NEEDS_DISCUSSION",
+      reason: "a reviewer asked for a human decision; read the last review",
+    };
   }
   if (forced) return { verdict: forced, reason: `workflow exit chose ${forced}` };
 
@@ -68,7 +79,10 @@ export function deriveFinalVerdict(
     };
   }
   if (state.failedReviews.length > 0 && blockingIds.length === 0) {
-    return { verdict: "MAX_CYCLES_REACHED", reason: `review ${state.failedReviews.join(", ")} could not be completed after ${cycles}` };
+    return {
+      verdict: "MAX_CYCLES_REACHED",
+      reason: `review ${state.failedReviews.join(", ")} could not be completed after ${cycles}`,
+    };
   }
   if (state.gatesPassed === false && blockingIds.length === 0) {
     return { verdict: "MAX_CYCLES_REACHED", reason: `gates still failing after ${cycles}` };

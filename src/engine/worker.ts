@@ -70,18 +70,26 @@ async function runClaimed(
   const local = new AbortController();
   const onOuter = () => local.abort(outer.reason ?? "interrupted");
   outer.addEventListener("abort", onOuter, { once: true });
-  const beat = setInterval(() => {
-    deps.store
-      .heartbeat(task.id, workerId, leaseMs, deps.clock.now())
-      .then((held) => {
-        if (!held) local.abort("the task was cancelled or taken by another worker");
-      })
-      .catch(() => undefined);
-  }, Math.max(50, Math.floor(leaseMs / 3)));
+  const beat = setInterval(
+    () => {
+      deps.store
+        .heartbeat(task.id, workerId, leaseMs, deps.clock.now())
+        .then((held) => {
+          if (!held) local.abort("the task was cancelled or taken by another worker");
+        })
+        .catch(() => undefined);
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
   try {
     const end = await runTask(task, deps, { signal: local.signal });
     const after = await deps.store.getTask(task.id);
-    summary.ran.push({ taskId: task.id, end: end.kind, verdict: after?.finalVerdict ?? null, status: after?.status ?? "unknown" });
+    summary.ran.push({
+      taskId: task.id,
+      end: end.kind,
+      verdict: after?.finalVerdict ?? null,
+      status: after?.status ?? "unknown",
+    });
   } catch (e) {
     const message = errorMessage(e);
     summary.errors.push({ taskId: task.id, message });
@@ -89,7 +97,10 @@ async function runClaimed(
       .updateTask(task.id, { status: "failed", reason: message, currentStage: null }, deps.clock.now())
       .catch(() => undefined);
     await deps.store
-      .appendEvents([{ taskId: task.id, runId: null, type: "task.error", data: { message } }], deps.clock.now())
+      .appendEvents(
+        [{ taskId: task.id, runId: null, type: "task.error", data: { message } }],
+        deps.clock.now(),
+      )
       .catch(() => undefined);
     deps.listener({ type: "notice", taskId: task.id, message: `${task.id} failed: ${message}` });
   } finally {

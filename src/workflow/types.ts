@@ -5,7 +5,17 @@ import type { SourceLocation } from "../errors.js";
  * validated, immutable shapes the engine runs. Syntax: docs/workflows.md.
  */
 
-export const STAGE_KINDS = ["agent", "review", "fix", "gate", "decision", "parallel", "human", "github", "exit"] as const;
+export const STAGE_KINDS = [
+  "agent",
+  "review",
+  "fix",
+  "gate",
+  "decision",
+  "parallel",
+  "human",
+  "github",
+  "exit",
+] as const;
 export type StageKind = (typeof STAGE_KINDS)[number];
 
 export interface Workflow {

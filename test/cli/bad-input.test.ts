@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDemoRepo } from "../../src/demo/project.js";
@@ -74,7 +74,23 @@ describe("bad input gets a clear error and loses nothing", () => {
   it("`--help` explains the commands", () => {
     const r = runCli(["--help"], { cwd: repo, env });
     expect(r.code).toBe(0);
-    for (const cmd of ["init", "add", "work", "status", "show", "findings", "logs", "resume", "retry", "cancel", "edit", "approve", "reject", "workflows", "clean"]) {
+    for (const cmd of [
+      "init",
+      "add",
+      "work",
+      "status",
+      "show",
+      "findings",
+      "logs",
+      "resume",
+      "retry",
+      "cancel",
+      "edit",
+      "approve",
+      "reject",
+      "workflows",
+      "clean",
+    ]) {
       expect(r.stdout).toContain(cmd);
     }
   });
@@ -82,10 +98,20 @@ describe("bad input gets a clear error and loses nothing", () => {
   it("a dirty main checkout is left untouched by add and work", () => {
     writeFileSync(join(repo, "src/stats.js"), "// my local edit\n", { flag: "a" });
     writeFileSync(join(repo, "scratch.txt"), "untracked\n");
-    const before = { status: git(repo, "status", "--porcelain"), stats: readFileSync(join(repo, "src/stats.js"), "utf8"), head: git(repo, "rev-parse", "HEAD") };
-    writeFileSync(join(repo, ".fixpoint-agent.mjs"), "export default async (req) => { const fs = await import('node:fs'); fs.writeFileSync(req.cwd + '/out.txt', 'x'); return { text: 'ok' }; };\n");
+    const before = {
+      status: git(repo, "status", "--porcelain"),
+      stats: readFileSync(join(repo, "src/stats.js"), "utf8"),
+      head: git(repo, "rev-parse", "HEAD"),
+    };
+    writeFileSync(
+      join(repo, ".fixpoint-agent.mjs"),
+      "export default async (req) => { const fs = await import('node:fs'); fs.writeFileSync(req.cwd + '/out.txt', 'x'); return { text: 'ok' }; };\n",
+    );
     const kdl = readFileSync(join(repo, "fixpoint.kdl"), "utf8");
-    writeFileSync(join(repo, "fixpoint.kdl"), `agent "implementer" backend="scripted" script="./.fixpoint-agent.mjs"\n`);
+    writeFileSync(
+      join(repo, "fixpoint.kdl"),
+      `agent "implementer" backend="scripted" script="./.fixpoint-agent.mjs"\n`,
+    );
     expect(runCli(["add", "touch a file", "--no-review"], { cwd: repo, env }).code).toBe(0);
     const w = runCli(["work"], { cwd: repo, env });
     expect(w.stdout).toContain("APPROVED");
@@ -93,8 +119,16 @@ describe("bad input gets a clear error and loses nothing", () => {
     expect(git(repo, "rev-parse", "HEAD")).toBe(before.head);
     const statusAfter = git(repo, "status", "--porcelain");
     // Only the files this test itself created differ (fixpoint.kdl edit and the agent script).
-    expect(statusAfter.split("\n").filter((l) => l && !/fixpoint\.kdl|\.fixpoint-agent\.mjs/.test(l)).sort()).toEqual(
-      before.status.split("\n").filter((l) => l && !/fixpoint\.kdl|\.fixpoint-agent\.mjs/.test(l)).sort(),
+    expect(
+      statusAfter
+        .split("\n")
+        .filter((l) => l && !/fixpoint\.kdl|\.fixpoint-agent\.mjs/.test(l))
+        .sort(),
+    ).toEqual(
+      before.status
+        .split("\n")
+        .filter((l) => l && !/fixpoint\.kdl|\.fixpoint-agent\.mjs/.test(l))
+        .sort(),
     );
     writeFileSync(join(repo, "fixpoint.kdl"), kdl);
   });

@@ -2,7 +2,16 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
-import { exited, FIXTURE_AGENTS, git, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
+import {
+  exited,
+  FIXTURE_AGENTS,
+  git,
+  isolatedEnv,
+  runCli,
+  startCli,
+  tempDir,
+  waitFor,
+} from "../helpers/cli.js";
 
 interface Invocation {
   role: string;
@@ -52,7 +61,9 @@ describe("a worker killed with SIGKILL in the middle of a stage", () => {
     expect(before.filter((i) => i.role === "implementer")).toHaveLength(1);
     expect(before.filter((i) => i.role === "reviewer")).toHaveLength(3);
     const branch = git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/fixpoint/").trim();
-    const implCommit = git(repo, "log", "--format=%H %s", branch).split("\n").find((l) => l.includes("implementation"));
+    const implCommit = git(repo, "log", "--format=%H %s", branch)
+      .split("\n")
+      .find((l) => l.includes("implementation"));
     expect(implCommit).toBeTruthy();
 
     const second = runCli(["work"], { cwd: repo, env, timeoutMs: 90_000 });
@@ -76,8 +87,49 @@ describe("a worker killed with SIGKILL in the middle of a stage", () => {
     expect(log).toContain("Address review feedback (cycle 1)");
     expect(git(repo, "show", `${branch}:NOTES.md`)).toContain("half-done work");
 
-    const findings = JSON.parse(runCli(["findings", "t-1", "--json"], { cwd: repo, env }).stdout) as { id: string; status: string }[];
+    const findings = JSON.parse(runCli(["findings", "t-1", "--json"], { cwd: repo, env }).stdout) as {
+      id: string;
+      status: string;
+    }[];
     expect(findings.map((f) => f.id)).toEqual(["F-1", "F-2"]);
     expect(findings.every((f) => f.status === "resolved")).toBe(true);
+  }, 150_000);
+});
+
+describe("SIGINT during a stage", () => {
+  it("stops the stage, commits its work, leaves the task resumable; resume completes it", async () => {
+    const root = tempDir();
+    const repo = join(root, "repo");
+    const counts = join(root, "counts.jsonl");
+    const env = isolatedEnv(root, { FIXPOINT_TEST_COUNTS: counts, FIXPOINT_TEST_SLOW_FIX: "1" });
+    createDemoRepo(repo);
+    expect(runCli(["init"], { cwd: repo, env }).code).toBe(0);
+    writeFileSync(join(repo, "fixpoint.kdl"), demoConfig(FIXTURE_AGENTS));
+    expect(runCli(["add", "Add mean() and median()"], { cwd: repo, env }).code).toBe(0);
+
+    const worker = startCli(["work"], { cwd: repo, env });
+    await waitFor(() => existsSync(`${counts}.fixer-waiting`), 45_000, "the fixer to start");
+    worker.kill("SIGINT");
+    const code = await exited(worker);
+    expect(code).toBe(130);
+    expect(worker.output()).toContain("SIGINT: stopping the running stage");
+
+    const task = JSON.parse(runCli(["show", "t-1", "--json"], { cwd: repo, env }).stdout) as {
+      task: { status: string; final_verdict: string; reason: string; branch: string };
+      runs: { status: string }[];
+    };
+    expect(task.task.status).toBe("needs_human");
+    expect(task.task.final_verdict).toBe("CHANGES_REQUESTED");
+    expect(task.task.reason).toMatch(/interrupted \(SIGINT\) during stage fix/);
+    expect(task.runs.at(-1)?.status).toBe("interrupted");
+    // The fixer's half-done work was committed, not lost.
+    expect(git(repo, "show", `${task.task.branch}:NOTES.md`)).toContain("half-done work");
+
+    const resumed = runCli(["resume", "t-1"], { cwd: repo, env, timeoutMs: 90_000 });
+    expect(resumed.stdout).toContain("APPROVED after 1 fix cycle");
+    expect(resumed.code).toBe(0);
+    const fixers = invocations(counts).filter((i) => i.role === "fixer");
+    expect(fixers).toHaveLength(2);
+    expect(invocations(counts).filter((i) => i.role === "implementer")).toHaveLength(1);
   }, 150_000);
 });

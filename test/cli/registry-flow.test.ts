@@ -13,7 +13,8 @@ interface FindingJson {
 describe("the registry as a user sees it", () => {
   let repo: string;
   let env: NodeJS.ProcessEnv;
-  const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: repo, env: { ...env, ...extra }, timeoutMs: 90_000 });
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(args, { cwd: repo, env: { ...env, ...extra }, timeoutMs: 90_000 });
 
   beforeEach(() => {
     const root = tempDir();
@@ -68,7 +69,10 @@ describe("the registry as a user sees it", () => {
     expect(improve.code).toBe(0);
     expect(improve.stdout).toMatch(/queued t-2 {2}improve/);
     expect(improve.stdout).toContain("t-1-review-1.md");
-    const shown = JSON.parse(cli(["show", "t-2", "--json"]).stdout) as { task: { branch: string; parent_id: string }; findings: FindingJson[] };
+    const shown = JSON.parse(cli(["show", "t-2", "--json"]).stdout) as {
+      task: { branch: string; parent_id: string };
+      findings: FindingJson[];
+    };
     const origin = JSON.parse(cli(["show", "t-1", "--json"]).stdout) as { task: { branch: string } };
     expect(shown.task.branch).toBe(origin.task.branch);
     expect(shown.task.parent_id).toBe("t-1");

@@ -37,7 +37,10 @@ describe("two `fixpoint work` processes on one store", () => {
     // so this shows the two processes really ran side by side).
     expect(new Set(runs.map((r) => r.pid)).size).toBe(2);
 
-    const status = JSON.parse(runCli(["status", "--json"], { cwd: repo, env }).stdout) as { status: string; final_verdict: string }[];
+    const status = JSON.parse(runCli(["status", "--json"], { cwd: repo, env }).stdout) as {
+      status: string;
+      final_verdict: string;
+    }[];
     expect(status).toHaveLength(20);
     expect(status.every((t) => t.status === "completed" && t.final_verdict === "APPROVED")).toBe(true);
   }, 120_000);

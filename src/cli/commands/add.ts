@@ -6,8 +6,8 @@ import { FixpointError } from "../../errors.js";
 import { loadWorkflow } from "../../workflow/loader.js";
 import { type Io, printJson } from "../io.js";
 import { openProject } from "../project.js";
-import { parseNumber, parsePositiveInt } from "../task-ref.js";
 import { taskJson } from "../render/json.js";
+import { parseNumber, parsePositiveInt } from "../task-ref.js";
 
 interface AddOptions {
   type?: string;
@@ -41,26 +41,41 @@ export function registerAdd(program: Command, io: Io): void {
     .option("--json", "print the task as JSON")
     .action(async (promptArg: string | undefined, opts: AddOptions) => {
       const prompt = opts.promptFile ? await readFile(resolve(io.cwd, opts.promptFile), "utf8") : promptArg;
-      if (!prompt || prompt.trim() === "") throw new FixpointError("usage", "add needs a prompt (an argument or --prompt-file)");
+      if (!prompt || prompt.trim() === "")
+        throw new FixpointError("usage", "add needs a prompt (an argument or --prompt-file)");
       if (!(TASK_TYPES as readonly string[]).includes(opts.type ?? "implement")) {
-        throw new FixpointError("usage", `unknown task type \`${opts.type}\` (one of ${TASK_TYPES.join(", ")})`);
+        throw new FixpointError(
+          "usage",
+          `unknown task type \`${opts.type}\` (one of ${TASK_TYPES.join(", ")})`,
+        );
       }
       const maxCycles = parsePositiveInt("--max-cycles", opts.maxCycles);
       const budgetUsd = parseNumber("--budget-usd", opts.budgetUsd);
       const project = await openProject(io.cwd, { env: io.env, flags: { maxCycles, budgetUsd } });
       try {
         const { config, git, root } = project;
-        const workflow = opts.workflow ?? (opts.review === false ? "implement-only" : config.defaults.workflow);
+        const workflow =
+          opts.workflow ?? (opts.review === false ? "implement-only" : config.defaults.workflow);
         await loadWorkflow(workflow, root);
         const base = opts.base ?? config.defaults.baseBranch ?? (await git.currentBranch(root));
         if (!base || !(await git.revParse(root, base))) {
-          throw new FixpointError("usage", `base branch \`${base ?? "(detached HEAD)"}\` not found; pass --base <branch>`);
+          throw new FixpointError(
+            "usage",
+            `base branch \`${base ?? "(detached HEAD)"}\` not found; pass --base <branch>`,
+          );
         }
         const agents: Record<string, string> = {};
-        for (const [role, name] of [["implementer", opts.agent], ["fixer", opts.agent], ["reviewer", opts.reviewAgent]] as const) {
+        for (const [role, name] of [
+          ["implementer", opts.agent],
+          ["fixer", opts.agent],
+          ["reviewer", opts.reviewAgent],
+        ] as const) {
           if (!name) continue;
           if (!config.agents[name]) {
-            throw new FixpointError("usage", `unknown agent \`${name}\` (configured: ${Object.keys(config.agents).join(", ")})`);
+            throw new FixpointError(
+              "usage",
+              `unknown agent \`${name}\` (configured: ${Object.keys(config.agents).join(", ")})`,
+            );
           }
           agents[role] = name;
         }
@@ -80,7 +95,14 @@ export function registerAdd(program: Command, io: Io): void {
           Date.now(),
         );
         await project.store.appendEvents(
-          [{ taskId: task.id, runId: null, type: "task.queued", data: { workflow, base, maxCycles: task.maxCycles } }],
+          [
+            {
+              taskId: task.id,
+              runId: null,
+              type: "task.queued",
+              data: { workflow, base, maxCycles: task.maxCycles },
+            },
+          ],
           Date.now(),
         );
         if (opts.json) printJson(io, taskJson(task));

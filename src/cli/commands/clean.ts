@@ -9,9 +9,14 @@ const FINISHED = new Set(["completed", "cancelled"]);
 export function registerClean(program: Command, io: Io): void {
   program
     .command("clean")
-    .description("remove the worktrees of finished tasks (branches stay; a branch is deleted only with --branches and only when its commits exist elsewhere)")
+    .description(
+      "remove the worktrees of finished tasks (branches stay; a branch is deleted only with --branches and only when its commits exist elsewhere)",
+    )
     .option("--worktrees", "remove worktrees (the default action)")
-    .option("--branches", "also delete branches whose every commit is reachable from another branch, a remote or a tag")
+    .option(
+      "--branches",
+      "also delete branches whose every commit is reachable from another branch, a remote or a tag",
+    )
     .option("--dry-run", "say what would be removed")
     .action(async (opts: { branches?: boolean; dryRun?: boolean }) => {
       const project = await openProject(io.cwd, { env: io.env });

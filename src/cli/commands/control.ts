@@ -28,9 +28,18 @@ export function registerControl(program: Command, io: Io): void {
           throw new FixpointError("usage", `${task.id} is already ${task.status}`);
         }
         const now = Date.now();
-        await project.store.updateTask(task.id, { status: "cancelled", reason: `cancelled by ${who()}` }, now);
-        await project.store.appendEvents([{ taskId: task.id, runId: null, type: "task.cancelled", data: { by: who(), was: task.status } }], now);
-        io.out(`${task.id} cancelled${task.status === "running" ? " (its worker stops the running stage and commits its work)" : ""}\n`);
+        await project.store.updateTask(
+          task.id,
+          { status: "cancelled", reason: `cancelled by ${who()}` },
+          now,
+        );
+        await project.store.appendEvents(
+          [{ taskId: task.id, runId: null, type: "task.cancelled", data: { by: who(), was: task.status } }],
+          now,
+        );
+        io.out(
+          `${task.id} cancelled${task.status === "running" ? " (its worker stops the running stage and commits its work)" : ""}\n`,
+        );
       } finally {
         await project.close();
       }
@@ -44,16 +53,38 @@ export function registerControl(program: Command, io: Io): void {
     .action(async (ref: string, opts: { verdict: string }) => {
       const verdict = opts.verdict.toUpperCase();
       if (!(FINAL_VERDICTS as readonly string[]).includes(verdict)) {
-        throw new FixpointError("usage", `unknown verdict \`${opts.verdict}\` (one of ${FINAL_VERDICTS.join(", ")})`);
+        throw new FixpointError(
+          "usage",
+          `unknown verdict \`${opts.verdict}\` (one of ${FINAL_VERDICTS.join(", ")})`,
+        );
       }
       const project = await openProject(io.cwd, { env: io.env });
       try {
         const task = await requireTask(project.store, ref);
-        if (task.status === "running") throw new FixpointError("usage", `${task.id} is running; cancel it first`);
+        if (task.status === "running")
+          throw new FixpointError("usage", `${task.id} is running; cancel it first`);
         const now = Date.now();
         const v = verdict as FinalVerdict;
-        await project.store.updateTask(task.id, { finalVerdict: v, status: isApproval(v) ? "completed" : "needs_human", reason: `verdict set by ${who()}` }, now);
-        await project.store.appendEvents([{ taskId: task.id, runId: null, type: "verdict.overridden", data: { from: task.finalVerdict, to: v, by: who(), at: new Date(now).toISOString() } }], now);
+        await project.store.updateTask(
+          task.id,
+          {
+            finalVerdict: v,
+            status: isApproval(v) ? "completed" : "needs_human",
+            reason: `verdict set by ${who()}`,
+          },
+          now,
+        );
+        await project.store.appendEvents(
+          [
+            {
+              taskId: task.id,
+              runId: null,
+              type: "verdict.overridden",
+              data: { from: task.finalVerdict, to: v, by: who(), at: new Date(now).toISOString() },
+            },
+          ],
+          now,
+        );
         io.out(`${task.id}: final verdict ${task.finalVerdict ?? "(none)"} → ${v}\n`);
       } finally {
         await project.close();
@@ -74,10 +105,30 @@ export function registerControl(program: Command, io: Io): void {
           throw new FixpointError("usage", `${task.id} is not waiting for a human (status ${task.status})`);
         }
         const now = Date.now();
-        await project.store.setMarker(humanMarkerKey(task.id, task.currentStage), { decision: decision === "approve" ? "approved" : "rejected", reason: opts.reason ?? null, by: who() }, now);
+        await project.store.setMarker(
+          humanMarkerKey(task.id, task.currentStage),
+          {
+            decision: decision === "approve" ? "approved" : "rejected",
+            reason: opts.reason ?? null,
+            by: who(),
+          },
+          now,
+        );
         await project.store.updateTask(task.id, { status: "queued", finalVerdict: null, reason: null }, now);
-        await project.store.appendEvents([{ taskId: task.id, runId: null, type: `human.${decision === "approve" ? "approved" : "rejected"}`, data: { stage: task.currentStage, by: who(), reason: opts.reason ?? null } }], now);
-        io.out(`${task.id}: ${decision === "approve" ? "approved" : "rejected"} at ${task.currentStage}; queued (run \`fixpoint work\`)\n`);
+        await project.store.appendEvents(
+          [
+            {
+              taskId: task.id,
+              runId: null,
+              type: `human.${decision === "approve" ? "approved" : "rejected"}`,
+              data: { stage: task.currentStage, by: who(), reason: opts.reason ?? null },
+            },
+          ],
+          now,
+        );
+        io.out(
+          `${task.id}: ${decision === "approve" ? "approved" : "rejected"} at ${task.currentStage}; queued (run \`fixpoint work\`)\n`,
+        );
       } finally {
         await project.close();
       }

@@ -17,7 +17,10 @@ export function registerFindings(program: Command, io: Io): void {
     .option("--json", "print JSON: an array of findings (docs/cli.md)")
     .action(async (ref: string, opts: { status?: string; json?: boolean; history?: boolean }) => {
       if (opts.status && !(FINDING_STATUSES as readonly string[]).includes(opts.status)) {
-        throw new FixpointError("usage", `unknown status \`${opts.status}\` (one of ${FINDING_STATUSES.join(", ")})`);
+        throw new FixpointError(
+          "usage",
+          `unknown status \`${opts.status}\` (one of ${FINDING_STATUSES.join(", ")})`,
+        );
       }
       const project = await openProject(io.cwd, { env: io.env });
       try {

@@ -13,7 +13,9 @@ const LIVE = new Set(["open", "fixed", "deferred"]);
 export function registerImprove(program: Command, io: Io): void {
   program
     .command("improve")
-    .description("queue a manual improve task on the same branch and worktree, from the last (or named) review and the open findings")
+    .description(
+      "queue a manual improve task on the same branch and worktree, from the last (or named) review and the open findings",
+    )
     .argument("<id>", "task id")
     .option("--review <n>", "use the review artifact of this cycle (default: the last one)")
     .option("--max-cycles <n>", "fix cycles for the improve task")
@@ -23,12 +25,18 @@ export function registerImprove(program: Command, io: Io): void {
         const { store } = project;
         const origin = await requireTask(store, ref);
         if (origin.status === "running" || origin.status === "queued") {
-          throw new FixpointError("usage", `${origin.id} is ${origin.status}; improve a task once it has finished`);
+          throw new FixpointError(
+            "usage",
+            `${origin.id} is ${origin.status}; improve a task once it has finished`,
+          );
         }
-        if (!origin.branch) throw new FixpointError("usage", `${origin.id} has no branch yet; nothing to improve`);
+        if (!origin.branch)
+          throw new FixpointError("usage", `${origin.id} has no branch yet; nothing to improve`);
         const reviews = join(project.dir, "reviews");
-        const cycle = parsePositiveInt("--review", opts.review) ?? (await lastReviewCycle(reviews, origin.id));
-        if (cycle === null) throw new FixpointError("usage", `${origin.id} has no review artifact in ${reviews}`);
+        const cycle =
+          parsePositiveInt("--review", opts.review) ?? (await lastReviewCycle(reviews, origin.id));
+        if (cycle === null)
+          throw new FixpointError("usage", `${origin.id} has no review artifact in ${reviews}`);
         const artifact = join(reviews, `${origin.id}-review-${cycle}.md`);
         const review = await readFile(artifact, "utf8").catch(() => {
           throw new FixpointError("usage", `no review artifact ${artifact}`);
@@ -67,10 +75,19 @@ export function registerImprove(program: Command, io: Io): void {
         await store.saveFindings(
           task.id,
           findings.map((f) => ({ ...f, taskId: task.id })),
-          [{ taskId: task.id, runId: null, type: "improve.created", data: { origin: origin.id, review: artifact, findings: findings.map((f) => f.id) } }],
+          [
+            {
+              taskId: task.id,
+              runId: null,
+              type: "improve.created",
+              data: { origin: origin.id, review: artifact, findings: findings.map((f) => f.id) },
+            },
+          ],
           now,
         );
-        io.out(`queued ${task.id}  improve  ${task.title}\n  on ${origin.branch}, from ${artifact} and ${findings.length} open finding${findings.length === 1 ? "" : "s"}\n`);
+        io.out(
+          `queued ${task.id}  improve  ${task.title}\n  on ${origin.branch}, from ${artifact} and ${findings.length} open finding${findings.length === 1 ? "" : "s"}\n`,
+        );
       } finally {
         await project.close();
       }
@@ -80,7 +97,10 @@ export function registerImprove(program: Command, io: Io): void {
 async function lastReviewCycle(dir: string, taskId: string): Promise<number | null> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const cycles = names
-    .map((n) => n.match(new RegExp(`^${taskId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-review-(\\d+)\\.md$`))?.[1])
+    .map(
+      (n) =>
+        n.match(new RegExp(`^${taskId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-review-(\\d+)\\.md$`))?.[1],
+    )
     .filter((c): c is string => c !== undefined)
     .map(Number);
   return cycles.length ? Math.max(...cycles) : null;

@@ -9,12 +9,17 @@ import { findRepoRoot, openProject } from "../project.js";
 export function registerInit(program: Command, io: Io): void {
   program
     .command("init")
-    .description("create fixpoint.kdl (commented defaults, detected gate commands) and .fixpoint/ (gitignored)")
+    .description(
+      "create fixpoint.kdl (commented defaults, detected gate commands) and .fixpoint/ (gitignored)",
+    )
     .option("--force", "overwrite an existing fixpoint.kdl")
     .action(async (opts: { force?: boolean }) => {
       const root = await findRepoRoot(io.cwd);
       const configPath = join(root, PROJECT_CONFIG_FILE);
-      const exists = await access(configPath).then(() => true, () => false);
+      const exists = await access(configPath).then(
+        () => true,
+        () => false,
+      );
       const gates = await detectGates(root);
       if (!exists || opts.force) await writeFile(configPath, renderInitConfig(gates));
       await ignoreFixpointDir(root);

@@ -19,7 +19,8 @@ export function registerLogs(program: Command, io: Io): void {
       const project = await openProject(io.cwd, { env: io.env });
       try {
         const task = await requireTask(project.store, ref);
-        const print = (e: TaskEvent) => (opts.json ? printJson(io, eventJson(e)) : io.out(`${eventLine(e)}\n`));
+        const print = (e: TaskEvent) =>
+          opts.json ? printJson(io, eventJson(e)) : io.out(`${eventLine(e)}\n`);
         let last = 0;
         for (;;) {
           const events = await project.store.listEvents(task.id, last);
@@ -45,7 +46,10 @@ function eventLine(e: TaskEvent): string {
   const t = new Date(e.ts).toISOString().slice(11, 19);
   const data = Object.entries(e.data)
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([k, v]) => `${k}=${typeof v === "string" ? (v.includes(" ") ? JSON.stringify(v) : v) : JSON.stringify(v)}`)
+    .map(
+      ([k, v]) =>
+        `${k}=${typeof v === "string" ? (v.includes(" ") ? JSON.stringify(v) : v) : JSON.stringify(v)}`,
+    )
     .join(" ");
   return `${t}  ${e.type.padEnd(22)} ${data}`;
 }

@@ -11,7 +11,9 @@ import { work } from "./work.js";
 export function registerResume(program: Command, io: Io, exit: { code: number }): void {
   program
     .command("resume")
-    .description("continue the last run from its checkpoint; after a review failure, restart the fix loop with the stored blocking findings")
+    .description(
+      "continue the last run from its checkpoint; after a review failure, restart the fix loop with the stored blocking findings",
+    )
     .argument("<id>", "task id")
     .option("--queue", "only queue it; a running `fixpoint work` picks it up")
     .action(async (ref: string, opts: { queue?: boolean }) => {
@@ -20,7 +22,8 @@ export function registerResume(program: Command, io: Io, exit: { code: number })
         const task = await requireTask(project.store, ref);
         const message = await prepareResume(project, task);
         io.out(`${message}\n`);
-        if (!opts.queue) exit.code = await work(project, io, { ids: [task.id], concurrency: 1, once: true, watch: false });
+        if (!opts.queue)
+          exit.code = await work(project, io, { ids: [task.id], concurrency: 1, once: true, watch: false });
       } finally {
         await project.close();
       }
@@ -36,7 +39,8 @@ export function registerResume(program: Command, io: Io, exit: { code: number })
         const task = await requireTask(project.store, ref);
         const message = await prepareRetry(project, task);
         io.out(`${message}\n`);
-        if (!opts.queue) exit.code = await work(project, io, { ids: [task.id], concurrency: 1, once: true, watch: false });
+        if (!opts.queue)
+          exit.code = await work(project, io, { ids: [task.id], concurrency: 1, once: true, watch: false });
       } finally {
         await project.close();
       }
@@ -45,7 +49,10 @@ export function registerResume(program: Command, io: Io, exit: { code: number })
 
 function assertNotRunning(task: Task): void {
   if (task.status === "running") {
-    throw new FixpointError("usage", `${task.id} is running; \`fixpoint cancel ${task.id}\` first, or let its worker finish`);
+    throw new FixpointError(
+      "usage",
+      `${task.id} is running; \`fixpoint cancel ${task.id}\` first, or let its worker finish`,
+    );
   }
 }
 
@@ -71,7 +78,8 @@ export async function prepareResume(project: Project, task: Task): Promise<strin
   const now = Date.now();
   const last = await lastRunState(project, task);
   const { store } = project;
-  const requeue = () => store.updateTask(task.id, { status: "queued", finalVerdict: null, reason: null }, now);
+  const requeue = () =>
+    store.updateTask(task.id, { status: "queued", finalVerdict: null, reason: null }, now);
   if (!last) {
     await requeue();
     return `${task.id} queued (it had not started)`;
@@ -100,7 +108,14 @@ export async function prepareResume(project: Project, task: Task): Promise<strin
       stage: null,
       checkpoint: { state: stateToJson(state) },
       findings: [],
-      events: [{ taskId: task.id, runId: run.id, type: "run.resume_followup", data: { fromRun: last.run.id, findings: issues.map((i) => i.id), message: msg } }],
+      events: [
+        {
+          taskId: task.id,
+          runId: run.id,
+          type: "run.resume_followup",
+          data: { fromRun: last.run.id, findings: issues.map((i) => i.id), message: msg },
+        },
+      ],
       task: { currentStage: fix.id, cycle: 0 },
       now,
     });
@@ -109,7 +124,10 @@ export async function prepareResume(project: Project, task: Task): Promise<strin
   }
   const next = last.state.next ?? last.state.stoppedAt;
   if (!next) {
-    throw new FixpointError("usage", `${task.id} ended ${task.finalVerdict ?? task.status} with nothing to resume; \`fixpoint improve ${task.id}\` starts a new round`);
+    throw new FixpointError(
+      "usage",
+      `${task.id} ended ${task.finalVerdict ?? task.status} with nothing to resume; \`fixpoint improve ${task.id}\` starts a new round`,
+    );
   }
   await store.commitStage({
     taskId: task.id,
@@ -121,7 +139,11 @@ export async function prepareResume(project: Project, task: Task): Promise<strin
     task: { currentStage: next },
     now,
   });
-  await store.updateRun(last.run.id, { status: "interrupted", finalVerdict: null, reason: null, endedAt: null }, now);
+  await store.updateRun(
+    last.run.id,
+    { status: "interrupted", finalVerdict: null, reason: null, endedAt: null },
+    now,
+  );
   await requeue();
   return `${task.id} resumes run ${last.run.id} at stage ${next}`;
 }
@@ -137,7 +159,15 @@ export async function prepareRetry(project: Project, task: Task): Promise<string
   const from = last ? (last.state.stoppedAt ?? last.state.next ?? workflow.start) : workflow.start;
   const run = await store.createRun(task.id, "retry", {}, now);
   if (last) {
-    const state: RunState = { ...last.state, next: from, sessions: {}, pending: {}, final: null, stoppedAt: null, visits: {} };
+    const state: RunState = {
+      ...last.state,
+      next: from,
+      sessions: {},
+      pending: {},
+      final: null,
+      stoppedAt: null,
+      visits: {},
+    };
     await store.commitStage({
       taskId: task.id,
       runId: run.id,

@@ -1,8 +1,8 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { totalTokens } from "../../domain/types.js";
 import { reviewArtifactPath } from "../../engine/artifacts.js";
-import { join } from "node:path";
-import { existsSync } from "node:fs";
 import { type Io, printJson } from "../io.js";
 import { openProject } from "../project.js";
 import { cycleLine, cycleSummaries } from "../render/cycles.js";
@@ -14,7 +14,9 @@ import { requireTask } from "../task-ref.js";
 export function registerShow(program: Command, io: Io): void {
   program
     .command("show")
-    .description("the task: runs, stage timeline with outcomes, durations, tokens and cost; the findings registry; artifacts")
+    .description(
+      "the task: runs, stage timeline with outcomes, durations, tokens and cost; the findings registry; artifacts",
+    )
     .argument("<id>", "task id (t-29 or 29)")
     .option("--json", "print JSON (docs/cli.md)")
     .action(async (ref: string, opts: { json?: boolean }) => {
@@ -49,17 +51,24 @@ export function registerShow(program: Command, io: Io): void {
         }
         const out: string[] = [];
         out.push(`${task.id}  ${task.type}  ${task.title}`);
-        out.push(`  status ${task.status}${task.finalVerdict ? `  ·  ${task.finalVerdict}` : ""}${task.reason ? `  ·  ${task.reason}` : ""}`);
+        out.push(
+          `  status ${task.status}${task.finalVerdict ? `  ·  ${task.finalVerdict}` : ""}${task.reason ? `  ·  ${task.reason}` : ""}`,
+        );
         out.push(`  workflow ${task.workflow}  ·  base ${task.baseBranch}  ·  branch ${task.branch ?? "-"}`);
         if (task.worktreePath) out.push(`  worktree ${task.worktreePath}`);
         out.push(`  cost ${money(cost)}  ·  ${tokens} tokens`);
         out.push("", "Runs:");
-        for (const r of runs) out.push(`  run ${r.id} (${r.kind}) ${r.status}${r.finalVerdict ? ` ${r.finalVerdict}` : ""}${r.reason ? ` — ${r.reason}` : ""}`);
+        for (const r of runs)
+          out.push(
+            `  run ${r.id} (${r.kind}) ${r.status}${r.finalVerdict ? ` ${r.finalVerdict}` : ""}${r.reason ? ` — ${r.reason}` : ""}`,
+          );
         out.push("", "Timeline:");
         for (const s of stages) {
           const dur = elapsed(s.endedAt - s.startedAt);
           const tok = totalTokens(s.usage);
-          out.push(`  [${s.cycle}] ${s.stageId.padEnd(18)} ${s.outcome.padEnd(15)} ${dur.padStart(6)}  ${tok ? `${tok} tok ` : ""}${s.costUsd ? money(s.costUsd) : ""}${s.summary ? `  ${s.summary}` : ""}${s.failureReason && s.outcome === "fail" ? `  (${s.failureReason})` : ""}`.trimEnd());
+          out.push(
+            `  [${s.cycle}] ${s.stageId.padEnd(18)} ${s.outcome.padEnd(15)} ${dur.padStart(6)}  ${tok ? `${tok} tok ` : ""}${s.costUsd ? money(s.costUsd) : ""}${s.summary ? `  ${s.summary}` : ""}${s.failureReason && s.outcome === "fail" ? `  (${s.failureReason})` : ""}`.trimEnd(),
+          );
         }
         if (summaries.length) {
           out.push("", "Cycles:");

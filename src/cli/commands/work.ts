@@ -22,7 +22,12 @@ export function registerWork(program: Command, io: Io, exit: { code: number }): 
     .action(async (ids: string[], opts: WorkOptions) => {
       const project = await openProject(io.cwd, { env: io.env });
       try {
-        exit.code = await work(project, io, { ids, concurrency: parsePositiveInt("--concurrency", opts.concurrency) ?? 1, once: Boolean(opts.once), watch: Boolean(opts.watch) });
+        exit.code = await work(project, io, {
+          ids,
+          concurrency: parsePositiveInt("--concurrency", opts.concurrency) ?? 1,
+          once: Boolean(opts.once),
+          watch: Boolean(opts.watch),
+        });
       } finally {
         await project.close();
       }

@@ -1,9 +1,8 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { formatDiagnostic } from "../../errors.js";
+import { FixpointError, formatDiagnostic } from "../../errors.js";
 import { listWorkflows, loadWorkflow } from "../../workflow/loader.js";
 import { validateWorkflowFile } from "../../workflow/validate.js";
-import { FixpointError } from "../../errors.js";
 import { type Io, printJson } from "../io.js";
 import { findRepoRoot } from "../project.js";
 
@@ -16,7 +15,10 @@ export function registerWorkflows(program: Command, io: Io): void {
       const root = await findRepoRoot(io.cwd).catch(() => io.cwd);
       const list = await listWorkflows(root);
       if (opts.json) return printJson(io, list);
-      for (const w of list) io.out(`  ${w.name.padEnd(18)} ${w.error ? `BROKEN: ${w.error}` : (w.description ?? "")}  (${w.source})\n`);
+      for (const w of list)
+        io.out(
+          `  ${w.name.padEnd(18)} ${w.error ? `BROKEN: ${w.error}` : (w.description ?? "")}  (${w.source})\n`,
+        );
     });
   wf.command("validate")
     .description("check a workflow file; problems are printed as file:line:column: message")
@@ -38,11 +40,15 @@ export function registerWorkflows(program: Command, io: Io): void {
       const lines = [`workflow ${w.name}  (${w.source})`, `  start ${w.start}`];
       for (const s of w.stages.values()) {
         if (s.parentId) continue;
-        lines.push(`  ${s.kind.padEnd(9)} ${s.id}${s.agent ? `  agent=${s.agent}` : ""}${s.nextCycle ? "  next-cycle" : ""}`);
-        for (const c of s.children) lines.push(`    ${c.kind.padEnd(7)} ${c.id}${c.agent ? `  agent=${c.agent}` : ""}`);
+        lines.push(
+          `  ${s.kind.padEnd(9)} ${s.id}${s.agent ? `  agent=${s.agent}` : ""}${s.nextCycle ? "  next-cycle" : ""}`,
+        );
+        for (const c of s.children)
+          lines.push(`    ${c.kind.padEnd(7)} ${c.id}${c.agent ? `  agent=${c.agent}` : ""}`);
         for (const r of s.routes) lines.push(`    route → ${r.to}  when ${r.when.text}`);
       }
-      for (const t of w.transitions) lines.push(`  ${t.from} → ${t.to}${t.when ? `  when ${t.when.text}` : ""}`);
+      for (const t of w.transitions)
+        lines.push(`  ${t.from} → ${t.to}${t.when ? `  when ${t.when.text}` : ""}`);
       io.out(`${lines.join("\n")}\n`);
     });
 }

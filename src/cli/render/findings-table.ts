@@ -8,20 +8,36 @@ export function findingsTable(findings: Finding[]): string {
     const where = f.file ? `${f.file}${f.lineStart ? `:${f.lineStart}` : ""}` : "-";
     const last = f.attempts.at(-1);
     const just = last ? `${last.status}: ${last.rejection ?? last.justification}` : "";
-    return [f.id, f.severity, f.status, truncate(where, 28), truncate(f.title, 44), String(f.attempts.length), truncate(just, 60)];
+    return [
+      f.id,
+      f.severity,
+      f.status,
+      truncate(where, 28),
+      truncate(f.title, 44),
+      String(f.attempts.length),
+      truncate(just, 60),
+    ];
   });
   const header = ["ID", "SEV", "STATUS", "FILE:LINE", "TITLE", "ATT", "LAST JUSTIFICATION"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const fmt = (r: string[]) => `  ${r.map((c, i) => pad(c, widths[i] ?? 0)).join("  ").trimEnd()}`;
+  const fmt = (r: string[]) =>
+    `  ${r
+      .map((c, i) => pad(c, widths[i] ?? 0))
+      .join("  ")
+      .trimEnd()}`;
   return `${[fmt(header), ...rows.map(fmt)].join("\n")}\n`;
 }
 
 /** Each finding's history, for the demo and `show --history`. */
 export function findingHistory(f: Finding): string {
-  const lines = [`  ${f.id} [${f.severity}] ${f.title} — ${f.status}${f.timesReopened ? ` (reopened ${f.timesReopened}×)` : ""}`];
+  const lines = [
+    `  ${f.id} [${f.severity}] ${f.title} — ${f.status}${f.timesReopened ? ` (reopened ${f.timesReopened}×)` : ""}`,
+  ];
   lines.push(`      raised by ${f.sources.map((s) => `${s.source} (cycle ${s.cycle})`).join(", ")}`);
   for (const a of f.attempts) {
-    lines.push(`      cycle ${a.cycle}: fixer said ${a.status}${a.justification ? ` — ${truncate(a.justification, 90)}` : ""}${a.commitSha ? ` [${a.commitSha.slice(0, 8)}]` : ""}${a.rejection ? ` (rejected: ${a.rejection})` : ""}`);
+    lines.push(
+      `      cycle ${a.cycle}: fixer said ${a.status}${a.justification ? ` — ${truncate(a.justification, 90)}` : ""}${a.commitSha ? ` [${a.commitSha.slice(0, 8)}]` : ""}${a.rejection ? ` (rejected: ${a.rejection})` : ""}`,
+    );
   }
   return lines.join("\n");
 }

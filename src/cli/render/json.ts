@@ -52,7 +52,12 @@ export function stageJson(s: StageExecution) {
     summary: s.summary,
     started_at: new Date(s.startedAt).toISOString(),
     duration_ms: s.endedAt - s.startedAt,
-    tokens: { input: s.usage.input, output: s.usage.output, cache_read: s.usage.cacheRead, cache_write: s.usage.cacheWrite },
+    tokens: {
+      input: s.usage.input,
+      output: s.usage.output,
+      cache_read: s.usage.cacheRead,
+      cache_write: s.usage.cacheWrite,
+    },
     cost_usd: s.costUsd,
     head_before: s.headBefore,
     head_after: s.headAfter,

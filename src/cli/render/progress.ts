@@ -24,9 +24,12 @@ export function createProgressReporter(out: ProgressSink, opts: { now?: () => nu
     if (!out.isTTY || live.size === 0) return;
     frame = (frame + 1) % frames.length;
     const parts = [...live.values()].map(
-      (s) => `${s.label} ${elapsed(now() - s.started)}${s.cost > 0 ? ` ${money(s.cost)}` : ""}${s.note ? ` · ${s.note}` : ""}`,
+      (s) =>
+        `${s.label} ${elapsed(now() - s.started)}${s.cost > 0 ? ` ${money(s.cost)}` : ""}${s.note ? ` · ${s.note}` : ""}`,
     );
-    out.write(`\r\x1b[2K  ${frames[frame]} ${parts.join("  |  ").slice(0, (process.stdout.columns ?? 100) - 6)}`);
+    out.write(
+      `\r\x1b[2K  ${frames[frame]} ${parts.join("  |  ").slice(0, (process.stdout.columns ?? 100) - 6)}`,
+    );
   };
   const ensureTimer = () => {
     if (out.isTTY && !timer) {
@@ -55,7 +58,12 @@ export function createProgressReporter(out: ProgressSink, opts: { now?: () => nu
           break;
         case "stage.started":
           if (e.kind === "parallel" || e.kind === "decision" || e.kind === "exit") break;
-          live.set(`${e.taskId}/${e.stageId}`, { label: `${cyc(e)} ${e.stageId}`, started: now(), cost: 0, note: "" });
+          live.set(`${e.taskId}/${e.stageId}`, {
+            label: `${cyc(e)} ${e.stageId}`,
+            started: now(),
+            cost: 0,
+            note: "",
+          });
           ensureTimer();
           draw();
           break;
@@ -81,8 +89,12 @@ export function createProgressReporter(out: ProgressSink, opts: { now?: () => nu
         case "task.finished": {
           const ok = e.verdict === "APPROVED" || e.verdict === "APPROVED_WITH_FOLLOWUPS";
           const mark = ok ? "✓" : e.status === "cancelled" ? "✗" : "!";
-          const what = ok ? `${e.verdict} after ${plural(e.cycles, "fix cycle")}` : `${e.verdict ?? e.status}: ${e.reason ?? ""}`;
-          const tail = [e.branch ? `branch ${e.branch}` : null, money(e.costUsd)].filter(Boolean).join("  ·  ");
+          const what = ok
+            ? `${e.verdict} after ${plural(e.cycles, "fix cycle")}`
+            : `${e.verdict ?? e.status}: ${e.reason ?? ""}`;
+          const tail = [e.branch ? `branch ${e.branch}` : null, money(e.costUsd)]
+            .filter(Boolean)
+            .join("  ·  ");
           line(`${mark} ${e.taskId} ${ok ? "completed" : e.status}: ${what}  ·  ${tail}`);
           break;
         }

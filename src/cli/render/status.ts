@@ -12,7 +12,10 @@ const MARKS: Record<string, string> = {
 
 /** One line per task, as in SPEC §3. */
 export function statusLine(t: Task, idWidth: number): string {
-  const mark = t.status === "completed" && t.finalVerdict && !t.finalVerdict.startsWith("APPROVED") ? "!" : (MARKS[t.status] ?? " ");
+  const mark =
+    t.status === "completed" && t.finalVerdict && !t.finalVerdict.startsWith("APPROVED")
+      ? "!"
+      : (MARKS[t.status] ?? " ");
   const head = `  ${mark} ${pad(t.id, idWidth)}  ${pad(t.type, 9)}  ${pad(truncate(t.title, 28), 28)}  ${pad(t.status, 11)}`;
   if (t.status === "running") {
     return `${head}cycle ${t.cycle}/${t.maxCycles}${t.currentStage ? ` · ${t.currentStage}` : ""}`;
@@ -25,7 +28,7 @@ export function statusLine(t: Task, idWidth: number): string {
 }
 
 export function statusTable(tasks: Task[]): string {
-  if (tasks.length === 0) return "No tasks. Queue one with `fixpoint add \"…\"`.\n";
+  if (tasks.length === 0) return 'No tasks. Queue one with `fixpoint add "…"`.\n';
   const w = Math.max(...tasks.map((t) => t.id.length));
   return `${tasks.map((t) => statusLine(t, w)).join("\n")}\n`;
 }

@@ -65,7 +65,11 @@ export async function runAgentTurn<T>(
       env: agent.env,
       signal: ctx.signal,
       extraArgs: agent.extraArgs,
-      transcriptPath: join(ctx.deps.transcriptsDir, ctx.task.id, `${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempts}.log`),
+      transcriptPath: join(
+        ctx.deps.transcriptsDir,
+        ctx.task.id,
+        `${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempts}.log`,
+      ),
       onProgress: (p) =>
         ctx.deps.listener({
           type: "agent.progress",
@@ -90,7 +94,8 @@ export async function runAgentTurn<T>(
     const base = { result, attempts, usage, costUsd, agent: agentName, sessionId: sessionId ?? null };
     if (!result.ok || !opts.parse) return { ...base, parsed: null };
     const parsed = opts.parse(result);
-    if (parsed.ok || attempts - (freshStarted ? 1 : 0) > PROTOCOL_RETRIES || ctx.signal.aborted) return { ...base, parsed };
+    if (parsed.ok || attempts - (freshStarted ? 1 : 0) > PROTOCOL_RETRIES || ctx.signal.aborted)
+      return { ...base, parsed };
     prompt = retryPrompt(opts.prompt, parsed.error, Boolean(sessionId && agent.backend.supportsSessions));
   }
 }
@@ -99,7 +104,14 @@ async function sessionLost(ctx: StageContext, agent: string, sessionId: string):
   const message = `session ${sessionId} of ${agent} could not be resumed; started a fresh one`;
   ctx.deps.listener({ type: "notice", taskId: ctx.task.id, message });
   await ctx.deps.store.appendEvents(
-    [{ taskId: ctx.task.id, runId: ctx.runId, type: "agent.session_lost", data: { agent, session: sessionId, message } }],
+    [
+      {
+        taskId: ctx.task.id,
+        runId: ctx.runId,
+        type: "agent.session_lost",
+        data: { agent, session: sessionId, message },
+      },
+    ],
     ctx.deps.clock.now(),
   );
 }

@@ -13,7 +13,11 @@ export interface CommitOutcome {
  * Commits whatever the agent left uncommitted and reports what happened since `headBefore`,
  * including commits the agent made on its own.
  */
-export async function commitStageWork(ctx: StageContext, headBefore: string, message: string): Promise<CommitOutcome> {
+export async function commitStageWork(
+  ctx: StageContext,
+  headBefore: string,
+  message: string,
+): Promise<CommitOutcome> {
   const { git } = ctx.deps;
   const mid = await git.headSha(ctx.workdir);
   const agentCommits = mid === headBefore ? [] : await git.commitsBetween(ctx.workdir, headBefore, mid);

@@ -5,6 +5,12 @@ import type { FailureClass } from "../../domain/types.js";
 export function agentFailure(result: AgentResult): { failureClass: FailureClass; failureReason: string } {
   const kind = result.failure?.kind;
   const failureClass: FailureClass =
-    kind === "timeout" ? "timeout" : kind === "cancelled" ? "cancelled" : kind === "exit_nonzero" ? "exit_nonzero" : "agent_error";
+    kind === "timeout"
+      ? "timeout"
+      : kind === "cancelled"
+        ? "cancelled"
+        : kind === "exit_nonzero"
+          ? "exit_nonzero"
+          : "agent_error";
   return { failureClass, failureReason: result.failure?.message ?? "agent failed" };
 }

@@ -7,8 +7,8 @@ import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { runAgentTurn } from "./agent-turn.js";
 import { commitStageWork } from "./commit-work.js";
 import { agentFailure } from "./failure.js";
-import { FIX_FORMAT } from "./formats.js";
 import { renderFollowup } from "./followup.js";
+import { FIX_FORMAT } from "./formats.js";
 
 /**
  * A `fix` stage: the fixer gets every open and deferred finding (one "Outstanding Review Findings"
@@ -35,7 +35,14 @@ export const fixHandler: StageHandler = {
     const headBefore = await ctx.deps.git.headSha(ctx.workdir);
     const none = { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, attempts: 0 };
     if (shown.length === 0) {
-      return { ...none, outcome: "skipped", effect: { type: "none" }, summary: "nothing to fix", headBefore, headAfter: headBefore };
+      return {
+        ...none,
+        outcome: "skipped",
+        effect: { type: "none" },
+        summary: "nothing to fix",
+        headBefore,
+        headAfter: headBefore,
+      };
     }
     const section = followup ? renderFollowup(followup) : (rendered?.text ?? "");
     const prompt = await ctx.deps.prompts.render(followup ? "fix-followup" : (stage.prompt ?? "fix"), {
@@ -51,7 +58,9 @@ export const fixHandler: StageHandler = {
       prompt,
       schema: FIX_REPORT_SCHEMA,
       continueSession: true,
-      sessionOverride: followup ? (ctx.state.sessions[stage.agent ?? "fixer"] ?? ctx.state.sessions.implementer) : undefined,
+      sessionOverride: followup
+        ? (ctx.state.sessions[stage.agent ?? "fixer"] ?? ctx.state.sessions.implementer)
+        : undefined,
       parse: (r) => {
         const p = parseFixReport(r.text, r.structured);
         return p.ok ? { ok: true, value: p.report } : { ok: false, error: p.error };
@@ -81,7 +90,13 @@ export const fixHandler: StageHandler = {
         outcome: "partial_success",
         failureClass: "unparsable",
         failureReason: "fix report unparsable",
-        effect: { type: "fix", report: { summary: "", entries: [] }, shownIds: shown, commitSha, parseError: turn.parsed.error },
+        effect: {
+          type: "fix",
+          report: { summary: "", entries: [] },
+          shownIds: shown,
+          commitSha,
+          parseError: turn.parsed.error,
+        },
       };
     }
     const report = turn.parsed?.ok ? turn.parsed.value : { summary: "", entries: [] };

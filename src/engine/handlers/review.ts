@@ -2,13 +2,13 @@ import type { ReviewOutput } from "../../domain/types.js";
 import { fenceUntrusted } from "../../findings/fence.js";
 import { renderPriorForReview } from "../../findings/render.js";
 import { effectiveVerdict, parseReviewOutput } from "../../findings/review-parse.js";
-import { reviewSummary } from "../effects.js";
 import { REVIEW_OUTPUT_SCHEMA } from "../../findings/schemas.js";
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
+import { reviewSummary } from "../effects.js";
 import { runAgentTurn } from "./agent-turn.js";
-import { agentFailure } from "./failure.js";
 import { boundDiff } from "./diff-bound.js";
+import { agentFailure } from "./failure.js";
 import { REVIEW_FORMAT } from "./formats.js";
 
 /**
@@ -22,7 +22,11 @@ export const reviewHandler: StageHandler = {
     const head = await git.headSha(ctx.workdir);
     const whole = await git.diff(ctx.workdir, ctx.task.baseBranch, { mergeBase: true });
     const last = ctx.state.reviewedAt[stage.id];
-    const since = last ? (last === head ? "(no changes since your last review)" : await git.diff(ctx.workdir, last)) : "";
+    const since = last
+      ? last === head
+        ? "(no changes since your last review)"
+        : await git.diff(ctx.workdir, last)
+      : "";
     const prior = ctx.registry.forReview();
     const prompt = await ctx.deps.prompts.render(stage.prompt ?? "review", {
       task_id: ctx.task.id,
@@ -33,9 +37,7 @@ export const reviewHandler: StageHandler = {
       changes_since_last_review: last
         ? fenceUntrusted("changes since your last review", boundDiff(since))
         : "This is your first review of this task.",
-      prior_findings: prior.length
-        ? renderPriorForReview(prior)
-        : "There are no earlier findings.",
+      prior_findings: prior.length ? renderPriorForReview(prior) : "There are no earlier findings.",
       output_format: REVIEW_FORMAT,
     });
     const turn = await runAgentTurn<ReviewOutput>(stage, ctx, {
@@ -73,13 +75,25 @@ export const reviewHandler: StageHandler = {
     const failure = turn.result.ok
       ? { failureClass: "unparsable" as const, failureReason: "review output unparsable" }
       : agentFailure(turn.result);
-    const fallback: ReviewOutput = { verdict: "CHANGES_REQUESTED", summary: failure.failureReason, findings: [], prior: [] };
+    const fallback: ReviewOutput = {
+      verdict: "CHANGES_REQUESTED",
+      summary: failure.failureReason,
+      findings: [],
+      prior: [],
+    };
     return {
       ...base,
       outcome: "fail",
       ...failure,
       summary: `CHANGES_REQUESTED  (${failure.failureReason})`,
-      effect: { type: "review", stageId: stage.id, output: fallback, expectedIds: [], head: null, failed: true },
+      effect: {
+        type: "review",
+        stageId: stage.id,
+        output: fallback,
+        expectedIds: [],
+        head: null,
+        failed: true,
+      },
     };
   },
 };

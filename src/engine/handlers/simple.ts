@@ -27,7 +27,13 @@ export const humanHandler: StageHandler = {
     const key = humanMarkerKey(ctx.task.id, stage.id);
     const answer = (await ctx.deps.store.getMarker(key)) as { decision?: string; reason?: string } | null;
     if (!answer || typeof answer !== "object" || !answer.decision) {
-      return { ...nothing(), outcome: "retry", pause: { reason: `waiting for a human at stage ${stage.id}: run \`fixpoint approve ${ctx.task.id}\` or \`fixpoint reject ${ctx.task.id} --reason …\`` } };
+      return {
+        ...nothing(),
+        outcome: "retry",
+        pause: {
+          reason: `waiting for a human at stage ${stage.id}: run \`fixpoint approve ${ctx.task.id}\` or \`fixpoint reject ${ctx.task.id} --reason …\``,
+        },
+      };
     }
     await ctx.deps.store.setMarker(key, null, ctx.deps.clock.now());
     const approved = answer.decision === "approved";

@@ -35,7 +35,17 @@ import {
   stageParams,
   UPSERT_FINDING,
 } from "./record-sql.js";
-import { SUMMARY_SELECT, TASK_SELECT, toCheckpoint, toTaskSummary, toEvent, toFinding, toRun, toStageExecution, toTask } from "./rows.js";
+import {
+  SUMMARY_SELECT,
+  TASK_SELECT,
+  toCheckpoint,
+  toEvent,
+  toFinding,
+  toRun,
+  toStageExecution,
+  toTask,
+  toTaskSummary,
+} from "./rows.js";
 import { Statements } from "./statements.js";
 import { CLAIM_AMONG, CLAIM_ANY, filterSql, INSERT_TASK, insertTaskParams, patchSql } from "./task-sql.js";
 import { parseJsonOrText } from "./tolerant.js";

@@ -1,0 +1,49 @@
+import { systemClock } from "../../util/clock.js";
+import type { Io } from "../io.js";
+import type { Project } from "../project.js";
+import { type ProjectGithub, reworkPull } from "./pr.js";
+
+/**
+ * `pr watch`: poll the labelled open PRs; rework each one with new feedback, one at a time.
+ * Stops after one poll with `once`, else on SIGINT/SIGTERM between polls.
+ */
+export async function watchPulls(
+  project: Project,
+  io: Io,
+  gh: ProjectGithub,
+  opts: { once: boolean; intervalMs: number },
+): Promise<number> {
+  const { pollPulls } = await import("../../github/stage/watch.js");
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  let code = 0;
+  try {
+    for (;;) {
+      const poll = await pollPulls({
+        client: gh.client,
+        remote: gh.remote,
+        store: project.store,
+        config: gh.config,
+        root: project.root,
+        clock: systemClock,
+      });
+      for (const line of poll.skipped) io.out(`  ${line}\n`);
+      for (const s of poll.start) {
+        io.out(
+          `PR #${s.pr}: ${s.threads} thread${s.threads === 1 ? "" : "s"} with new feedback at ${s.head.slice(0, 12)}\n`,
+        );
+        const c = await reworkPull(project, io, gh, s.pr, { queue: false });
+        if (c === 130) return c;
+        code = Math.max(code, c);
+      }
+      if (opts.once || stop.signal.aborted) return code;
+      await systemClock.sleep(opts.intervalMs, stop.signal);
+      if (stop.signal.aborted) return code;
+    }
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
