@@ -5,7 +5,7 @@ import { createProcessRunner } from "../util/process-runner.js";
 import type { AgentBackend, AgentFailure, AgentRequest, AgentResult } from "./agent.js";
 import { type CommandOutput, failureLine, parseCommandOutput } from "./command-output.js";
 import { agentEnvironment } from "./env.js";
-import { redactSecrets } from "./redact.js";
+import { redactSecrets } from "../util/redact.js";
 import { writeTranscript } from "./transcript.js";
 
 /**

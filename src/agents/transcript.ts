@@ -1,7 +1,7 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { errorMessage } from "../errors.js";
-import { redactSecrets } from "./redact.js";
+import { redactSecrets } from "../util/redact.js";
 
 export interface TranscriptSection {
   title: string;

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ReviewOutput, ReviewVerdict } from "../domain/types.js";
+import { redactSecrets } from "../util/redact.js";
 
 /** `.fixpoint/reviews/<task>-review-<cycle>.md`: every reviewer of that cycle, with verdicts and findings. */
 export function reviewArtifactPath(dir: string, taskId: string, cycle: number): string {
@@ -34,7 +35,7 @@ export async function writeReviewSection(
         existing.slice(existing.indexOf(endMarker, start) + endMarker.length)
       : `${existing}\n${section}`;
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, next, { mode: 0o600 });
+  await writeFile(tmp, redactSecrets(next), { mode: 0o600 });
   await rename(tmp, path);
   return path;
 }

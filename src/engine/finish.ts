@@ -1,5 +1,6 @@
 import { type FinalVerdict, isApproval, type TaskStatus } from "../domain/types.js";
 import { toStoredReviewIssues } from "../findings/stored-issues.js";
+import { redactSecrets } from "../util/redact.js";
 import { budgetState } from "./budget.js";
 import { createFollowups } from "./followups.js";
 import { saveInterruptedWork } from "./run-setup.js";
@@ -32,7 +33,10 @@ export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Prom
   const { deps, task, runId, registry } = env;
   // The workflow's own escalate route leaves through an exit when the budget ran out; say so.
   const budgetLeft = end.kind === "exit" ? (await budgetState(task, runId, deps)).left(state) : true;
-  const { verdict, reason } = verdictFor(env, state, end, budgetLeft);
+  const verdictAndReason = verdictFor(env, state, end, budgetLeft);
+  const verdict = verdictAndReason.verdict;
+  // Reasons quote agent errors, which can quote keys.
+  const reason = redactSecrets(verdictAndReason.reason);
   const interrupted = end.kind === "interrupted";
   if (end.kind === "budget") await saveInterruptedWork(task, env.workdir, deps, end.stageId);
   if (!interrupted) {

@@ -1,4 +1,5 @@
 import type { NewStageExecution, NewTaskEvent } from "../domain/types.js";
+import { redactSecrets } from "../util/redact.js";
 import type { StageDef } from "../workflow/types.js";
 import { writeReviewSection } from "./artifacts.js";
 import type { StageResult } from "./deps.js";
@@ -22,7 +23,9 @@ export async function recordStage(
 ): Promise<void> {
   const { deps, task, runId } = env;
   const now = deps.clock.now();
-  const summary = result.summary ?? applied.summary;
+  // Agent output can echo a key or token: what is stored and shown passes the redactor first.
+  const summary = redactOrNull(result.summary ?? applied.summary);
+  const failureReason = redactOrNull(result.failureReason ?? null);
   const record: NewStageExecution = {
     runId,
     taskId: task.id,
@@ -32,7 +35,7 @@ export async function recordStage(
     cycle: state.cycle,
     outcome: result.outcome,
     failureClass: result.failureClass ?? null,
-    failureReason: result.failureReason ?? null,
+    failureReason,
     verdict: applied.verdict,
     startedAt: opts.started,
     endedAt: now,
@@ -68,7 +71,7 @@ export async function recordStage(
         cycle: state.cycle,
         outcome: result.outcome,
         summary,
-        reason: result.failureReason ?? result.pause?.reason ?? null,
+        reason: failureReason ?? result.pause?.reason ?? null,
         next: state.next,
       },
     },
@@ -94,6 +97,10 @@ export async function recordStage(
     summary,
     durationMs: now - opts.started,
     costUsd: result.costUsd,
-    failureReason: result.failureReason ?? null,
+    failureReason,
   });
+}
+
+function redactOrNull(text: string | null): string | null {
+  return text === null ? null : redactSecrets(text);
 }

@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { Task } from "../domain/types.js";
 import { errorMessage } from "../errors.js";
+import { redactSecrets } from "../util/redact.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./finish.js";
 import { runTask } from "./run-task.js";
@@ -91,7 +92,7 @@ async function runClaimed(
       status: after?.status ?? "unknown",
     });
   } catch (e) {
-    const message = errorMessage(e);
+    const message = redactSecrets(errorMessage(e));
     summary.errors.push({ taskId: task.id, message });
     await deps.store
       .updateTask(task.id, { status: "failed", reason: message, currentStage: null }, deps.clock.now())

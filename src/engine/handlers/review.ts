@@ -3,6 +3,7 @@ import { fenceUntrusted } from "../../findings/fence.js";
 import { renderPriorForReview } from "../../findings/render.js";
 import { effectiveVerdict, parseReviewOutput } from "../../findings/review-parse.js";
 import { REVIEW_OUTPUT_SCHEMA } from "../../findings/schemas.js";
+import { redactSecrets } from "../../util/redact.js";
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { reviewSummary } from "../effects.js";
@@ -60,7 +61,7 @@ export const reviewHandler: StageHandler = {
       headAfter: head,
     };
     if (turn.parsed?.ok) {
-      const output = turn.parsed.value;
+      const output = redactReview(turn.parsed.value);
       const approved = output.verdict === "APPROVED" || output.verdict === "APPROVED_WITH_FOLLOWUPS";
       const verdict = effectiveVerdict(output, ctx.deps.config.defaults.blockingSeverity);
       const resolved = output.prior.filter((p) => p.status === "resolved").length;
@@ -97,3 +98,19 @@ export const reviewHandler: StageHandler = {
     };
   },
 };
+
+/** Review text is stored and shown to other agents: keys and tokens it quotes are redacted first. */
+function redactReview(output: ReviewOutput): ReviewOutput {
+  const r = (t: string) => redactSecrets(t);
+  return {
+    ...output,
+    summary: r(output.summary),
+    findings: output.findings.map((f) => ({
+      ...f,
+      title: r(f.title),
+      body: r(f.body),
+      suggestedFix: f.suggestedFix === null ? null : r(f.suggestedFix),
+    })),
+    prior: output.prior.map((p) => (p.note === undefined ? p : { ...p, note: r(p.note) })),
+  };
+}

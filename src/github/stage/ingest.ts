@@ -33,6 +33,8 @@ export async function ingestFeedback(client: GithubClient, deps: GithubStageDeps
   if (ignored.length > 0) {
     const count = ignored.reduce((n, i) => n + i.count, 0);
     events.push({ ...base, type: "github.ignored_authors", data: { pr: pull.number, count, authors: ignored.map((i) => ({ ...i })) } });
+    const message = `PR #${pull.number}: ${count} comment${count === 1 ? "" : "s"} from other authors ignored (not allowed to instruct agents)`;
+    ctx.deps.listener({ type: "notice", taskId: ctx.task.id, message });
   }
   if (raw.partialReason) {
     events.push({ ...base, type: "github.feedback_partial", data: { pr: pull.number, reason: raw.partialReason } });

@@ -17,6 +17,7 @@ export const USAGE = {
   implDone: { input: 1300, output: 20, cacheRead: 0, cacheWrite: 0 },
   review: { input: 800, output: 60, cacheRead: 100, cacheWrite: 0 },
   reviewDone: { input: 900, output: 5, cacheRead: 0, cacheWrite: 0 },
+  fixRead: { input: 1050, output: 15, cacheRead: 0, cacheWrite: 0 },
   fixWrite: { input: 1100, output: 40, cacheRead: 300, cacheWrite: 20 },
   fixReport: { input: 1200, output: 70, cacheRead: 0, cacheWrite: 0 },
   fixDone: { input: 1250, output: 5, cacheRead: 0, cacheWrite: 0 },
@@ -73,6 +74,15 @@ function writeCall(c: Conversation, content: string, usage: Usage): Reply {
   return { text: `no write tool among ${c.tools.join(",")}` };
 }
 
+/**
+ * Claude Code's Write refuses to overwrite a file it has not read in the conversation, so its
+ * fixer reads greeting.txt first (pi's `write` and Codex's shell have no such rule).
+ */
+function readCall(c: Conversation): Reply {
+  const dir = cwdOf(c);
+  return { toolCall: { name: "Read", input: { file_path: dir ? `${dir}/${FILE}` : FILE } }, usage: USAGE.fixRead };
+}
+
 /** A structured answer on the channel the CLI offers: Claude's StructuredOutput tool, else text. */
 function structured(c: Conversation, value: unknown, usage: Usage): Reply {
   if (c.tools.includes("StructuredOutput")) return { toolCall: { name: "StructuredOutput", input: value as Record<string, unknown> }, usage };
@@ -80,8 +90,10 @@ function structured(c: Conversation, value: unknown, usage: Usage): Reply {
   return { text: c.schema ? JSON.stringify(value) : `Done.\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\`\n`, usage };
 }
 
+/** The finding ids fixpoint listed, read above the output-format section (whose example ids are not real). */
 function findingIds(c: Conversation): string[] {
-  return [...new Set([...c.lastUserText.matchAll(/\bF-\d+\b/g)].map((m) => m[0]))];
+  const listed = c.lastUserText.split(/^# (?:Output|Your report)$/m)[0] ?? "";
+  return [...new Set([...listed.matchAll(/\bF-\d+\b/g)].map((m) => m[0]))];
 }
 
 export const FINDING = {
@@ -134,7 +146,12 @@ export function workflowScript(faults: Map<string, Reply>): FakeScript {
       { name: "implement-write", when: (c) => roleOf(c) === "implement" && !c.lastIsToolResult, reply: (c) => writeCall(c, word(c, "IMPL"), USAGE.implWrite) },
       { name: "implement-done", when: (c) => roleOf(c) === "implement", reply: { text: `DONE: wrote ${FILE}`, usage: USAGE.implDone } },
       { name: "review", when: (c) => roleOf(c) === "review", reply: review },
-      { name: "fix-write", when: (c) => roleOf(c) === "fix" && !c.lastIsToolResult, reply: (c) => writeCall(c, `fixed-${earlierFixes(c) + 1}`, USAGE.fixWrite) },
+      { name: "fix-read", when: (c) => roleOf(c) === "fix" && !c.lastIsToolResult && c.tools.includes("Read"), reply: readCall },
+      {
+        name: "fix-write",
+        when: (c) => roleOf(c) === "fix" && (!c.lastIsToolResult || lastToolCalled(c) === "Read"),
+        reply: (c) => writeCall(c, `fixed-${earlierFixes(c) + 1}`, USAGE.fixWrite),
+      },
       { name: "fix-report", when: (c) => roleOf(c) === "fix", reply: fixReport },
     ],
     fallback: { text: "ok", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } },

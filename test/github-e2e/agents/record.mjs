@@ -17,11 +17,13 @@ export function firstTime(key) {
 
 /** Finding ids listed in a prompt section, each with the text that follows it (title, body). */
 export function findingsIn(section) {
+  const hits = [...section.matchAll(/\b(F-\d+)\b/g)];
   const out = [];
-  const re = /\b(F-\d+)\b/g;
-  for (let m = re.exec(section); m; m = re.exec(section)) {
-    if (out.some((f) => f.id === m[1])) continue;
-    out.push({ id: m[1], text: section.slice(m.index, m.index + 500) });
-  }
+  hits.forEach((m, i) => {
+    if (out.some((f) => f.id === m[1])) return;
+    // The text up to the next mention of another finding.
+    const next = hits.slice(i + 1).find((h) => h[1] !== m[1]);
+    out.push({ id: m[1], text: section.slice(m.index, next ? next.index : m.index + 800) });
+  });
   return out;
 }
