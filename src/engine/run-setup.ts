@@ -1,8 +1,9 @@
 import type { Run, Task } from "../domain/types.js";
 import { branchName, worktreePath } from "../git/naming.js";
 import type { Workflow } from "../workflow/types.js";
+import { writeCheckpoint } from "./checkpoint.js";
 import type { EngineDeps } from "./deps.js";
-import { initialRunState, parseRunState, type RunState, stateToJson } from "./state.js";
+import { initialRunState, parseRunState, type RunState } from "./state.js";
 
 /**
  * Makes sure the task has its worktree (created once, reused for the whole loop and across
@@ -42,20 +43,11 @@ export async function planRun(task: Task, workflow: Workflow, deps: EngineDeps):
   }
   const run = await store.createRun(task.id, "start", {}, clock.now());
   const state = initialRunState(workflow.start);
-  await store.commitStage({
+  await writeCheckpoint(store, {
     taskId: task.id,
     runId: run.id,
-    stage: null,
-    checkpoint: { state: stateToJson(state) },
-    findings: [],
-    events: [
-      {
-        taskId: task.id,
-        runId: run.id,
-        type: "run.started",
-        data: { kind: run.kind, workflow: workflow.name },
-      },
-    ],
+    state,
+    event: { type: "run.started", data: { kind: run.kind, workflow: workflow.name } },
     task: { currentStage: state.next, cycle: 0 },
     now: clock.now(),
   });

@@ -101,4 +101,30 @@ describe("fixpoint pr rework", () => {
       expect(replies).toHaveLength(1);
     }
   }, 90_000);
+
+  it("pr watch reworks a labelled PR with new feedback once, and again only when a reviewer speaks after fixpoint's reply", async () => {
+    world = await createWorld();
+    const { gh } = world;
+    const pull = gh.addPull({ head: "feature-x", base: "main", labels: ["fixpoint"] });
+    gh.addPull({ head: "main", base: "main" }); // not labelled: never looked at
+    const thread = gh.addThread(pull.number, { path: "src/app.js", line: 2, comments: [{ author: "alice", body: "Validate the input." }] });
+
+    const first = await world.fixpoint(["pr", "watch", "--once"]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(`PR #${pull.number}: 1 thread with new feedback`);
+    const again = await world.fixpoint(["pr", "watch", "--once"]);
+    expect(again.stdout).toContain(`#${pull.number}: no new feedback`);
+
+    gh.thread(thread.id).comments.push({
+      id: 99_999,
+      author: { login: "alice", isBot: false },
+      body: "Still fails for an empty string.",
+      createdAt: new Date().toISOString(),
+      inReplyTo: thread.comments[0]?.id ?? null,
+    });
+    const third = await world.fixpoint(["pr", "watch", "--once"]);
+    expect(third.stdout).toContain(`PR #${pull.number}: 1 thread with new feedback`);
+    const ids = await world.withStore(async (s) => (await s.listTaskSummaries()).map((t) => t.id));
+    expect(ids).toEqual([`pr-${pull.number}-cycle-1`, `pr-${pull.number}-cycle-2`]);
+  }, 60_000);
 });

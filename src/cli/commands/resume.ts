@@ -8,43 +8,40 @@ import { openProject, type Project } from "../project.js";
 import { requireTask } from "../task-ref.js";
 import { work } from "./work.js";
 
-export function registerResume(program: Command, io: Io, exit: { code: number }): void {
-  program
-    .command("resume")
-    .description(
+const COMMANDS: { name: string; description: string; prepare: (p: Project, t: Task) => Promise<string> }[] = [
+  {
+    name: "resume",
+    description:
       "continue the last run from its checkpoint; after a review failure, restart the fix loop with the stored blocking findings",
-    )
-    .argument("<id>", "task id")
-    .option("--queue", "only queue it; a running `fixpoint work` picks it up")
-    .action(async (ref: string, opts: { queue?: boolean }) => {
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const task = await requireTask(project.store, ref);
-        const message = await prepareResume(project, task);
-        io.out(`${message}\n`);
-        if (!opts.queue)
-          exit.code = await work(project, io, { ids: [task.id], concurrency: 1, once: true, watch: false });
-      } finally {
-        await project.close();
-      }
-    });
-  program
-    .command("retry")
-    .description("a new run from the failed phase with a fresh agent session; the registry is kept")
-    .argument("<id>", "task id")
-    .option("--queue", "only queue it")
-    .action(async (ref: string, opts: { queue?: boolean }) => {
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const task = await requireTask(project.store, ref);
-        const message = await prepareRetry(project, task);
-        io.out(`${message}\n`);
-        if (!opts.queue)
-          exit.code = await work(project, io, { ids: [task.id], concurrency: 1, once: true, watch: false });
-      } finally {
-        await project.close();
-      }
-    });
+    prepare: (p, t) => prepareResume(p, t),
+  },
+  {
+    name: "retry",
+    description: "a new run from the failed phase with a fresh agent session; the registry is kept",
+    prepare: (p, t) => prepareRetry(p, t),
+  },
+];
+
+export function registerResume(program: Command, io: Io, exit: { code: number }): void {
+  for (const c of COMMANDS) {
+    program
+      .command(c.name)
+      .description(c.description)
+      .argument("<id>", "task id")
+      .option("--queue", "only queue it; a running `fixpoint work` picks it up")
+      .action(async (ref: string, opts: { queue?: boolean }) => {
+        const project = await openProject(io.cwd, { env: io.env });
+        try {
+          const task = await requireTask(project.store, ref);
+          io.out(`${await c.prepare(project, task)}\n`);
+          if (!opts.queue) {
+            exit.code = await work(project, io, { ids: [task.id], concurrency: 1, once: true, watch: false });
+          }
+        } finally {
+          await project.close();
+        }
+      });
+  }
 }
 
 function assertNotRunning(task: Task): void {
@@ -71,8 +68,8 @@ async function lastRunState(project: Project, task: Task): Promise<{ run: Run; s
  */
 export async function prepareResume(project: Project, task: Task): Promise<string> {
   assertNotRunning(task);
-  const [{ stateToJson }, { parseStoredReviewIssues }] = await Promise.all([
-    import("../../engine/state.js"),
+  const [{ writeCheckpoint }, { parseStoredReviewIssues }] = await Promise.all([
+    import("../../engine/checkpoint.js"),
     import("../../findings/stored-issues.js"),
   ]);
   const now = Date.now();
@@ -102,20 +99,14 @@ export async function prepareResume(project: Project, task: Task): Promise<strin
     };
     const run = await store.createRun(task.id, "resume", {}, now);
     const msg = `Using review follow-up for resume: ${issues.length} findings from run ${last.run.id}`;
-    await store.commitStage({
+    await writeCheckpoint(store, {
       taskId: task.id,
       runId: run.id,
-      stage: null,
-      checkpoint: { state: stateToJson(state) },
-      findings: [],
-      events: [
-        {
-          taskId: task.id,
-          runId: run.id,
-          type: "run.resume_followup",
-          data: { fromRun: last.run.id, findings: issues.map((i) => i.id), message: msg },
-        },
-      ],
+      state,
+      event: {
+        type: "run.resume_followup",
+        data: { fromRun: last.run.id, findings: issues.map((i) => i.id), message: msg },
+      },
       task: { currentStage: fix.id, cycle: 0 },
       now,
     });
@@ -129,13 +120,11 @@ export async function prepareResume(project: Project, task: Task): Promise<strin
       `${task.id} ended ${task.finalVerdict ?? task.status} with nothing to resume; \`fixpoint improve ${task.id}\` starts a new round`,
     );
   }
-  await store.commitStage({
+  await writeCheckpoint(store, {
     taskId: task.id,
     runId: last.run.id,
-    stage: null,
-    checkpoint: { state: stateToJson({ ...last.state, next, stoppedAt: null, final: null }) },
-    findings: [],
-    events: [{ taskId: task.id, runId: last.run.id, type: "run.resumed", data: { at: next } }],
+    state: { ...last.state, next, stoppedAt: null, final: null },
+    event: { type: "run.resumed", data: { at: next } },
     task: { currentStage: next },
     now,
   });
@@ -151,7 +140,7 @@ export async function prepareResume(project: Project, task: Task): Promise<strin
 /** `retry`: a new run from the failed stage, fresh agent sessions, same registry. */
 export async function prepareRetry(project: Project, task: Task): Promise<string> {
   assertNotRunning(task);
-  const { stateToJson } = await import("../../engine/state.js");
+  const { writeCheckpoint } = await import("../../engine/checkpoint.js");
   const now = Date.now();
   const { store } = project;
   const last = await lastRunState(project, task).catch(() => null);
@@ -168,13 +157,11 @@ export async function prepareRetry(project: Project, task: Task): Promise<string
       stoppedAt: null,
       visits: {},
     };
-    await store.commitStage({
+    await writeCheckpoint(store, {
       taskId: task.id,
       runId: run.id,
-      stage: null,
-      checkpoint: { state: stateToJson(state) },
-      findings: [],
-      events: [{ taskId: task.id, runId: run.id, type: "run.retry", data: { from } }],
+      state,
+      event: { type: "run.retry", data: { from } },
       task: { currentStage: from },
       now,
     });

@@ -21,7 +21,12 @@ function pgidOf(pid: number): number | null {
   }
 }
 
+/**
+ * Processes working in the folder, outside this test's own process group: fixpoint runs in our
+ * group (and so do the git commands it runs in the worktree), the agent in a group of its own.
+ */
 export function processesIn(dirSuffix: string, dirPrefix: string): SeenProcess[] {
+  const own = pgidOf(process.pid);
   const out: SeenProcess[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -33,7 +38,7 @@ export function processesIn(dirSuffix: string, dirPrefix: string): SeenProcess[]
     }
     if (!cwd.startsWith(dirPrefix) || !cwd.endsWith(dirSuffix)) continue;
     const pgid = pgidOf(Number(name));
-    if (pgid !== null) out.push({ pid: Number(name), pgid });
+    if (pgid !== null && pgid !== own) out.push({ pid: Number(name), pgid });
   }
   return out;
 }
@@ -59,4 +64,18 @@ export function alive(pid: number, group = false): boolean {
   } catch {
     return false;
   }
+}
+
+/** The processes in group `pgid`, with their command lines: what a failed check shows. */
+export function groupMembers(pgid: number): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || pgidOf(Number(name)) !== pgid) continue;
+    try {
+      out.push(`${name}: ${readFileSync(`/proc/${name}/cmdline`, "utf8").replace(/\0/g, " ")}`);
+    } catch {
+      out.push(`${name}: (gone)`);
+    }
+  }
+  return out;
 }

@@ -124,7 +124,7 @@ function review(c: Conversation): Reply {
 
 /** How many times the fixer already wrote its fix in this conversation. */
 function earlierFixes(c: Conversation): number {
-  return c.messages.filter((m) => m.role === "assistant" && /\[tool \S+\][^\n]*fixed-\d/.test(m.text)).length;
+  return c.messages.filter((m) => m.role === "assistant" && /\[tool (?:Write|write|exec_command)\][^\n]*fixed-\d/.test(m.text)).length;
 }
 
 function fixReport(c: Conversation): Reply {

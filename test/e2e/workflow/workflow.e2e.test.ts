@@ -6,7 +6,7 @@ import { claudeCase, codexCase, piCase } from "../cli-cases.js";
 import { installClis } from "../cli-install.js";
 import { type FakeModel, type Reply, startFakeModel } from "../fake-model/server.js";
 import { addTask, createProject, type E2EProject, fixpoint, fixpointJson, loseSession, type WorkflowCase } from "./project.js";
-import { alive, watchProcesses } from "./procs.js";
+import { alive, groupMembers, watchProcesses } from "./procs.js";
 import { claudeReportedCost, type FindingJson, reportedUsage, type ShowJson, stageUsage } from "./show-json.js";
 import { agentTime, type Timing, timingLine, versionOf, writeTimingsDoc } from "./timings.js";
 import { FILE, FINDING, workflowScript } from "./workflow-script.js";
@@ -184,7 +184,7 @@ describe.each(CASES)("$cli.name: whole tasks through the real fixpoint binary", 
     expect(seen.length).toBeGreaterThan(0);
     for (const proc of seen) {
       expect(alive(proc.pid)).toBe(false);
-      expect(alive(proc.pgid, true)).toBe(false);
+      expect(alive(proc.pgid, true), groupMembers(proc.pgid).join("\n")).toBe(false);
     }
   });
 });
