@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { registerAdd } from "./commands/add.js";
 import { registerClean } from "./commands/clean.js";
 import { registerControl } from "./commands/control.js";
+import { registerDoctor } from "./commands/doctor.js";
 import { registerFileIssues } from "./commands/file-issues.js";
 import { registerFindings } from "./commands/findings.js";
 import { registerImprove } from "./commands/improve.js";
@@ -41,6 +42,7 @@ export function buildProgram(io: Io, exit: { code: number }): Command {
   registerControl(program, io);
   registerWorkflows(program, io);
   registerClean(program, io);
+  registerDoctor(program, io, exit);
   registerPr(program, io, exit);
   return program;
 }

@@ -7,8 +7,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Store } from "../../src/store/store.js";
 import { openStore } from "../../src/store/open.js";
+import type { Store } from "../../src/store/store.js";
 import { type FakeGithub, startFakeGithub } from "../fakes/github-server/index.js";
 import { CLI, type CliResult, git, isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
 
@@ -44,7 +44,10 @@ export async function createWorld(opts: WorldOptions = {}): Promise<World> {
   seedRepositories(root, repo, origin, env);
   expect0(runCli(["init"], { cwd: repo, env }), "fixpoint init");
   const notify = join(root, "notify.sh");
-  writeFileSync(notify, `#!/bin/sh\n{ echo "--- pr=$FIXPOINT_PR task=$FIXPOINT_TASK"; cat; } >> '${notifyLog}'\n`);
+  writeFileSync(
+    notify,
+    `#!/bin/sh\n{ echo "--- pr=$FIXPOINT_PR task=$FIXPOINT_TASK"; cat; } >> '${notifyLog}'\n`,
+  );
   chmodSync(notify, 0o755);
   writeFileSync(join(repo, "fixpoint.kdl"), config(gh.url, notify, opts.github ?? {}));
 
@@ -83,7 +86,10 @@ function seedRepositories(root: string, repo: string, origin: string, env: NodeJ
   const clone = join(root, "clone");
   run(root, "clone", "-q", origin, clone);
   run(clone, "checkout", "-q", "-b", "feature-x");
-  writeFileSync(join(clone, "src/app.js"), "export function parse(input) {\n  return JSON.parse(input ?? '{}');\n}\n");
+  writeFileSync(
+    join(clone, "src/app.js"),
+    "export function parse(input) {\n  return JSON.parse(input ?? '{}');\n}\n",
+  );
   run(clone, "commit", "-q", "-am", "parse: default input");
   run(clone, "push", "-q", "origin", "feature-x");
 }
@@ -128,7 +134,12 @@ function expect0(r: CliResult, what: string): void {
 }
 
 /** The CLI without blocking this process: the fake GitHub must keep answering meanwhile. */
-export function runAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CliResult> {
+export function runAsync(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -141,7 +152,9 @@ export function runAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv, ti
     });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`fixpoint ${args.join(" ")} did not finish within ${timeoutMs} ms:\n${stdout}${stderr}`));
+      reject(
+        new Error(`fixpoint ${args.join(" ")} did not finish within ${timeoutMs} ms:\n${stdout}${stderr}`),
+      );
     }, timeoutMs);
     child.on("exit", (code) => {
       clearTimeout(timer);

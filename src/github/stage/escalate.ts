@@ -38,13 +38,26 @@ export async function escalateRework(input: EscalateInput): Promise<EscalateResu
   if (task) {
     await store.updateTask(task.id, { status: "needs_human", reason: input.reason }, input.now);
     await store.appendEvents(
-      [{ taskId: task.id, runId: null, type: "github.rework_limit", data: { pr: input.pr, reason: input.reason } }],
+      [
+        {
+          taskId: task.id,
+          runId: null,
+          type: "github.rework_limit",
+          data: { pr: input.pr, reason: input.reason },
+        },
+      ],
       input.now,
     );
   }
   if (!input.notify) return { notified: false };
   // Claimed before running: a crash mid-notify means no second notification rather than two.
-  if (!(await store.setMarkerOnce(notifyMarkerKey(input.pr), { task: task?.id ?? null, at: input.now }, input.now))) {
+  if (
+    !(await store.setMarkerOnce(
+      notifyMarkerKey(input.pr),
+      { task: task?.id ?? null, at: input.now },
+      input.now,
+    ))
+  ) {
     return { notified: false };
   }
   const findings = task ? await openFindingsOf(store, input.pr, task.id) : [];
@@ -57,7 +70,12 @@ export async function escalateRework(input: EscalateInput): Promise<EscalateResu
     timeoutMs: 60_000,
   });
   const ok = r.exitCode === 0 && !r.timedOut && r.spawnError === undefined;
-  return ok ? { notified: true } : { notified: true, notifyError: `notify command failed (exit ${r.exitCode ?? r.signal ?? r.spawnError})` };
+  return ok
+    ? { notified: true }
+    : {
+        notified: true,
+        notifyError: `notify command failed (exit ${r.exitCode ?? r.signal ?? r.spawnError})`,
+      };
 }
 
 /** The open findings of the task and of the PR's rework tasks, newest cycle last. */
@@ -65,18 +83,34 @@ async function openFindingsOf(store: Store, pr: number, taskId: string): Promise
   const ids = new Set([taskId]);
   for (const t of await store.listTaskSummaries()) if (t.id.startsWith(`pr-${pr}-cycle-`)) ids.add(t.id);
   const out: Finding[] = [];
-  for (const id of ids) out.push(...(await store.listFindings(id)).filter((f) => ["open", "fixed", "deferred", "blocked"].includes(f.status)));
+  for (const id of ids)
+    out.push(
+      ...(await store.listFindings(id)).filter((f) =>
+        ["open", "fixed", "deferred", "blocked"].includes(f.status),
+      ),
+    );
   return out;
 }
 
-export function notifySummary(pr: number, taskId: string | null, reason: string, findings: Finding[]): string {
-  const lines = [`fixpoint: pull request #${pr} needs a human${taskId ? ` (task ${taskId})` : ""}.`, reason, ""];
+export function notifySummary(
+  pr: number,
+  taskId: string | null,
+  reason: string,
+  findings: Finding[],
+): string {
+  const lines = [
+    `fixpoint: pull request #${pr} needs a human${taskId ? ` (task ${taskId})` : ""}.`,
+    reason,
+    "",
+  ];
   if (findings.length === 0) lines.push("No open findings.");
   else {
     lines.push(`Open findings (${findings.length}):`);
     for (const f of findings) {
       const where = f.file ? ` ${f.file}${f.lineStart !== null ? `:${f.lineStart}` : ""}` : "";
-      lines.push(`- ${f.taskId} ${f.id} [${f.severity}] ${f.status}${where}: ${f.title.replace(/\s+/g, " ")}`);
+      lines.push(
+        `- ${f.taskId} ${f.id} [${f.severity}] ${f.status}${where}: ${f.title.replace(/\s+/g, " ")}`,
+      );
     }
   }
   return `${lines.join("\n")}\n`;

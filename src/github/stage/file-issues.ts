@@ -63,8 +63,11 @@ export async function fileTaskIssues(input: FileIssuesInput): Promise<TechDebtRe
 
 /** `2 issues filed (#7, #8), 1 already filed, 1 failed: …` */
 export function issuesSummary(r: TechDebtResult): string {
-  const parts = [`${r.created.length} issue${r.created.length === 1 ? "" : "s"} filed${r.created.length ? ` (${r.created.map((c) => `#${c.number}`).join(", ")})` : ""}`];
+  const parts = [
+    `${r.created.length} issue${r.created.length === 1 ? "" : "s"} filed${r.created.length ? ` (${r.created.map((c) => `#${c.number}`).join(", ")})` : ""}`,
+  ];
   if (r.existing.length) parts.push(`${r.existing.length} already filed`);
-  if (r.failed.length) parts.push(`${r.failed.length} failed: ${r.failed.map((f) => `${f.findingId} ${f.reason}`).join("; ")}`);
+  if (r.failed.length)
+    parts.push(`${r.failed.length} failed: ${r.failed.map((f) => `${f.findingId} ${f.reason}`).join("; ")}`);
   return parts.join(", ");
 }

@@ -7,6 +7,7 @@ import type { Store } from "../../store/store.js";
 import type { Clock } from "../../util/clock.js";
 import type { ProcessRunner } from "../../util/process.js";
 import type { StageDef } from "../../workflow/types.js";
+import type { GithubClient } from "../types.js";
 import { type ClientSource, memoClient } from "./client.js";
 import { fileTaskIssues, issuesSummary } from "./file-issues.js";
 import { ingestFeedback } from "./ingest.js";
@@ -15,7 +16,6 @@ import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { createGitRemote, type GitRemote } from "./remote.js";
 import { replyToThreads } from "./reply.js";
 import { ghFail, ghPartial, ghSkipped, ghSuccess } from "./result.js";
-import type { GithubClient } from "../types.js";
 
 export interface GithubStageDeps {
   client: ClientSource;
@@ -54,7 +54,10 @@ export function createGithubStageHandler(deps: GithubStageDeps): StageHandler {
           case "file-issues":
             return await fileIssues(await client(), deps, ctx);
           default:
-            return ghFail(`unknown github action \`${action}\` (one of ${GITHUB_ACTIONS.join(", ")})`, "config");
+            return ghFail(
+              `unknown github action \`${action}\` (one of ${GITHUB_ACTIONS.join(", ")})`,
+              "config",
+            );
         }
       } catch (e) {
         const config = e instanceof FixpointError && e.code === "config";
@@ -69,7 +72,8 @@ async function push(client: GithubClient, remote: GitRemote, ctx: StageContext) 
   const branch = ctx.task.branch;
   if (!branch) return ghFail("the task has no branch to push", "config");
   const pull = await pullOfTask(client, ctx.task);
-  if (pull && pull.state !== "open") return ghSkipped(`${closedMessage(pull)}; not pushed`, { context: pullContext(pull) });
+  if (pull && pull.state !== "open")
+    return ghSkipped(`${closedMessage(pull)}; not pushed`, { context: pullContext(pull) });
   const head = await ctx.deps.git.headSha(ctx.workdir);
   const r = await remote.push(ctx.workdir, branch);
   const extra = { headBefore: head, headAfter: head, ...(pull ? { context: pullContext(pull) } : {}) };
@@ -77,12 +81,7 @@ async function push(client: GithubClient, remote: GitRemote, ctx: StageContext) 
   return ghSuccess(`pushed ${branch} at ${head.slice(0, 12)}`, { type: "none" }, extra);
 }
 
-async function openPr(
-  client: GithubClient,
-  remote: GitRemote,
-  deps: GithubStageDeps,
-  ctx: StageContext,
-) {
+async function openPr(client: GithubClient, remote: GitRemote, deps: GithubStageDeps, ctx: StageContext) {
   const verdicts = Object.values(ctx.state.verdicts);
   const approved =
     verdicts.length > 0 && verdicts.every((v) => isApproval(v)) && ctx.registry.blockingOpen() === 0;
@@ -99,7 +98,11 @@ async function openPr(
     now: deps.clock.now(),
   });
   if (!r.ok) return ghFail(r.reason);
-  return ghSuccess(`${r.created ? "opened" : "updated"} PR #${r.pull.number} ${r.pull.url}`, { type: "none" }, { context: pullContext(r.pull) });
+  return ghSuccess(
+    `${r.created ? "opened" : "updated"} PR #${r.pull.number} ${r.pull.url}`,
+    { type: "none" },
+    { context: pullContext(r.pull) },
+  );
 }
 
 async function fileIssues(client: GithubClient, deps: GithubStageDeps, ctx: StageContext) {

@@ -16,12 +16,19 @@ import { ghSkipped, ghSuccess } from "./result.js";
  * resolve the findings they raised. Everything from other authors is dropped before it is
  * turned into anything, and only counted. A read that times out continues with what arrived.
  */
-export async function ingestFeedback(client: GithubClient, deps: GithubStageDeps, ctx: StageContext): Promise<StageResult> {
+export async function ingestFeedback(
+  client: GithubClient,
+  deps: GithubStageDeps,
+  ctx: StageContext,
+): Promise<StageResult> {
   const pull = await pullOfTask(client, ctx.task);
   if (!pull) return ghSkipped(`no pull request for ${ctx.task.branch ?? "this task"}`);
   if (pull.state !== "open") return ghSkipped(closedMessage(pull), { context: pullContext(pull) });
 
-  const raw = await fetchFeedback(client, pull.number, { timeoutMs: deps.config.commentTimeoutMs, clock: deps.clock });
+  const raw = await fetchFeedback(client, pull.number, {
+    timeoutMs: deps.config.commentTimeoutMs,
+    clock: deps.clock,
+  });
   const { feedback, ignored } = await filterFeedback(raw, {
     allowAuthors: deps.config.allowAuthors,
     bots: deps.config.bots,
@@ -32,13 +39,25 @@ export async function ingestFeedback(client: GithubClient, deps: GithubStageDeps
   const base = { taskId: ctx.task.id, runId: ctx.runId };
   if (ignored.length > 0) {
     const count = ignored.reduce((n, i) => n + i.count, 0);
-    events.push({ ...base, type: "github.ignored_authors", data: { pr: pull.number, count, authors: ignored.map((i) => ({ ...i })) } });
+    events.push({
+      ...base,
+      type: "github.ignored_authors",
+      data: { pr: pull.number, count, authors: ignored.map((i) => ({ ...i })) },
+    });
     const message = `PR #${pull.number}: ${count} comment${count === 1 ? "" : "s"} from other authors ignored (not allowed to instruct agents)`;
     ctx.deps.listener({ type: "notice", taskId: ctx.task.id, message });
   }
   if (raw.partialReason) {
-    events.push({ ...base, type: "github.feedback_partial", data: { pr: pull.number, reason: raw.partialReason } });
-    ctx.deps.listener({ type: "notice", taskId: ctx.task.id, message: `PR #${pull.number}: ${raw.partialReason}` });
+    events.push({
+      ...base,
+      type: "github.feedback_partial",
+      data: { pr: pull.number, reason: raw.partialReason },
+    });
+    ctx.deps.listener({
+      type: "notice",
+      taskId: ctx.task.id,
+      message: `PR #${pull.number}: ${raw.partialReason}`,
+    });
   }
   if (events.length) await deps.store.appendEvents(events, now);
 
@@ -51,7 +70,8 @@ export async function ingestFeedback(client: GithubClient, deps: GithubStageDeps
   ];
   const resolvedSources = feedback.threads.filter((t) => t.isResolved).map((t) => `pr:${t.id}`);
   const parts = [`PR #${pull.number}: ${threads.length} unresolved thread${threads.length === 1 ? "" : "s"}`];
-  if (reviews.length) parts.push(`${reviews.length} review${reviews.length === 1 ? "" : "s"} asking for changes`);
+  if (reviews.length)
+    parts.push(`${reviews.length} review${reviews.length === 1 ? "" : "s"} asking for changes`);
   const skipped = ignored.reduce((n, i) => n + i.count, 0);
   if (skipped) parts.push(`${skipped} comment${skipped === 1 ? "" : "s"} from other authors ignored`);
   if (raw.partialReason) parts.push(raw.partialReason);

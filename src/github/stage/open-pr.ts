@@ -29,7 +29,8 @@ export type OpenPullOutcome =
  */
 export async function openOrUpdatePull(input: OpenPullInput): Promise<OpenPullOutcome> {
   const { client, task } = input;
-  if (!task.branch) return { ok: false, rejected: false, reason: `${task.id} has no branch yet; run it first` };
+  if (!task.branch)
+    return { ok: false, rejected: false, reason: `${task.id} has no branch yet; run it first` };
   const pushed = await input.remote.push(input.cwd, task.branch);
   if (!pushed.ok) return pushed;
   const body = prBody({
@@ -42,16 +43,33 @@ export async function openOrUpdatePull(input: OpenPullInput): Promise<OpenPullOu
   let pull: PullRequest;
   let created = false;
   if (existing && existing.state === "open") {
-    pull = await client.updatePull(existing.number, { title: task.title, body, ...(input.draft ? { draft } : {}) });
+    pull = await client.updatePull(existing.number, {
+      title: task.title,
+      body,
+      ...(input.draft ? { draft } : {}),
+    });
   } else {
-    pull = await client.createPull({ title: task.title, body, head: task.branch, base: task.baseBranch, draft });
+    pull = await client.createPull({
+      title: task.title,
+      body,
+      head: task.branch,
+      base: task.baseBranch,
+      draft,
+    });
     created = true;
   }
   if (task.meta.prNumber !== pull.number) {
     await input.store.updateTask(task.id, { meta: { ...task.meta, prNumber: pull.number } }, input.now);
   }
   await input.store.appendEvents(
-    [{ taskId: task.id, runId: null, type: created ? "github.pr_opened" : "github.pr_updated", data: { pr: pull.number, url: pull.url, draft: pull.draft } }],
+    [
+      {
+        taskId: task.id,
+        runId: null,
+        type: created ? "github.pr_opened" : "github.pr_updated",
+        data: { pr: pull.number, url: pull.url, draft: pull.draft },
+      },
+    ],
     input.now,
   );
   return { ok: true, pull, created };

@@ -12,7 +12,11 @@ export async function pullOfTask(
 
 /** Context keys the GitHub stages set for workflow conditions (`context("github.pr_closed")`). */
 export function pullContext(pull: PullRequest): Record<string, string | number | boolean> {
-  return { "github.pr": pull.number, "github.pr_state": pull.state, "github.pr_closed": pull.state !== "open" };
+  return {
+    "github.pr": pull.number,
+    "github.pr_state": pull.state,
+    "github.pr_closed": pull.state !== "open",
+  };
 }
 
 export function closedMessage(pull: PullRequest): string {

@@ -18,7 +18,11 @@ export interface GitRemote {
    * behind (in the worktree that has it checked out, else by moving the ref); leaves it alone
    * when it has commits of its own. Never loses a commit.
    */
-  syncLocalBranch(repo: string, branch: string, sha: string): Promise<"created" | "fast-forwarded" | "unchanged" | "diverged">;
+  syncLocalBranch(
+    repo: string,
+    branch: string,
+    sha: string,
+  ): Promise<"created" | "fast-forwarded" | "unchanged" | "diverged">;
 }
 
 export type PushResult = { ok: true } | { ok: false; rejected: boolean; reason: string };
@@ -29,9 +33,13 @@ export function createGitRemote(git: GitRunner = createGitRunner()): GitRemote {
   return {
     async push(cwd, branch) {
       checkRev(branch, "branch name");
-      const r = await git.run(cwd, ["push", "--porcelain", "origin", `refs/heads/${branch}:refs/heads/${branch}`], {
-        okCodes: [1, 128],
-      });
+      const r = await git.run(
+        cwd,
+        ["push", "--porcelain", "origin", `refs/heads/${branch}:refs/heads/${branch}`],
+        {
+          okCodes: [1, 128],
+        },
+      );
       if (r.code === 0) return { ok: true };
       const text = `${r.stdout}\n${r.stderr}`;
       if (REJECTED.test(text)) {
@@ -41,14 +49,24 @@ export function createGitRemote(git: GitRunner = createGitRunner()): GitRemote {
           reason: `the remote branch ${branch} has commits fixpoint did not make; fixpoint never force-pushes: merge them into the branch by hand, then retry`,
         };
       }
-      const line = r.stderr.split("\n").find((l) => /^(fatal|error):/.test(l.trim())) ?? r.stderr.trim().split("\n")[0];
-      return { ok: false, rejected: false, reason: `git push to origin failed: ${line || `exit code ${r.code}`}` };
+      const line =
+        r.stderr.split("\n").find((l) => /^(fatal|error):/.test(l.trim())) ?? r.stderr.trim().split("\n")[0];
+      return {
+        ok: false,
+        rejected: false,
+        reason: `git push to origin failed: ${line || `exit code ${r.code}`}`,
+      };
     },
 
     async fetchBranch(repo, branch) {
       checkRev(branch, "branch name");
       if ((await this.remoteHead(repo, branch)) === null) return null;
-      await git.run(repo, ["fetch", "--quiet", "origin", `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
+      await git.run(repo, [
+        "fetch",
+        "--quiet",
+        "origin",
+        `+refs/heads/${branch}:refs/remotes/origin/${branch}`,
+      ]);
       return (await git.run(repo, ["rev-parse", "--verify", `refs/remotes/origin/${branch}`])).stdout.trim();
     },
 
@@ -60,7 +78,9 @@ export function createGitRemote(git: GitRunner = createGitRunner()): GitRemote {
     },
 
     async isAncestor(repo, ancestor, rev) {
-      const r = await git.run(repo, ["merge-base", "--is-ancestor", checkRev(ancestor), checkRev(rev)], { okCodes: [1] });
+      const r = await git.run(repo, ["merge-base", "--is-ancestor", checkRev(ancestor), checkRev(rev)], {
+        okCodes: [1],
+      });
       return r.code === 0;
     },
 

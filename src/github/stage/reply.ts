@@ -27,7 +27,11 @@ export function dispositionOf(f: Finding, cycle: number): Disposition | null {
  * thread and cycle: a store marker records each answer, and a thread whose last word is already
  * ours (a crash between the reply and the marker) gets none.
  */
-export async function replyToThreads(client: GithubClient, deps: GithubStageDeps, ctx: StageContext): Promise<StageResult> {
+export async function replyToThreads(
+  client: GithubClient,
+  deps: GithubStageDeps,
+  ctx: StageContext,
+): Promise<StageResult> {
   const pull = await pullOfTask(client, ctx.task);
   if (!pull) return ghSkipped(`no pull request for ${ctx.task.branch ?? "this task"}`);
   if (pull.state !== "open") return ghSkipped(closedMessage(pull), { context: pullContext(pull) });
@@ -38,7 +42,8 @@ export async function replyToThreads(client: GithubClient, deps: GithubStageDeps
     if (!d) continue;
     for (const s of f.sources) if (s.source.startsWith("pr:")) byThread.set(s.source.slice(3), d);
   }
-  if (byThread.size === 0) return ghSkipped("no PR thread was addressed this cycle", { context: pullContext(pull) });
+  if (byThread.size === 0)
+    return ghSkipped("no PR thread was addressed this cycle", { context: pullContext(pull) });
 
   const threads = new Map((await client.listReviewThreads(pull.number)).map((t) => [t.id, t] as const));
   let replied = 0;
@@ -52,14 +57,25 @@ export async function replyToThreads(client: GithubClient, deps: GithubStageDeps
       const r = await answer(client, pull.number, thread, disposition, deps);
       replied += r.replied ? 1 : 0;
       resolved += r.resolved ? 1 : 0;
-      await deps.store.setMarkerOnce(key, { status: disposition.status, sha: disposition.sha ?? null }, deps.clock.now());
+      await deps.store.setMarkerOnce(
+        key,
+        { status: disposition.status, sha: disposition.sha ?? null },
+        deps.clock.now(),
+      );
     } catch (e) {
       failures.push(`${threadId}: ${errorMessage(e)}`);
     }
   }
   const summary = `PR #${pull.number}: ${replied} repl${replied === 1 ? "y" : "ies"}, ${resolved} thread${resolved === 1 ? "" : "s"} resolved`;
   await deps.store.appendEvents(
-    [{ taskId: ctx.task.id, runId: ctx.runId, type: "github.replied", data: { pr: pull.number, cycle, replied, resolved, failed: failures } }],
+    [
+      {
+        taskId: ctx.task.id,
+        runId: ctx.runId,
+        type: "github.replied",
+        data: { pr: pull.number, cycle, replied, resolved, failed: failures },
+      },
+    ],
     deps.clock.now(),
   );
   if (failures.length === 0) return ghSuccess(summary, { type: "none" }, { context: pullContext(pull) });
@@ -67,6 +83,12 @@ export async function replyToThreads(client: GithubClient, deps: GithubStageDeps
   return replied > 0 || resolved > 0 ? ghPartial(summary, reason) : ghFail(reason);
 }
 
-function answer(client: GithubClient, pr: number, thread: ReviewThread, d: Disposition, deps: GithubStageDeps) {
+function answer(
+  client: GithubClient,
+  pr: number,
+  thread: ReviewThread,
+  d: Disposition,
+  deps: GithubStageDeps,
+) {
   return respondToThread(client, pr, thread, d, { resolveHumanThreads: deps.config.resolveHumanThreads });
 }

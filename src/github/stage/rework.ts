@@ -79,7 +79,10 @@ async function createReworkTask(
   }
   try {
     const sync = await deps.remote.syncLocalBranch(root, pull.head, sha);
-    if (sync === "diverged") notices.push(`local ${pull.head} and origin/${pull.head} have diverged; the push will be refused until they are merged`);
+    if (sync === "diverged")
+      notices.push(
+        `local ${pull.head} and origin/${pull.head} have diverged; the push will be refused until they are merged`,
+      );
   } catch (e) {
     notices.push(`could not bring ${pull.head} up to date with origin: ${errorMessage(e)}`);
   }
@@ -105,7 +108,14 @@ async function createReworkTask(
   );
   if (created) {
     await store.appendEvents(
-      [{ taskId: id, runId: null, type: "task.queued", data: { workflow: "pr-rework", pr: pull.number, cycle: d.cycle, head: sha } }],
+      [
+        {
+          taskId: id,
+          runId: null,
+          type: "task.queued",
+          data: { workflow: "pr-rework", pr: pull.number, cycle: d.cycle, head: sha },
+        },
+      ],
       deps.clock.now(),
     );
   }

@@ -45,19 +45,32 @@ export async function pollPulls(deps: WatchDeps): Promise<WatchPoll> {
       out.skipped.push(`#${pull.number}: already reworked at ${head.slice(0, 12)}`);
       continue;
     }
-    const raw = await fetchFeedback(client, pull.number, { timeoutMs: config.commentTimeoutMs, clock: deps.clock });
+    const raw = await fetchFeedback(client, pull.number, {
+      timeoutMs: config.commentTimeoutMs,
+      clock: deps.clock,
+    });
     const { feedback } = await filterFeedback(raw, {
       allowAuthors: config.allowAuthors,
       bots: config.bots,
       hasWriteAccess: writeAccessFrom(client),
     });
     const answered = new Set(raw.threads.filter(alreadyAnswered).map((t) => t.id));
-    const fresh = feedback.threads.filter((t) => !t.isResolved && t.comments.length > 0 && !answered.has(t.id));
+    const fresh = feedback.threads.filter(
+      (t) => !t.isResolved && t.comments.length > 0 && !answered.has(t.id),
+    );
     if (fresh.length === 0) {
-      out.skipped.push(`#${pull.number}: no new feedback${raw.partialReason ? ` (${raw.partialReason})` : ""}`);
+      out.skipped.push(
+        `#${pull.number}: no new feedback${raw.partialReason ? ` (${raw.partialReason})` : ""}`,
+      );
       continue;
     }
-    if (await deps.store.setMarkerOnce(watchMarkerKey(pull.number, head), { threads: fresh.length }, deps.clock.now())) {
+    if (
+      await deps.store.setMarkerOnce(
+        watchMarkerKey(pull.number, head),
+        { threads: fresh.length },
+        deps.clock.now(),
+      )
+    ) {
       out.start.push({ pr: pull.number, head, threads: fresh.length });
     }
   }

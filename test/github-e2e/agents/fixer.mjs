@@ -16,13 +16,25 @@ export default async function fixer(req) {
   const report = [];
   for (const { id, text } of findingsIn(section)) {
     if (text.includes("BLOCKME")) {
-      report.push({ id, status: "blocked", reason: "needs a human decision", justification: "The retry policy is a product decision the reviewer must make." });
+      report.push({
+        id,
+        status: "blocked",
+        reason: "needs a human decision",
+        justification: "The retry policy is a product decision the reviewer must make.",
+      });
     } else if (text.includes("DEFERME")) {
-      report.push({ id, status: "deferred", justification: "Needs the streaming parser from the platform team, which lands in release 4.2." });
+      report.push({
+        id,
+        status: "deferred",
+        justification: "Needs the streaming parser from the platform team, which lands in release 4.2.",
+      });
     } else {
       appendFileSync(join(req.cwd, "FIXES.md"), `fixed ${id}\n`);
       report.push({ id, status: "fixed", justification: `guarded the input in src/app.js (${id})` });
     }
   }
-  return { text: `\`\`\`json\n${JSON.stringify({ summary: `Addressed ${report.length} finding(s).`, findings: report })}\n\`\`\`\n`, costUsd: 0.01 };
+  return {
+    text: `\`\`\`json\n${JSON.stringify({ summary: `Addressed ${report.length} finding(s).`, findings: report })}\n\`\`\`\n`,
+    costUsd: 0.01,
+  };
 }

@@ -4,7 +4,11 @@ import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 
 export function record(role, req) {
   const file = process.env.FIXPOINT_TEST_PROMPTS;
-  if (file) appendFileSync(file, `${JSON.stringify({ role, task: req.taskId, stage: req.stageId, cycle: req.cycle, prompt: req.prompt })}\n`);
+  if (file)
+    appendFileSync(
+      file,
+      `${JSON.stringify({ role, task: req.taskId, stage: req.stageId, cycle: req.cycle, prompt: req.prompt })}\n`,
+    );
 }
 
 /** True the first time it is called for `key` in this test (a marker file beside the prompts). */

@@ -1,0 +1,89 @@
+import { isAbsolute, resolve } from "node:path";
+import { loadConfig } from "../../config/load.js";
+import type { Config } from "../../config/types.js";
+import { errorMessage } from "../../errors.js";
+import type { Git } from "../../git/git.js";
+import { defaultSqlitePath, openStore } from "../../store/open.js";
+import { openDatabase } from "../../store/sqlite/connection.js";
+import { LATEST_SCHEMA_VERSION } from "../../store/sqlite/migrations/index.js";
+import type { ProcessRunner } from "../../util/process.js";
+import type { Check } from "./check.js";
+
+/** Checks of what every command needs: git, the repository, the config and the store. */
+
+export async function checkGit(runner: ProcessRunner, cwd: string, env: NodeJS.ProcessEnv): Promise<Check> {
+  const r = await runner.run({ command: "git", args: ["--version"], cwd, env, timeoutMs: 15_000 });
+  if (r.spawnError !== undefined) {
+    return { name: "git", status: "fail", detail: `not found (${r.spawnError})`, fix: "install git and make sure it is on PATH" };
+  }
+  if (r.exitCode !== 0) {
+    return { name: "git", status: "fail", detail: `\`git --version\` exited ${r.exitCode}: ${r.stderr.trim()}`, fix: "repair the git installation" };
+  }
+  return { name: "git", status: "ok", detail: r.stdout.trim() };
+}
+
+export async function checkRepository(git: Git, cwd: string): Promise<{ check: Check; root: string | null }> {
+  try {
+    const root = await git.repoRoot(cwd);
+    if (!root) {
+      return {
+        root: null,
+        check: { name: "repository", status: "fail", detail: `${cwd} is not inside a git repository`, fix: "run fixpoint from your project's checkout (or `git init` first)" },
+      };
+    }
+    const branch = await git.currentBranch(root);
+    return { root, check: { name: "repository", status: "ok", detail: `${root}${branch ? ` (branch ${branch})` : ""}` } };
+  } catch (e) {
+    return { root: null, check: { name: "repository", status: "fail", detail: errorMessage(e), fix: "check that git can read this folder" } };
+  }
+}
+
+export async function checkConfig(root: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ check: Check; config: Config | null }> {
+  try {
+    const config = await loadConfig({ projectRoot: root, env, cwd });
+    const files = config.sources.length ? config.sources.join(", ") : "built-in defaults (no fixpoint.kdl; `fixpoint init` writes one)";
+    const agents = Object.keys(config.agents).length;
+    const detail = `${files} · ${agents} agent${agents === 1 ? "" : "s"} · ${config.gates.length} gate${config.gates.length === 1 ? "" : "s"}`;
+    return { config, check: { name: "config", status: "ok", detail } };
+  } catch (e) {
+    return {
+      config: null,
+      check: { name: "config", status: "fail", detail: errorMessage(e), fix: "correct the file and line named above (docs/configuration.md lists every key)" },
+    };
+  }
+}
+
+function sqlitePath(url: string, root: string): string | null {
+  const spec = url.trim();
+  if (spec === "sqlite") return defaultSqlitePath(root);
+  if (spec.endsWith(".db")) return isAbsolute(spec) ? spec : resolve(root, spec);
+  return null;
+}
+
+/** Opens the store (creating and migrating it as any command would), then checks a write lock. */
+export async function checkStore(config: Config, root: string): Promise<Check> {
+  const name = "store";
+  try {
+    const store = await openStore(config.database.url, root);
+    await store.close();
+  } catch (e) {
+    return { name, status: "fail", detail: errorMessage(e), fix: "fix the `database` setting or the file's permissions; another fixpoint may hold it locked" };
+  }
+  const path = sqlitePath(config.database.url, root);
+  if (path === null) return { name, status: "ok", detail: `${config.database.url} opens` };
+  try {
+    const db = openDatabase(path, 2000);
+    try {
+      const version = db.pragma("user_version", { simple: true });
+      // BEGIN IMMEDIATE takes the write lock: it fails on a read-only file or a stuck lock.
+      db.exec("BEGIN IMMEDIATE");
+      db.exec("ROLLBACK");
+      const current = version === LATEST_SCHEMA_VERSION ? "current" : `this fixpoint expects ${LATEST_SCHEMA_VERSION}`;
+      return { name, status: "ok", detail: `sqlite ${path} · schema ${String(version)} (${current}) · writable` };
+    } finally {
+      db.close();
+    }
+  } catch (e) {
+    return { name, status: "fail", detail: `sqlite ${path} is not writable: ${errorMessage(e)}`, fix: "check the file's owner and permissions, and that no other process holds a write lock" };
+  }
+}
