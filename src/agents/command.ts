@@ -2,10 +2,10 @@ import { FixpointError } from "../errors.js";
 import { formatDuration } from "../util/duration.js";
 import type { ProcessResult, ProcessRunner } from "../util/process.js";
 import { createProcessRunner } from "../util/process-runner.js";
+import { redactSecrets } from "../util/redact.js";
 import type { AgentBackend, AgentFailure, AgentRequest, AgentResult } from "./agent.js";
 import { type CommandOutput, failureLine, parseCommandOutput } from "./command-output.js";
 import { agentEnvironment } from "./env.js";
-import { redactSecrets } from "../util/redact.js";
 import { writeTranscript } from "./transcript.js";
 
 /**

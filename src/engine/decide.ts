@@ -31,6 +31,11 @@ export function applyResult(
   if (result.agent && result.sessionId) state.sessions[result.agent] = result.sessionId;
   if (result.context) Object.assign(state.context, result.context);
   if (stage.kind === "fix" && state.followup) state.followup = null;
+  // Decisions and exits do no work of their own: the failure before them is what an exit quotes.
+  if (stage.kind !== "decision" && stage.kind !== "exit") {
+    state.lastFailure =
+      result.outcome === "fail" && result.failureReason ? `${stage.id}: ${result.failureReason}` : null;
+  }
   if (stage.kind === "decision") {
     const idx = state.cycle - state.cycleBase;
     while (state.blockingHistory.length < idx) state.blockingHistory.push(state.blockingHistory.at(-1) ?? 0);
@@ -53,8 +58,12 @@ export function decideNext(
   deps: EngineDeps,
   budget: BudgetState,
 ): { stage: string | null; end?: RunEnd } {
-  if (stage.kind === "exit")
-    return { stage: null, end: { kind: "exit", stageId: stage.id, forced: stage.verdict } };
+  if (stage.kind === "exit") {
+    return {
+      stage: null,
+      end: { kind: "exit", stageId: stage.id, forced: stage.verdict, reason: exitReason(stage, state) },
+    };
+  }
   if (
     result.outcome === "fail" &&
     FATAL_ON_FAILURE.has(stage.kind) &&
@@ -84,4 +93,11 @@ export function decideNext(
   }
   void deps;
   return { stage: next };
+}
+
+/** A forced exit says why: its own `reason`, else the failure of the stage that led to it. */
+function exitReason(stage: StageDef, state: RunState): string | undefined {
+  if (!stage.verdict) return undefined;
+  const parts = [stage.reason, state.lastFailure].filter((p): p is string => Boolean(p));
+  return parts.length ? parts.join(": ") : undefined;
 }

@@ -11,7 +11,7 @@ import { deriveFinalVerdict } from "./verdict.js";
 
 /** How a run ended, before it is turned into a verdict. */
 export type RunEnd =
-  | { kind: "exit"; stageId: string | null; forced?: string }
+  | { kind: "exit"; stageId: string | null; forced?: string; reason?: string }
   | { kind: "stopped"; reason: string; stageId?: string | null; cause?: unknown }
   | { kind: "interrupted"; reason: string; stageId: string | null }
   | { kind: "budget"; stageId: string }
@@ -109,6 +109,7 @@ function verdictFor(
     case "exit": {
       const derived = deriveFinalVerdict(state, registry, {
         forced: end.forced,
+        forcedReason: end.reason,
         maxCycles: task.maxCycles,
         followups: deps.config.defaults.followups,
         blockingSeverity: deps.config.defaults.blockingSeverity,

@@ -24,6 +24,8 @@ export interface RunState {
   cycle: number;
   /** Cycle number at which this run lineage started counting again (a review-feedback resume). */
   cycleBase: number;
+  /** `stage: reason` of the last working stage when it failed, else null (quoted by forced exits). */
+  lastFailure: string | null;
   /** The stage at which the run stopped on an error, for `retry`. */
   stoppedAt: string | null;
   visits: Record<string, number>;
@@ -70,6 +72,7 @@ export function initialRunState(start: string): RunState {
     cycle: 0,
     cycleBase: 0,
     stoppedAt: null,
+    lastFailure: null,
     visits: {},
     outcomes: {},
     verdicts: {},
@@ -103,6 +106,7 @@ const stateSchema = z
     cycle: z.number().int().min(0),
     cycleBase: z.number().int().min(0).default(0),
     stoppedAt: z.string().nullable().default(null),
+    lastFailure: z.string().nullable().default(null),
     visits: z.record(z.number()),
     outcomes: z.record(z.string()),
     verdicts: z.record(z.string()),

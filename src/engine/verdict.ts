@@ -22,7 +22,13 @@ export function cycleVerdict(state: RunState): ReviewVerdict | null {
 export function deriveFinalVerdict(
   state: RunState,
   registry: Registry,
-  opts: { forced?: string; maxCycles: number; followups: boolean; blockingSeverity: Severity },
+  opts: {
+    forced?: string;
+    forcedReason?: string;
+    maxCycles: number;
+    followups: boolean;
+    blockingSeverity: Severity;
+  },
 ): { verdict: FinalVerdict; reason: string } {
   const blockingIds = registry
     .all()
@@ -48,7 +54,7 @@ export function deriveFinalVerdict(
       reason: "a reviewer asked for a human decision; read the last review",
     };
   }
-  if (forced) return { verdict: forced, reason: `workflow exit chose ${forced}` };
+  if (forced) return { verdict: forced, reason: opts.forcedReason ?? `workflow exit chose ${forced}` };
 
   // A blocking finding the fixer blocked (or the system did: file deleted) belongs to a human now:
   // the reviewers having nothing left to say about the rest is not an approval.

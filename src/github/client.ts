@@ -209,7 +209,10 @@ function latest(pulls: PullRequest[]): PullRequest | null {
 function createIssueMethods(
   call: CallRunner,
   r: { owner: string; repo: string },
-): Pick<GithubClient, "listIssuesWithLabel" | "searchIssuesByMarker" | "createIssue" | "createComment"> {
+): Pick<
+  GithubClient,
+  "listIssuesWithLabel" | "searchIssuesByMarker" | "createIssue" | "createComment" | "addLabels"
+> {
   const listIssuesWithLabel = (label: string) =>
     call({ action: `list issues labelled ${label}` }, async ({ octokit }) =>
       (
@@ -230,6 +233,17 @@ function createIssueMethods(
     createIssue: (input) =>
       call({ action: "create issue", write: "issues" }, async ({ octokit }) =>
         toIssue((await octokit.rest.issues.create({ ...r, ...input })).data),
+      ),
+    addLabels: (issueNumber, labels) =>
+      call(
+        {
+          action: `label #${issueNumber}`,
+          subject: `issue or pull request #${issueNumber}`,
+          write: "issues",
+        },
+        async ({ octokit }) => {
+          await octokit.rest.issues.addLabels({ ...r, issue_number: issueNumber, labels });
+        },
       ),
     createComment: (issueNumber, body) =>
       call(

@@ -141,4 +141,6 @@ export interface GithubClient {
   searchIssuesByMarker(marker: string, opts: { label: string }): Promise<Issue | null>;
   createIssue(input: { title: string; body: string; labels: string[] }): Promise<Issue>;
   createComment(issueNumber: number, body: string): Promise<IssueComment>;
+  /** Adds labels to an issue or pull request (existing labels stay). */
+  addLabels(issueNumber: number, labels: string[]): Promise<void>;
 }

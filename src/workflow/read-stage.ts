@@ -34,7 +34,7 @@ const KIND_PROPS: Readonly<Record<StageKind, readonly string[]>> = {
   fix: ["agent", "prompt", "next-cycle"],
   gate: ["gates"],
   decision: [],
-  exit: ["verdict"],
+  exit: ["verdict", "reason"],
   human: ["prompt"],
   github: ["action"],
   parallel: [],
@@ -159,6 +159,8 @@ function readKindSpecific(
     const message = `unknown verdict \`${verdict}\`${didYouMeanSuffix(verdict, FINAL_VERDICTS)}`;
     ctx.sink.on(props.get("verdict") ?? node, message);
   }
+  const reason = read("reason");
+  if (reason !== undefined) extra.reason = reason;
   if (kind === "github") {
     const action = read("action");
     if (!props.has("action")) ctx.sink.on(node, `${where} needs action="…"`);

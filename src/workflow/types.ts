@@ -55,6 +55,8 @@ export interface StageDef {
   parentId?: string;
   /** Exit stages: forced final verdict; when absent the engine derives it from the run state. */
   verdict?: string;
+  /** Exit stages with a forced verdict: the one-line reason a person reads. */
+  reason?: string;
   /** GitHub stages: the action (`open-pr`, `reply`, `file-issues`, …). */
   action?: string;
   /** Free-form extra properties, for handlers that need more. */

@@ -115,6 +115,7 @@ describe("the PR rework loop", () => {
     expect(pull.head).toMatch(/^fixpoint\/t-1-/);
     expect(pull.draft).toBe(false); // t-1 was approved: no draft
     expect(pull.body).toContain("<!-- fixpoint:task:t-1 -->");
+    expect(pull.labels).toContain("fixpoint"); // so `pr watch` finds it
     expect(git(world.origin, "show", `${pull.head}:src/feature.js`)).toContain("42");
 
     gh.addThread(1, {
@@ -228,5 +229,7 @@ describe("the PR rework loop", () => {
     expect(gh.thread(thread.id).comments).toHaveLength(1);
     const task = await world.withStore((s) => s.getTask(`pr-${pull.number}-cycle-1`));
     expect(task?.status).toBe("needs_human");
+    // The one-line reason says what went wrong, not just which exit was taken.
+    expect(task?.reason).toMatch(/^GitHub step failed: push: .*has commits fixpoint did not make/);
   }, 60_000);
 });

@@ -28,7 +28,8 @@ export function registerDoctor(program: Command, io: Io, exit: { code: number })
     .option("--json", "print the checks as JSON")
     .action(async (opts: DoctorOptions) => {
       const timeoutMs = parseDuration(opts.timeout);
-      if (timeoutMs === null || timeoutMs <= 0) throw new FixpointError("usage", `--timeout: not a duration: ${opts.timeout} (e.g. 30s, 2m)`);
+      if (timeoutMs === null || timeoutMs <= 0)
+        throw new FixpointError("usage", `--timeout: not a duration: ${opts.timeout} (e.g. 30s, 2m)`);
       const checks = await doctor(io, { offline: Boolean(opts.offline), timeoutMs });
       if (opts.json) printJson(io, { ok: !hasFailure(checks), checks });
       else io.out(renderChecklist(checks));
@@ -52,9 +53,22 @@ export async function doctor(io: Io, opts: { offline: boolean; timeoutMs: number
   const scratchDir = await mkdtemp(join(tmpdir(), "fixpoint-doctor-"));
   try {
     // Some CLIs (Codex) refuse to run outside a git repository.
-    await runner.run({ command: "git", args: ["init", "-q"], cwd: scratchDir, env: io.env, timeoutMs: 15_000 });
+    await runner.run({
+      command: "git",
+      args: ["init", "-q"],
+      cwd: scratchDir,
+      env: io.env,
+      timeoutMs: 15_000,
+    });
     const factories = { ...cliFactoriesOrEmpty(config), ...defaultFactories() };
-    const deps = { runner, env: io.env, factories, offline: opts.offline, timeoutMs: opts.timeoutMs, scratchDir };
+    const deps = {
+      runner,
+      env: io.env,
+      factories,
+      offline: opts.offline,
+      timeoutMs: opts.timeoutMs,
+      scratchDir,
+    };
     // One after another: round trips are light, but a machine with 2 cores runs CLIs slowly.
     for (const agent of Object.values(config.agents).sort((a, b) => a.name.localeCompare(b.name))) {
       checks.push(await checkAgent(agent, deps));

@@ -53,6 +53,7 @@ export function registerPr(program: Command, io: Io, exit: { code: number }): vo
           cwd: task.worktreePath && existsSync(task.worktreePath) ? task.worktreePath : project.root,
           findings: await project.store.listFindings(task.id),
           draft: gh.config.draft,
+          label: gh.config.label,
           approved: isApproval(task.finalVerdict),
           now: Date.now(),
         });

@@ -27,17 +27,26 @@ export interface AgentCheckDeps {
 }
 
 const CLIS: Record<string, { bin: string; pkg: string; login: string }> = {
-  "claude-code": { bin: "claude", pkg: "@anthropic-ai/claude-code", login: "ANTHROPIC_API_KEY (or `claude` /login)" },
+  "claude-code": {
+    bin: "claude",
+    pkg: "@anthropic-ai/claude-code",
+    login: "ANTHROPIC_API_KEY (or `claude` /login)",
+  },
   codex: { bin: "codex", pkg: "@openai/codex", login: "OPENAI_API_KEY (or `codex login`)" },
   pi: { bin: "pi", pkg: "@mariozechner/pi-coding-agent", login: "the provider's key (or `pi` /login)" },
 };
 
 const HTTP: Record<string, { keys: string[]; baseVar: string; base: string }> = {
-  anthropic: { keys: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"], baseVar: "ANTHROPIC_BASE_URL", base: "https://api.anthropic.com" },
+  anthropic: {
+    keys: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"],
+    baseVar: "ANTHROPIC_BASE_URL",
+    base: "https://api.anthropic.com",
+  },
   openai: { keys: ["OPENAI_API_KEY"], baseVar: "OPENAI_BASE_URL", base: "https://api.openai.com/v1" },
 };
 
-const PROMPT = "This is a connectivity check by `fixpoint doctor`. Reply with the single word OK. Do not use any tools.";
+const PROMPT =
+  "This is a connectivity check by `fixpoint doctor`. Reply with the single word OK. Do not use any tools.";
 
 /** The executable a program name resolves to: a path as given, else the first match on PATH. */
 export function findExecutable(program: string, path: string | undefined): string | null {
@@ -66,25 +75,49 @@ export async function checkAgent(agent: AgentConfig, deps: AgentCheckDeps): Prom
     const program = agent.command?.[0] ?? cli.bin;
     const path = findExecutable(program, env.PATH);
     if (!path) {
-      const where = program.includes("/") ? `${program} does not exist or is not executable` : `\`${program}\` not found on PATH`;
-      return { name, status: "fail", detail: `${agent.backend} · ${where}`, fix: `install it (npm install -g ${cli.pkg}) or set the agent's path: agent "${agent.name}" command="/path/to/${cli.bin}"` };
+      const where = program.includes("/")
+        ? `${program} does not exist or is not executable`
+        : `\`${program}\` not found on PATH`;
+      return {
+        name,
+        status: "fail",
+        detail: `${agent.backend} · ${where}`,
+        fix: `install it (npm install -g ${cli.pkg}) or set the agent's path: agent "${agent.name}" command="/path/to/${cli.bin}"`,
+      };
     }
-    const version = await deps.runner.run({ command: path, args: ["--version"], cwd: deps.scratchDir, env, timeoutMs: 15_000 });
+    const version = await deps.runner.run({
+      command: path,
+      args: ["--version"],
+      cwd: deps.scratchDir,
+      env,
+      timeoutMs: 15_000,
+    });
     const line = (version.stdout.trim() || version.stderr.trim()).split("\n")[0] ?? "";
     if (version.exitCode !== 0 || version.spawnError !== undefined) {
-      return { name, status: "fail", detail: `${agent.backend} · ${path} · \`--version\` failed: ${version.spawnError ?? line}`, fix: `run \`${path} --version\` by hand to see what is wrong with the installation` };
+      return {
+        name,
+        status: "fail",
+        detail: `${agent.backend} · ${path} · \`--version\` failed: ${version.spawnError ?? line}`,
+        fix: `run \`${path} --version\` by hand to see what is wrong with the installation`,
+      };
     }
     parts.push(path, line);
   } else if (http) {
     parts.push(agent.baseUrl ?? env[http.baseVar] ?? http.base);
     if (!http.keys.some((k) => env[k])) {
-      return { name, status: "fail", detail: `${parts.join(" · ")} · no API key`, fix: `set ${http.keys.join(" or ")} in your environment or in the agent's env { }` };
+      return {
+        name,
+        status: "fail",
+        detail: `${parts.join(" · ")} · no API key`,
+        fix: `set ${http.keys.join(" or ")} in your environment or in the agent's env { }`,
+      };
     }
   } else {
     return localAgent(agent, name, env);
   }
   if (agent.model) parts.push(`model ${agent.model}`);
-  if (deps.offline) return { name, status: "ok", detail: `${parts.join(" · ")} · round trip not run (--offline)` };
+  if (deps.offline)
+    return { name, status: "ok", detail: `${parts.join(" · ")} · round trip not run (--offline)` };
   return roundTrip(agent, name, parts, deps);
 }
 
@@ -93,20 +126,40 @@ function localAgent(agent: AgentConfig, name: string, env: NodeJS.ProcessEnv): C
     const ok = agent.script !== undefined && existsSync(agent.script);
     return ok
       ? { name, status: "ok", detail: `scripted · ${agent.script}` }
-      : { name, status: "fail", detail: `scripted · ${agent.script ?? "(no script)"} not found`, fix: `point script= of agent "${agent.name}" at an existing module` };
+      : {
+          name,
+          status: "fail",
+          detail: `scripted · ${agent.script ?? "(no script)"} not found`,
+          fix: `point script= of agent "${agent.name}" at an existing module`,
+        };
   }
   const program = agent.command?.[0] ?? "";
   const path = program ? findExecutable(program, env.PATH) : null;
   return path
-    ? { name, status: "ok", detail: `command · ${path} · round trip not run (a command agent may change files)` }
-    : { name, status: "fail", detail: `command · \`${program}\` not found`, fix: `install it or fix command= of agent "${agent.name}"` };
+    ? {
+        name,
+        status: "ok",
+        detail: `command · ${path} · round trip not run (a command agent may change files)`,
+      }
+    : {
+        name,
+        status: "fail",
+        detail: `command · \`${program}\` not found`,
+        fix: `install it or fix command= of agent "${agent.name}"`,
+      };
 }
 
-async function roundTrip(agent: AgentConfig, name: string, parts: string[], deps: AgentCheckDeps): Promise<Check> {
+async function roundTrip(
+  agent: AgentConfig,
+  name: string,
+  parts: string[],
+  deps: AgentCheckDeps,
+): Promise<Check> {
   const timeoutMs = Math.min(deps.timeoutMs, agent.timeoutMs);
   try {
     const factory = deps.factories[agent.backend];
-    if (!factory) return { name, status: "fail", detail: `${parts.join(" · ")} · backend not available in this build` };
+    if (!factory)
+      return { name, status: "fail", detail: `${parts.join(" · ")} · backend not available in this build` };
     const backend = await factory(agent);
     const r = await backend.run({
       agent: agent.name,
@@ -124,7 +177,11 @@ async function roundTrip(agent: AgentConfig, name: string, parts: string[], deps
     });
     if (r.ok) {
       const cost = r.costUsd > 0 ? ` · $${r.costUsd.toFixed(4)}` : "";
-      return { name, status: "ok", detail: `${parts.join(" · ")} · round trip ${(r.durationMs / 1000).toFixed(1)}s, ${totalTokens(r.usage)} tokens${cost}` };
+      return {
+        name,
+        status: "ok",
+        detail: `${parts.join(" · ")} · round trip ${(r.durationMs / 1000).toFixed(1)}s, ${totalTokens(r.usage)} tokens${cost}`,
+      };
     }
     const failure = r.failure ?? { kind: "exit_nonzero", message: "failed", transient: false };
     return {
@@ -134,7 +191,12 @@ async function roundTrip(agent: AgentConfig, name: string, parts: string[], deps
       fix: fixFor(agent, failure, timeoutMs),
     };
   } catch (e) {
-    return { name, status: "fail", detail: `${parts.join(" · ")} · ${errorMessage(e)}`, fix: "check the agent's settings in fixpoint.kdl" };
+    return {
+      name,
+      status: "fail",
+      detail: `${parts.join(" · ")} · ${errorMessage(e)}`,
+      fix: "check the agent's settings in fixpoint.kdl",
+    };
   }
 }
 

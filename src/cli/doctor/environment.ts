@@ -14,10 +14,20 @@ import type { Check } from "./check.js";
 export async function checkGit(runner: ProcessRunner, cwd: string, env: NodeJS.ProcessEnv): Promise<Check> {
   const r = await runner.run({ command: "git", args: ["--version"], cwd, env, timeoutMs: 15_000 });
   if (r.spawnError !== undefined) {
-    return { name: "git", status: "fail", detail: `not found (${r.spawnError})`, fix: "install git and make sure it is on PATH" };
+    return {
+      name: "git",
+      status: "fail",
+      detail: `not found (${r.spawnError})`,
+      fix: "install git and make sure it is on PATH",
+    };
   }
   if (r.exitCode !== 0) {
-    return { name: "git", status: "fail", detail: `\`git --version\` exited ${r.exitCode}: ${r.stderr.trim()}`, fix: "repair the git installation" };
+    return {
+      name: "git",
+      status: "fail",
+      detail: `\`git --version\` exited ${r.exitCode}: ${r.stderr.trim()}`,
+      fix: "repair the git installation",
+    };
   }
   return { name: "git", status: "ok", detail: r.stdout.trim() };
 }
@@ -28,27 +38,54 @@ export async function checkRepository(git: Git, cwd: string): Promise<{ check: C
     if (!root) {
       return {
         root: null,
-        check: { name: "repository", status: "fail", detail: `${cwd} is not inside a git repository`, fix: "run fixpoint from your project's checkout (or `git init` first)" },
+        check: {
+          name: "repository",
+          status: "fail",
+          detail: `${cwd} is not inside a git repository`,
+          fix: "run fixpoint from your project's checkout (or `git init` first)",
+        },
       };
     }
     const branch = await git.currentBranch(root);
-    return { root, check: { name: "repository", status: "ok", detail: `${root}${branch ? ` (branch ${branch})` : ""}` } };
+    return {
+      root,
+      check: { name: "repository", status: "ok", detail: `${root}${branch ? ` (branch ${branch})` : ""}` },
+    };
   } catch (e) {
-    return { root: null, check: { name: "repository", status: "fail", detail: errorMessage(e), fix: "check that git can read this folder" } };
+    return {
+      root: null,
+      check: {
+        name: "repository",
+        status: "fail",
+        detail: errorMessage(e),
+        fix: "check that git can read this folder",
+      },
+    };
   }
 }
 
-export async function checkConfig(root: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ check: Check; config: Config | null }> {
+export async function checkConfig(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ check: Check; config: Config | null }> {
   try {
     const config = await loadConfig({ projectRoot: root, env, cwd });
-    const files = config.sources.length ? config.sources.join(", ") : "built-in defaults (no fixpoint.kdl; `fixpoint init` writes one)";
+    const files = config.sources.length
+      ? config.sources.join(", ")
+      : "built-in defaults (no fixpoint.kdl; `fixpoint init` writes one)";
     const agents = Object.keys(config.agents).length;
     const detail = `${files} · ${agents} agent${agents === 1 ? "" : "s"} · ${config.gates.length} gate${config.gates.length === 1 ? "" : "s"}`;
     return { config, check: { name: "config", status: "ok", detail } };
   } catch (e) {
     return {
       config: null,
-      check: { name: "config", status: "fail", detail: errorMessage(e), fix: "correct the file and line named above (docs/configuration.md lists every key)" },
+      check: {
+        name: "config",
+        status: "fail",
+        detail: errorMessage(e),
+        fix: "correct the file and line named above (docs/configuration.md lists every key)",
+      },
     };
   }
 }
@@ -67,7 +104,12 @@ export async function checkStore(config: Config, root: string): Promise<Check> {
     const store = await openStore(config.database.url, root);
     await store.close();
   } catch (e) {
-    return { name, status: "fail", detail: errorMessage(e), fix: "fix the `database` setting or the file's permissions; another fixpoint may hold it locked" };
+    return {
+      name,
+      status: "fail",
+      detail: errorMessage(e),
+      fix: "fix the `database` setting or the file's permissions; another fixpoint may hold it locked",
+    };
   }
   const path = sqlitePath(config.database.url, root);
   if (path === null) return { name, status: "ok", detail: `${config.database.url} opens` };
@@ -78,12 +120,22 @@ export async function checkStore(config: Config, root: string): Promise<Check> {
       // BEGIN IMMEDIATE takes the write lock: it fails on a read-only file or a stuck lock.
       db.exec("BEGIN IMMEDIATE");
       db.exec("ROLLBACK");
-      const current = version === LATEST_SCHEMA_VERSION ? "current" : `this fixpoint expects ${LATEST_SCHEMA_VERSION}`;
-      return { name, status: "ok", detail: `sqlite ${path} · schema ${String(version)} (${current}) · writable` };
+      const current =
+        version === LATEST_SCHEMA_VERSION ? "current" : `this fixpoint expects ${LATEST_SCHEMA_VERSION}`;
+      return {
+        name,
+        status: "ok",
+        detail: `sqlite ${path} · schema ${String(version)} (${current}) · writable`,
+      };
     } finally {
       db.close();
     }
   } catch (e) {
-    return { name, status: "fail", detail: `sqlite ${path} is not writable: ${errorMessage(e)}`, fix: "check the file's owner and permissions, and that no other process holds a write lock" };
+    return {
+      name,
+      status: "fail",
+      detail: `sqlite ${path} is not writable: ${errorMessage(e)}`,
+      fix: "check the file's owner and permissions, and that no other process holds a write lock",
+    };
   }
 }

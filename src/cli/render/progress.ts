@@ -111,6 +111,9 @@ function stageText(e: Extract<EngineEvent, { type: "stage.finished" }>): string 
   const dur = elapsed(e.durationMs);
   const cost = e.costUsd > 0 ? `, ${money(e.costUsd)}` : "";
   if (e.kind === "gate") return e.summary ?? e.outcome;
+  if (e.kind === "github") {
+    return e.outcome === "fail" ? `failed: ${e.failureReason ?? "unknown"}` : (e.summary ?? "done");
+  }
   if (e.kind === "review") return e.summary ?? e.outcome;
   if (e.outcome === "fail") return `failed: ${e.failureReason ?? "unknown"} (${dur}${cost})`;
   if (e.kind === "fix") return `${e.summary ?? e.outcome} (${dur}${cost})`;

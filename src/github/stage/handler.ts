@@ -94,6 +94,7 @@ async function openPr(client: GithubClient, remote: GitRemote, deps: GithubStage
     cwd: ctx.workdir,
     findings: ctx.registry.all(),
     draft: deps.config.draft,
+    label: deps.config.label,
     approved,
     now: deps.clock.now(),
   });

@@ -15,6 +15,8 @@ export interface OpenPullInput {
   /** Configured `draft`: open as a draft until the task is approved. */
   draft: boolean;
   approved: boolean;
+  /** The configured label (`label`), added so `pr watch` finds the PR. */
+  label: string;
   now: number;
 }
 
@@ -58,6 +60,7 @@ export async function openOrUpdatePull(input: OpenPullInput): Promise<OpenPullOu
     });
     created = true;
   }
+  if (input.label && !pull.labels.includes(input.label)) await client.addLabels(pull.number, [input.label]);
   if (task.meta.prNumber !== pull.number) {
     await input.store.updateTask(task.id, { meta: { ...task.meta, prNumber: pull.number } }, input.now);
   }

@@ -111,7 +111,11 @@ export interface Ran {
 export function fixpoint(p: E2EProject, args: string[], timeoutMs = 240_000): Promise<Ran> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: p.root, env: p.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: p.root,
+      env: p.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {

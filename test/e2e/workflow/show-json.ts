@@ -5,8 +5,22 @@ import type { RecordedRequest, Usage } from "../fake-model/server.js";
 
 /** The parts of `fixpoint show --json` and `findings --json` (docs/cli.md) the suite reads. */
 export interface ShowJson {
-  task: { id: string; status: string; final_verdict: string | null; reason: string | null; branch: string | null; worktree: string | null };
-  runs: { id: number; kind: string; status: string; final_verdict: string | null; reason: string | null; stored_review_issues: number }[];
+  task: {
+    id: string;
+    status: string;
+    final_verdict: string | null;
+    reason: string | null;
+    branch: string | null;
+    worktree: string | null;
+  };
+  runs: {
+    id: number;
+    kind: string;
+    status: string;
+    final_verdict: string | null;
+    reason: string | null;
+    stored_review_issues: number;
+  }[];
   stages: StageJson[];
   artifacts: { reviews: string[] };
   totals: { cost_usd: number; tokens: number };

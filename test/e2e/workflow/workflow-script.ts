@@ -29,7 +29,8 @@ export function roleOf(c: Conversation): Role | null {
   const t = c.lastUserText;
   if (t.includes("You are implementing a task")) return "implement";
   if (t.includes("You are reviewing the work on task")) return "review";
-  if (t.includes("You are fixing review findings") || t.includes("ended before the reviewers approved")) return "fix";
+  if (t.includes("You are fixing review findings") || t.includes("ended before the reviewers approved"))
+    return "fix";
   return null;
 }
 
@@ -66,10 +67,14 @@ function lastToolCalled(c: Conversation): string | null {
 function writeCall(c: Conversation, content: string, usage: Usage): Reply {
   const dir = cwdOf(c);
   const path = dir ? `${dir}/${FILE}` : FILE;
-  if (c.tools.includes("Write")) return { toolCall: { name: "Write", input: { file_path: path, content } }, usage };
+  if (c.tools.includes("Write"))
+    return { toolCall: { name: "Write", input: { file_path: path, content } }, usage };
   if (c.tools.includes("write")) return { toolCall: { name: "write", input: { path, content } }, usage };
   if (c.tools.includes("exec_command")) {
-    return { toolCall: { name: "exec_command", input: { cmd: `printf '%s' '${content}' > '${path}'` } }, usage };
+    return {
+      toolCall: { name: "exec_command", input: { cmd: `printf '%s' '${content}' > '${path}'` } },
+      usage,
+    };
   }
   return { text: `no write tool among ${c.tools.join(",")}` };
 }
@@ -80,14 +85,23 @@ function writeCall(c: Conversation, content: string, usage: Usage): Reply {
  */
 function readCall(c: Conversation): Reply {
   const dir = cwdOf(c);
-  return { toolCall: { name: "Read", input: { file_path: dir ? `${dir}/${FILE}` : FILE } }, usage: USAGE.fixRead };
+  return {
+    toolCall: { name: "Read", input: { file_path: dir ? `${dir}/${FILE}` : FILE } },
+    usage: USAGE.fixRead,
+  };
 }
 
 /** A structured answer on the channel the CLI offers: Claude's StructuredOutput tool, else text. */
 function structured(c: Conversation, value: unknown, usage: Usage): Reply {
-  if (c.tools.includes("StructuredOutput")) return { toolCall: { name: "StructuredOutput", input: value as Record<string, unknown> }, usage };
+  if (c.tools.includes("StructuredOutput"))
+    return { toolCall: { name: "StructuredOutput", input: value as Record<string, unknown> }, usage };
   // Codex with --output-schema: the bare JSON document; pi: the schema is in the prompt.
-  return { text: c.schema ? JSON.stringify(value) : `Done.\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\`\n`, usage };
+  return {
+    text: c.schema
+      ? JSON.stringify(value)
+      : `Done.\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\`\n`,
+    usage,
+  };
 }
 
 /** The finding ids fixpoint listed, read above the output-format section (whose example ids are not real). */
@@ -111,7 +125,12 @@ function review(c: Conversation): Reply {
   const ids = findingIds(c);
   const approve = c.lastUserText.includes(`+${word(c, "APPROVE")}`);
   const value = approve
-    ? { verdict: "APPROVED", summary: "The greeting is right.", findings: [], prior: ids.map((id) => ({ id, status: "resolved", note: "checked" })) }
+    ? {
+        verdict: "APPROVED",
+        summary: "The greeting is right.",
+        findings: [],
+        prior: ids.map((id) => ({ id, status: "resolved", note: "checked" })),
+      }
     : {
         verdict: "CHANGES_REQUESTED",
         summary: "The greeting is not final.",
@@ -124,12 +143,19 @@ function review(c: Conversation): Reply {
 
 /** How many times the fixer already wrote its fix in this conversation. */
 function earlierFixes(c: Conversation): number {
-  return c.messages.filter((m) => m.role === "assistant" && /\[tool (?:Write|write|exec_command)\][^\n]*fixed-\d/.test(m.text)).length;
+  return c.messages.filter(
+    (m) => m.role === "assistant" && /\[tool (?:Write|write|exec_command)\][^\n]*fixed-\d/.test(m.text),
+  ).length;
 }
 
 function fixReport(c: Conversation): Reply {
   const n = earlierFixes(c);
-  const findings = findingIds(c).map((id) => ({ id, status: "fixed", justification: `${FILE} now holds fixed-${n}`, reason: null }));
+  const findings = findingIds(c).map((id) => ({
+    id,
+    status: "fixed",
+    justification: `${FILE} now holds fixed-${n}`,
+    reason: null,
+  }));
   return structured(c, { summary: `rewrote ${FILE}`, findings }, USAGE.fixReport);
 }
 
@@ -141,12 +167,32 @@ export function workflowScript(faults: Map<string, Reply>): FakeScript {
   const fault = (c: Conversation) => faults.get(scenarioOf(c));
   return {
     rules: [
-      { name: "fault", when: (c) => roleOf(c) === "implement" && fault(c) !== undefined, reply: (c) => fault(c) ?? { text: "" } },
-      { name: "structured-done", when: (c) => c.lastIsToolResult && lastToolCalled(c) === "StructuredOutput", reply: (c) => ({ text: "Reported.", usage: roleOf(c) === "fix" ? USAGE.fixDone : USAGE.reviewDone }) },
-      { name: "implement-write", when: (c) => roleOf(c) === "implement" && !c.lastIsToolResult, reply: (c) => writeCall(c, word(c, "IMPL"), USAGE.implWrite) },
-      { name: "implement-done", when: (c) => roleOf(c) === "implement", reply: { text: `DONE: wrote ${FILE}`, usage: USAGE.implDone } },
+      {
+        name: "fault",
+        when: (c) => roleOf(c) === "implement" && fault(c) !== undefined,
+        reply: (c) => fault(c) ?? { text: "" },
+      },
+      {
+        name: "structured-done",
+        when: (c) => c.lastIsToolResult && lastToolCalled(c) === "StructuredOutput",
+        reply: (c) => ({ text: "Reported.", usage: roleOf(c) === "fix" ? USAGE.fixDone : USAGE.reviewDone }),
+      },
+      {
+        name: "implement-write",
+        when: (c) => roleOf(c) === "implement" && !c.lastIsToolResult,
+        reply: (c) => writeCall(c, word(c, "IMPL"), USAGE.implWrite),
+      },
+      {
+        name: "implement-done",
+        when: (c) => roleOf(c) === "implement",
+        reply: { text: `DONE: wrote ${FILE}`, usage: USAGE.implDone },
+      },
       { name: "review", when: (c) => roleOf(c) === "review", reply: review },
-      { name: "fix-read", when: (c) => roleOf(c) === "fix" && !c.lastIsToolResult && c.tools.includes("Read"), reply: readCall },
+      {
+        name: "fix-read",
+        when: (c) => roleOf(c) === "fix" && !c.lastIsToolResult && c.tools.includes("Read"),
+        reply: readCall,
+      },
       {
         name: "fix-write",
         when: (c) => roleOf(c) === "fix" && (!c.lastIsToolResult || lastToolCalled(c) === "Read"),

@@ -5,9 +5,23 @@ import { git } from "../../helpers/cli.js";
 import { claudeCase, codexCase, piCase } from "../cli-cases.js";
 import { installClis } from "../cli-install.js";
 import { type FakeModel, type Reply, startFakeModel } from "../fake-model/server.js";
-import { addTask, createProject, type E2EProject, fixpoint, fixpointJson, loseSession, type WorkflowCase } from "./project.js";
 import { alive, groupMembers, watchProcesses } from "./procs.js";
-import { claudeReportedCost, type FindingJson, reportedUsage, type ShowJson, stageUsage } from "./show-json.js";
+import {
+  addTask,
+  createProject,
+  type E2EProject,
+  fixpoint,
+  fixpointJson,
+  loseSession,
+  type WorkflowCase,
+} from "./project.js";
+import {
+  claudeReportedCost,
+  type FindingJson,
+  reportedUsage,
+  type ShowJson,
+  stageUsage,
+} from "./show-json.js";
 import { agentTime, type Timing, timingLine, versionOf, writeTimingsDoc } from "./timings.js";
 import { FILE, FINDING, workflowScript } from "./workflow-script.js";
 
@@ -53,7 +67,10 @@ describe.each(CASES)("$cli.name: whole tasks through the real fixpoint binary", 
   });
 
   it("implements, reviews, fixes and approves; commits, registry, artifacts, tokens and cost add up", async () => {
-    const id = await addTask(p, "Write the greeting file.\nIMPL=draft-greeting APPROVE=fixed-1 SCENARIO=main");
+    const id = await addTask(
+      p,
+      "Write the greeting file.\nIMPL=draft-greeting APPROVE=fixed-1 SCENARIO=main",
+    );
     const from = fake.requests.length;
     const ran = await fixpoint(p, ["work", id]);
     const requests = fake.requests.slice(from);
@@ -65,19 +82,36 @@ describe.each(CASES)("$cli.name: whole tasks through the real fixpoint binary", 
     expect(s.task.status).toBe("completed");
     expect(s.task.final_verdict).toBe("APPROVED");
     const branch = s.task.branch ?? "";
-    expect(branchLog(p, branch)).toEqual(["Address review feedback (cycle 1)", "Write the greeting file. — implementation"]);
+    expect(branchLog(p, branch)).toEqual([
+      "Address review feedback (cycle 1)",
+      "Write the greeting file. — implementation",
+    ]);
     expect(fileAt(p, branch)).toBe("fixed-1");
     // The model's tool wrote the draft first: the implementation commit holds it.
     expect(git(p.root, "show", `${branch}~1:${FILE}`)).toBe("draft-greeting");
     const rules = requests.map((r) => r.rule);
-    expect(rules).toEqual(expect.arrayContaining(["implement-write", "implement-done", "review", "fix-write", "fix-report"]));
+    expect(rules).toEqual(
+      expect.arrayContaining(["implement-write", "implement-done", "review", "fix-write", "fix-report"]),
+    );
 
     const findings = await fixpointJson<FindingJson[]>(p, ["findings", id]);
     expect(findings).toHaveLength(1);
     const fixCommit = git(p.root, "rev-parse", branch).trim();
-    expect(findings[0]).toMatchObject({ id: "F-1", severity: "P1", status: "resolved", title: FINDING.title, file: FILE });
+    expect(findings[0]).toMatchObject({
+      id: "F-1",
+      severity: "P1",
+      status: "resolved",
+      title: FINDING.title,
+      file: FILE,
+    });
     expect(findings[0]?.attempts).toEqual([
-      { cycle: 1, status: "fixed", justification: `${FILE} now holds fixed-1`, commit: fixCommit, rejection: null },
+      {
+        cycle: 1,
+        status: "fixed",
+        justification: `${FILE} now holds fixed-1`,
+        commit: fixCommit,
+        rejection: null,
+      },
     ]);
 
     expect(s.artifacts.reviews.length).toBeGreaterThanOrEqual(2);
@@ -98,13 +132,23 @@ describe.each(CASES)("$cli.name: whole tasks through the real fixpoint binary", 
     }
 
     const t = agentTime(s.stages);
-    const timing = { backend: c.cli.name, version: versionOf(c.cli.name), wallMs: ran.ms, agentMs: t.ms, agentStages: t.count };
+    const timing = {
+      backend: c.cli.name,
+      version: versionOf(c.cli.name),
+      wallMs: ran.ms,
+      agentMs: t.ms,
+      agentStages: t.count,
+    };
     timings.push(timing);
     console.log(timingLine(timing));
   });
 
   it("resume continues the fixer's session: the model sees the earlier transcript", async () => {
-    const id = await addTask(p, "Write the greeting file.\nIMPL=draft-greeting APPROVE=fixed-2 SCENARIO=resume", ["--max-cycles", "1"]);
+    const id = await addTask(
+      p,
+      "Write the greeting file.\nIMPL=draft-greeting APPROVE=fixed-2 SCENARIO=resume",
+      ["--max-cycles", "1"],
+    );
     const first = await fixpoint(p, ["work", id]);
     expect(first.code, said(first)).toBe(1);
     const before = await show(p, id);
@@ -145,7 +189,9 @@ describe.each(CASES)("$cli.name: whole tasks through the real fixpoint binary", 
     // The CLI's own record of the session is gone (cleared cache, another machine).
     expect(loseSession(p, lost).length).toBeGreaterThan(0);
     const resumed = await fixpoint(p, ["resume", id]);
-    expect(resumed.stdout).toContain(`session ${lost} of implementer could not be resumed; started a fresh one`);
+    expect(resumed.stdout).toContain(
+      `session ${lost} of implementer could not be resumed; started a fresh one`,
+    );
     expect(resumed.code, said(resumed)).toBe(0);
     const after = await show(p, id);
     expect(after.task.final_verdict).toBe("APPROVED");
@@ -154,7 +200,10 @@ describe.each(CASES)("$cli.name: whole tasks through the real fixpoint binary", 
     expect(fresh?.session_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(fresh?.session_id).not.toBe(lost);
     const logs = await fixpoint(p, ["logs", id, "--json"]);
-    const events = logs.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; data: { session?: string } });
+    const events = logs.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; data: { session?: string } });
     expect(events.find((e) => e.type === "agent.session_lost")?.data.session).toBe(lost);
   });
 
@@ -171,7 +220,10 @@ describe.each(CASES)("$cli.name: whole tasks through the real fixpoint binary", 
   });
 
   it("a hung model ends at the stage timeout (5s) with the agent's process group gone", async () => {
-    const id = await addTask(p, "Write the greeting file.\nIMPL=x APPROVE=x SCENARIO=hang", ["--agent", "impl-hang"]);
+    const id = await addTask(p, "Write the greeting file.\nIMPL=x APPROVE=x SCENARIO=hang", [
+      "--agent",
+      "impl-hang",
+    ]);
     faults.set("hang", { hang: true });
     const watch = watchProcesses(`/${id}`, join(p.env.FIXPOINT_HOME ?? "", "worktrees"));
     const ran = await fixpoint(p, ["work", id]);

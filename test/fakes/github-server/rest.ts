@@ -163,6 +163,19 @@ const routes: [string, RegExp, Handler][] = [
   ],
   [
     "POST",
+    /^\/issues\/(\d+)\/labels$/,
+    (_w, repo, req, m) => {
+      const target = pullOf(repo, m[1]) ?? repo.issues.get(Number(m[1]));
+      if (!target) return notFound;
+      const add = Array.isArray(req.body.labels)
+        ? req.body.labels.filter((l): l is string => typeof l === "string")
+        : [];
+      for (const l of add) if (!target.labels.includes(l)) target.labels.push(l);
+      return { status: 200, body: target.labels.map((name) => ({ name })) };
+    },
+  ],
+  [
+    "POST",
     /^\/issues\/(\d+)\/comments$/,
     (w, repo, req, m) => {
       const list = pullOf(repo, m[1])?.conversation ?? repo.issues.get(Number(m[1]))?.comments;
