@@ -33,18 +33,20 @@ export function parseDuration(text: string): number | null {
  */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return `${ms}ms`;
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  let rest = Math.round(ms / 1000);
+  if (ms === 0) return "0ms";
+  // Exact, so a written config reads back to the same value; displays round before calling.
+  let rest = Math.round(ms);
   const parts: string[] = [];
   for (const [unit, size] of [
-    ["d", 86_400],
-    ["h", 3_600],
-    ["m", 60],
-    ["s", 1],
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["m", 60_000],
+    ["s", 1000],
+    ["ms", 1],
   ] as const) {
     const n = Math.floor(rest / size);
     rest -= n * size;
     if (n > 0) parts.push(`${n}${unit}`);
   }
-  return parts.join("") || "0s";
+  return parts.join("");
 }
