@@ -10,9 +10,14 @@ if (!file || !existsSync(file)) {
 const report = JSON.parse(readFileSync(file, "utf8"));
 const passed = report.numPassedTests ?? 0;
 let failed = report.numFailedTests ?? 0;
-// A test file that failed to load has no test results but counts as a failure.
-const brokenSuites = (report.testResults ?? []).filter((r) => r.status === "failed" && (r.assertionResults ?? []).length === 0).length;
-failed += brokenSuites;
+// A test file that failed to load has no test results but counts as a failure, and so does every
+// test a failed file skipped (a failing beforeAll marks its tests skipped).
+for (const file of report.testResults ?? []) {
+  if (file.status !== "failed") continue;
+  const results = file.assertionResults ?? [];
+  if (results.length === 0) failed += 1;
+  else failed += results.filter((t) => t.status === "skipped" || t.status === "pending").length;
+}
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

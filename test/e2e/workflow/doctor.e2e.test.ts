@@ -3,8 +3,9 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { git, isolatedEnv, tempDir } from "../../helpers/cli.js";
 import { claudeCase, codexCase, piCase } from "../cli-cases.js";
-import { installClis, PINNED } from "../cli-install.js";
+import { type CliName, PINNED } from "../cli-install.js";
 import { type FakeModel, startFakeModel } from "../fake-model/server.js";
+import { clis, warmUp } from "./clis.js";
 import { type E2EProject, fixpoint } from "./project.js";
 
 /**
@@ -13,11 +14,14 @@ import { type E2EProject, fixpoint } from "./project.js";
  * do about it, and exit code 3.
  */
 
+/** Room for a loaded CI machine (2 cores, other suites in parallel); a task takes ~5 s alone. */
+const SLOW = { timeout: 180_000 };
+
 let fake: FakeModel;
-let bins: Record<string, string>;
+type Bins = Record<CliName, string>;
 
 beforeAll(async () => {
-  bins = await installClis();
+  await warmUp();
   fake = await startFakeModel({
     rules: [
       {
@@ -37,20 +41,21 @@ afterAll(async () => {
 const q = (s: string): string => JSON.stringify(s);
 const re = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-function project(kdl: (url: string) => string[]): E2EProject {
+async function project(kdl: (url: string, bins: Bins) => string[]): Promise<E2EProject> {
+  const bins = await clis();
   const base = tempDir("fixpoint-e2e-doctor-");
   const root = join(base, "repo");
   const cliHome = join(base, "cli");
   mkdirSync(join(base, "home"), { recursive: true });
   mkdirSync(cliHome, { recursive: true });
   git(base, "init", "-q", "-b", "main", root);
-  writeFileSync(join(root, "fixpoint.kdl"), `${kdl(fake.url).join("\n")}\n`);
+  writeFileSync(join(root, "fixpoint.kdl"), `${kdl(fake.url, bins).join("\n")}\n`);
   const env = isolatedEnv(base, {
     ...claudeCase.env(fake.url, cliHome),
     ...codexCase.env(fake.url, cliHome),
     ...piCase.env(fake.url, cliHome),
     // codex and pi found on PATH; claude through the agent's configured path.
-    PATH: [dirname(bins.codex ?? ""), dirname(bins.pi ?? ""), process.env.PATH].join(":"),
+    PATH: [dirname(bins.codex), dirname(bins.pi), process.env.PATH].join(":"),
     OPENAI_API_KEY: "test",
   });
   return { root, env, cliHome };
@@ -59,8 +64,8 @@ function project(kdl: (url: string) => string[]): E2EProject {
 const codexArgs = (url: string) => `{\n    args ${codexCase.extraArgs(url).map(q).join(" ")}\n}`;
 
 /** Every backend, pointed at the fake server. */
-const healthy = (url: string) => [
-  `agent "implementer" backend="claude-code" model="claude-sonnet-4-5" command=${q(bins["claude-code"] ?? "")}`,
+const healthy = (url: string, bins: Bins) => [
+  `agent "implementer" backend="claude-code" model="claude-sonnet-4-5" command=${q(bins["claude-code"])}`,
   `agent "reviewer" backend="codex" model="gpt-5" ${codexArgs(url)}`,
   `agent "fixer" backend="pi" model="fake/fake-model"`,
   `agent "api-anthropic" backend="anthropic" model="claude-sonnet-4-5" base-url=${q(url)}`,
@@ -73,8 +78,9 @@ const doctorPrompts = (from: number) =>
     .filter((r) => r.conversation?.lastUserText.includes("connectivity check by `fixpoint doctor`"));
 
 describe("fixpoint doctor", () => {
-  it("checks git, the config, the store and every agent, with a round trip to each", async () => {
-    const p = project(healthy);
+  it("checks git, the config, the store and every agent, with a round trip to each", SLOW, async () => {
+    const p = await project(healthy);
+    const bins = await clis();
     const from = fake.requests.length;
     const r = await fixpoint(p, ["doctor"]);
     console.log(`fixpoint doctor\n${r.stdout}`);
@@ -84,17 +90,17 @@ describe("fixpoint doctor", () => {
     expect(r.stdout).toMatch(/✓ store +sqlite .*fixpoint\.db · schema \d+ \(current\) · writable/);
     expect(r.stdout).toMatch(
       new RegExp(
-        `✓ agent implementer +claude-code · ${re(bins["claude-code"] ?? "")} · ${re(PINNED["claude-code"].version)} \\(Claude Code\\) · model claude-sonnet-4-5 · round trip [\\d.]+s, 41 tokens`,
+        `✓ agent implementer +claude-code · ${re(bins["claude-code"])} · ${re(PINNED["claude-code"].version)} \\(Claude Code\\) · model claude-sonnet-4-5 · round trip [\\d.]+s, 41 tokens`,
       ),
     );
     expect(r.stdout).toMatch(
       new RegExp(
-        `✓ agent reviewer +codex · ${re(bins.codex ?? "")} · codex-cli ${re(PINNED.codex.version)} · model gpt-5 · round trip [\\d.]+s, 41 tokens`,
+        `✓ agent reviewer +codex · ${re(bins.codex)} · codex-cli ${re(PINNED.codex.version)} · model gpt-5 · round trip [\\d.]+s, 41 tokens`,
       ),
     );
     expect(r.stdout).toMatch(
       new RegExp(
-        `✓ agent fixer +pi · ${re(bins.pi ?? "")} · ${re(PINNED.pi.version)} · model fake/fake-model · round trip [\\d.]+s, 41 tokens · \\$0\\.0001`,
+        `✓ agent fixer +pi · ${re(bins.pi)} · ${re(PINNED.pi.version)} · model fake/fake-model · round trip [\\d.]+s, 41 tokens · \\$0\\.0001`,
       ),
     );
     expect(r.stdout).toMatch(
@@ -111,22 +117,23 @@ describe("fixpoint doctor", () => {
     expect(apis).toEqual(["anthropic", "anthropic", "anthropic", "responses", "responses"]);
   });
 
-  it("--offline checks binaries and versions without calling any model", async () => {
-    const p = project(healthy);
+  it("--offline checks binaries and versions without calling any model", SLOW, async () => {
+    const p = await project(healthy);
+    const bins = await clis();
     const from = fake.requests.length;
     const r = await fixpoint(p, ["doctor", "--offline"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(
       new RegExp(
-        `✓ agent reviewer +codex · ${re(bins.codex ?? "")} · codex-cli ${re(PINNED.codex.version)} · model gpt-5 · round trip not run \\(--offline\\)`,
+        `✓ agent reviewer +codex · ${re(bins.codex)} · codex-cli ${re(PINNED.codex.version)} · model gpt-5 · round trip not run \\(--offline\\)`,
       ),
     );
     expect(fake.requests.length).toBe(from);
   });
 
-  it("names what is broken and how to fix it, and exits 3", async () => {
-    const p = project((url) => [
-      ...healthy(url).slice(0, 3),
+  it("names what is broken and how to fix it, and exits 3", SLOW, async () => {
+    const p = await project((url, bins) => [
+      ...healthy(url, bins).slice(0, 3),
       `agent "gone" backend="codex" command="/nonexistent/bin/codex"`,
       `agent "bad-key" backend="anthropic" model="refuse-me" base-url=${q(url)}`,
     ]);
@@ -152,8 +159,8 @@ describe("fixpoint doctor", () => {
     expect(by.get("agent reviewer")?.status).toBe("ok");
   });
 
-  it("reports a broken config with its file, line and column, and exits 3", async () => {
-    const p = project(() => [`agent "implementer" backend="claude-code" timout="5m"`]);
+  it("reports a broken config with its file, line and column, and exits 3", SLOW, async () => {
+    const p = await project(() => [`agent "implementer" backend="claude-code" timout="5m"`]);
     const r = await fixpoint(p, ["doctor", "--offline"]);
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/✓ git/);
