@@ -68,6 +68,8 @@ export interface StageResult {
   pause?: { reason: string };
   headBefore?: string | null;
   headAfter?: string | null;
+  /** Extra events, recorded in the stage's transaction (e.g. the commits an agent made itself). */
+  events?: { type: string; data: import("../domain/types.js").JsonObject }[];
   /** Context keys to set. */
   context?: Record<string, string | number | boolean | null>;
 }

@@ -61,6 +61,7 @@ export async function recordStage(
   const drained = env.registry.drainChanges();
   const events: NewTaskEvent[] = [
     ...drained.events.map((e) => ({ ...e, runId })),
+    ...(result.events ?? []).map((e) => ({ taskId: task.id, runId, type: e.type, data: e.data })),
     {
       taskId: task.id,
       runId,

@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../domain/types.js";
 import type { StageContext } from "../deps.js";
 
 export interface CommitOutcome {
@@ -24,4 +25,21 @@ export async function commitStageWork(
   const committed = await git.commitAll(ctx.workdir, message);
   const headAfter = committed ?? mid;
   return { headBefore, headAfter, agentCommits, committed };
+}
+
+/** The commits a stage produced, as an event: the agent's own ones and ours. */
+export function commitsEvent(stageId: string, c: CommitOutcome): { type: string; data: JsonObject }[] {
+  if (c.agentCommits.length === 0 && !c.committed) return [];
+  return [
+    {
+      type: "stage.commits",
+      data: {
+        stage: stageId,
+        agentCommits: c.agentCommits.map((x) => ({ sha: x.sha, subject: x.subject })),
+        committed: c.committed,
+        headBefore: c.headBefore,
+        headAfter: c.headAfter,
+      },
+    },
+  ];
 }

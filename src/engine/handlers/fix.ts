@@ -5,7 +5,7 @@ import { FIX_REPORT_SCHEMA } from "../../findings/schemas.js";
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { runAgentTurn } from "./agent-turn.js";
-import { commitStageWork } from "./commit-work.js";
+import { commitStageWork, commitsEvent } from "./commit-work.js";
 import { agentFailure } from "./failure.js";
 import { renderFollowup } from "./followup.js";
 import { FIX_FORMAT } from "./formats.js";
@@ -79,6 +79,7 @@ export const fixHandler: StageHandler = {
       attempts: turn.attempts,
       headBefore,
       headAfter: commit.headAfter,
+      events: commitsEvent(stage.id, commit),
     };
     if (!turn.result.ok) {
       return { ...base, outcome: "fail", ...agentFailure(turn.result), effect: { type: "none" } };

@@ -1,7 +1,7 @@
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { runAgentTurn } from "./agent-turn.js";
-import { commitStageWork } from "./commit-work.js";
+import { commitStageWork, commitsEvent } from "./commit-work.js";
 import { agentFailure } from "./failure.js";
 
 /** An `agent` stage: the implementer works in the worktree; its changes are committed. */
@@ -29,6 +29,7 @@ export const implementHandler: StageHandler = {
       effect: { type: "none" as const },
       headBefore: commit.headBefore,
       headAfter: commit.headAfter,
+      events: commitsEvent(stage.id, commit),
     };
     if (!turn.result.ok) return { ...base, outcome: "fail", ...agentFailure(turn.result) };
     const n = commit.agentCommits.length + (commit.committed ? 1 : 0);
