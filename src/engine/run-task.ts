@@ -92,6 +92,11 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
           { summary: result.summary ?? null, verdict: null },
           { started, pause: true },
         );
+        await deps.store.updateTask(
+          task.id,
+          { status: "needs_human", reason: result.pause.reason },
+          deps.clock.now(),
+        );
         return { kind: "paused", reason: result.pause.reason };
       }
       const applied = applyResult(stage, result, state, registry, deps);

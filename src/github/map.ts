@@ -80,6 +80,7 @@ export function toReview(r: {
   state: string;
   body?: string | null;
   submitted_at?: string | null;
+  commit_id?: string | null;
 }): PullReview {
   const state = REVIEW_STATES.find((s) => s === r.state.toUpperCase()) ?? "COMMENTED";
   return {
@@ -88,6 +89,7 @@ export function toReview(r: {
     state,
     body: r.body ?? "",
     submittedAt: r.submitted_at ?? null,
+    commitId: r.commit_id ?? null,
   };
 }
 

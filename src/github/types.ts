@@ -34,6 +34,8 @@ export interface PullReview {
   state: ReviewState;
   body: string;
   submittedAt: string | null;
+  /** The head commit the review was submitted on (REST `commit_id`); null when GitHub did not say. */
+  commitId?: string | null;
 }
 
 export interface ThreadComment {

@@ -8,6 +8,7 @@ import type { Clock } from "../../util/clock.js";
 import type { ProcessRunner } from "../../util/process.js";
 import type { StageDef } from "../../workflow/types.js";
 import type { GithubClient } from "../types.js";
+import { awaitReview } from "./await-review.js";
 import { type ClientSource, memoClient } from "./client.js";
 import { fileTaskIssues, issuesSummary } from "./file-issues.js";
 import { ingestFeedback } from "./ingest.js";
@@ -27,10 +28,11 @@ export interface GithubStageDeps {
   remote?: GitRemote;
 }
 
-export const GITHUB_ACTIONS = ["open-pr", "ingest", "push", "reply", "file-issues"] as const;
+export const GITHUB_ACTIONS = ["open-pr", "ingest", "push", "reply", "await-review", "file-issues"] as const;
 
 /**
- * The `github` stage kind (SPEC §6, §11): `open-pr`, `ingest`, `push`, `reply`, `file-issues`.
+ * The `github` stage kind (SPEC §6, §11): `open-pr`, `ingest`, `push`, `reply`, `await-review`,
+ * `file-issues`.
  * Expected failures — a rejected push, GitHub refusing a call — are failed stages with a reason a
  * person can act on; the token is resolved on first use so a task without GitHub stages never
  * needs one.
@@ -47,6 +49,8 @@ export function createGithubStageHandler(deps: GithubStageDeps): StageHandler {
             return await ingestFeedback(await client(), deps, ctx);
           case "reply":
             return await replyToThreads(await client(), deps, ctx);
+          case "await-review":
+            return await awaitReview(await client(), deps, stage, ctx);
           case "push":
             return await push(await client(), remote, ctx);
           case "open-pr":

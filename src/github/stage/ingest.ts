@@ -78,7 +78,8 @@ export async function ingestFeedback(
   return ghSuccess(
     parts.join("; "),
     { type: "findings", source: `pr:${pull.number}`, findings, origins, resolvedSources },
-    { context: pullContext(pull) },
+    // `wait-for-review`: the pr-rework workflow routes to `await-review` on this key.
+    { context: { ...pullContext(pull), "github.wait_for_review": deps.config.waitForReview } },
   );
 }
 

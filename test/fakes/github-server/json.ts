@@ -51,6 +51,7 @@ export function reviewJson(rv: FakeReview) {
     state: rv.state,
     body: rv.body,
     submitted_at: rv.submittedAt,
+    commit_id: rv.commitId,
   };
 }
 

@@ -37,7 +37,10 @@ export interface Seeder {
   addRepo(fullName: string): FakeRepo;
   setPermission(login: string, permission: FakePermission, repo?: string): void;
   addPull(p?: PullSeed): FakePull;
-  addReview(n: number, r: { author: AuthorInput; state?: FakeReview["state"]; body?: string }): FakeReview;
+  addReview(
+    n: number,
+    r: { author: AuthorInput; state?: FakeReview["state"]; body?: string; commitId?: string },
+  ): FakeReview;
   addThread(n: number, t: ThreadSeed): FakeThread;
   /** `count` inline comments, each opening its own thread on `path`. */
   addComments(n: number, count: number, opts?: { author?: AuthorInput; path?: string }): FakeThread[];
@@ -109,6 +112,7 @@ export function createSeeder(world: FakeWorld, repo: FakeRepo): Seeder {
         state: r.state ?? "COMMENTED",
         body: r.body ?? "",
         submittedAt: world.now(),
+        commitId: r.commitId ?? null,
       };
       pull(n).reviews.push(review);
       return review;

@@ -37,6 +37,8 @@ export interface FakeReview {
   state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED";
   body: string;
   submittedAt: string;
+  /** The head commit the review is on (REST `commit_id`): tests pass the SHA from the bare remote. */
+  commitId: string | null;
 }
 
 export interface FakeIssueComment {
