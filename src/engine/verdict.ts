@@ -51,7 +51,7 @@ export function deriveFinalVerdict(
   if (forced === "NEEDS_DISCUSSION" || (!forced && cv === "NEEDS_DISCUSSION")) {
     return {
       verdict: "NEEDS_DISCUSSION",
-      reason: "a reviewer asked for a human decision; read the last review",
+      reason: (forced && opts.forcedReason) || "a reviewer asked for a human decision; read the last review",
     };
   }
   if (forced) return { verdict: forced, reason: opts.forcedReason ?? `workflow exit chose ${forced}` };
