@@ -32,7 +32,9 @@ export async function watchPulls(
       for (const line of poll.skipped) io.out(`  ${line}\n`);
       for (const s of poll.start) {
         io.out(
-          `PR #${s.pr}: ${s.threads} thread${s.threads === 1 ? "" : "s"} with new feedback at ${s.head.slice(0, 12)}\n`,
+          s.continuing
+            ? `PR #${s.pr}: ${s.continuing}\n`
+            : `PR #${s.pr}: ${s.threads} thread${s.threads === 1 ? "" : "s"} with new feedback at ${s.head.slice(0, 12)}\n`,
         );
         const c = await reworkPull(project, io, gh, s.pr, { queue: false });
         if (c === 130) return c;

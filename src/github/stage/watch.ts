@@ -23,7 +23,8 @@ export interface WatchDeps {
 
 export interface WatchPoll {
   /** PRs to rework now: new feedback on a head not reworked before. */
-  start: { pr: number; head: string; threads: number }[];
+  /** PRs to rework now; `continuing` names a waiting task that is picked up again, and why. */
+  start: { pr: number; head: string; threads: number; continuing?: string }[];
   /** One line per PR left alone and why, or whose waiting task is continued. */
   skipped: string[];
 }
@@ -83,9 +84,13 @@ async function pollWaiting(deps: WatchDeps, pr: number, head: string, waiting: A
     return;
   }
   const said = answer.kind === "approved" ? "approved" : "asked for more changes";
-  out.skipped.push(`#${pr}: the PR's reviewers ${said} at ${at}; continuing ${waiting.task}`);
   const threads = answer.kind === "changes" ? answer.threads.length : 0;
-  out.start.push({ pr, head, threads });
+  out.start.push({
+    pr,
+    head,
+    threads,
+    continuing: `the PR's reviewers ${said} at ${at}; continuing ${waiting.task}`,
+  });
   // The continued task ends saying so; the next cycle takes the new feedback, once per head.
   if (answer.kind === "changes") await startOnce(deps, pr, head, threads, out);
 }
