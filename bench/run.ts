@@ -75,6 +75,11 @@ Notes:
   handler, effects, the pure decision and the one-transaction checkpoint.
 - The status benchmark times the whole \`fixpoint status --json\` process, Node's own start-up
   included.
+- Not measured: task claims on PostgreSQL with 8 worker processes (SPEC §14). The store has
+  only its SQLite implementation so far; the contract suite in \`test/store/contract.ts\` is
+  ready for a PostgreSQL one.
+- Agent CLIs end to end (real Claude Code, Codex and pi against the fake model server): see
+  [e2e-timings.md](e2e-timings.md).
 `;
   writeFileSync(path, text);
   process.stdout.write(`wrote ${path}\n`);
