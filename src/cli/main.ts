@@ -11,7 +11,7 @@ import { buildProgram } from "./program.js";
 async function main(argv: string[]): Promise<number> {
   const io = processIo();
   const exit = { code: 0 };
-  const program = buildProgram(io, exit);
+  const program = await buildProgram(io, exit, argv);
   const debug = argv.includes("--debug");
   try {
     await program.parseAsync(argv);

@@ -1,25 +1,48 @@
 import { Command } from "commander";
-import { registerAdd } from "./commands/add.js";
-import { registerClean } from "./commands/clean.js";
-import { registerControl } from "./commands/control.js";
-import { registerDoctor } from "./commands/doctor.js";
-import { registerFileIssues } from "./commands/file-issues.js";
-import { registerFindings } from "./commands/findings.js";
-import { registerImprove } from "./commands/improve.js";
-import { registerInit } from "./commands/init.js";
-import { registerLogs } from "./commands/logs.js";
-import { registerPr } from "./commands/pr.js";
-import { registerResume } from "./commands/resume.js";
-import { registerShow } from "./commands/show.js";
-import { registerStatus } from "./commands/status.js";
-import { registerWork } from "./commands/work.js";
-import { registerWorkflows } from "./commands/workflows.js";
 import type { Io } from "./io.js";
 
 export const VERSION = "0.1.0";
 
-/** Builds the command tree. `exit.code` is set by commands whose outcome decides it (work, resume). */
-export function buildProgram(io: Io, exit: { code: number }): Command {
+type Register = (program: Command, io: Io, exit: { code: number }) => void;
+
+/**
+ * Each command's module, loaded only when needed: `fixpoint status` must not pay for importing the
+ * engine, the agent backends or the GitHub client (SPEC §14 budgets the whole process). Keys are
+ * the top-level command names a module defines.
+ */
+const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
+  { names: ["init"], load: async () => [(await import("./commands/init.js")).registerInit] },
+  { names: ["add"], load: async () => [(await import("./commands/add.js")).registerAdd] },
+  { names: ["work"], load: async () => [(await import("./commands/work.js")).registerWork] },
+  { names: ["status"], load: async () => [(await import("./commands/status.js")).registerStatus] },
+  { names: ["show"], load: async () => [(await import("./commands/show.js")).registerShow] },
+  {
+    // `findings file-issues` hangs off the findings command.
+    names: ["findings"],
+    load: async () => [
+      (await import("./commands/findings.js")).registerFindings,
+      (await import("./commands/file-issues.js")).registerFileIssues,
+    ],
+  },
+  { names: ["logs"], load: async () => [(await import("./commands/logs.js")).registerLogs] },
+  { names: ["resume", "retry"], load: async () => [(await import("./commands/resume.js")).registerResume] },
+  { names: ["improve"], load: async () => [(await import("./commands/improve.js")).registerImprove] },
+  {
+    names: ["cancel", "edit", "approve", "reject"],
+    load: async () => [(await import("./commands/control.js")).registerControl],
+  },
+  { names: ["workflows"], load: async () => [(await import("./commands/workflows.js")).registerWorkflows] },
+  { names: ["clean"], load: async () => [(await import("./commands/clean.js")).registerClean] },
+  { names: ["doctor"], load: async () => [(await import("./commands/doctor.js")).registerDoctor] },
+  { names: ["pr"], load: async () => [(await import("./commands/pr.js")).registerPr] },
+];
+
+/**
+ * Builds the command tree for `argv`: only the invoked command's module when the first argument
+ * names one, every module otherwise (help, a typo that needs "unknown command"). `exit.code` is set
+ * by commands whose outcome decides it (work, resume, pr, doctor).
+ */
+export async function buildProgram(io: Io, exit: { code: number }, argv: string[] = []): Promise<Command> {
   const program = new Command("fixpoint")
     .description(
       "Drive coding agents through implement → gates → reviews → fix loops until every reviewer approves,\nand keep an account of every review finding.",
@@ -29,20 +52,10 @@ export function buildProgram(io: Io, exit: { code: number }): Command {
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride();
-  registerInit(program, io);
-  registerAdd(program, io);
-  registerWork(program, io, exit);
-  registerStatus(program, io);
-  registerShow(program, io);
-  registerFindings(program, io);
-  registerFileIssues(program, io, exit);
-  registerLogs(program, io);
-  registerResume(program, io, exit);
-  registerImprove(program, io);
-  registerControl(program, io);
-  registerWorkflows(program, io);
-  registerClean(program, io);
-  registerDoctor(program, io, exit);
-  registerPr(program, io, exit);
+  const first = argv.slice(2).find((a) => !a.startsWith("-"));
+  const wantsHelp = argv.includes("--help") || argv.includes("-h") || first === "help";
+  const one = MODULES.find((m) => first !== undefined && m.names.includes(first));
+  const modules = one && !wantsHelp ? [one] : MODULES;
+  for (const m of modules) for (const register of await m.load()) register(program, io, exit);
   return program;
 }

@@ -93,27 +93,34 @@ export interface Task {
   updatedAt: number;
 }
 
-/** What status lines and listings need: a task without its prompt and metadata bags. */
-export type TaskSummary = Pick<
-  Task,
-  | "id"
-  | "seq"
-  | "type"
-  | "title"
-  | "workflow"
-  | "baseBranch"
-  | "branch"
-  | "worktreePath"
-  | "status"
-  | "finalVerdict"
-  | "reason"
-  | "maxCycles"
-  | "cycle"
-  | "currentStage"
-  | "parentId"
-  | "createdAt"
-  | "updatedAt"
->;
+/** What status lines and listings need: a task without its prompt and metadata bags, with its spend. */
+export type TaskSummary = TaskSpend &
+  Pick<
+    Task,
+    | "id"
+    | "seq"
+    | "type"
+    | "title"
+    | "workflow"
+    | "baseBranch"
+    | "branch"
+    | "worktreePath"
+    | "status"
+    | "finalVerdict"
+    | "reason"
+    | "maxCycles"
+    | "cycle"
+    | "currentStage"
+    | "parentId"
+    | "createdAt"
+    | "updatedAt"
+  >;
+
+/** What a task has cost so far, all runs and retries included. */
+export interface TaskSpend {
+  costUsd: number;
+  tokens: number;
+}
 
 /** Everything optional: readers default what is missing and ignore what they do not know. */
 export interface TaskMeta {

@@ -38,6 +38,19 @@ describe("the registry as a user sees it", () => {
     expect(show).toContain("LAST JUSTIFICATION");
     expect(show).toMatch(/rejected: weak justification/i);
     expect(show).toMatch(/cycle 1: 1 resolved, 1 still open, 0 new, 0 reopened/);
+    // Cost and tokens: status agrees with the stage records, and shows them.
+    const detail = JSON.parse(cli(["show", "t-1", "--json"]).stdout) as {
+      stages: { cost_usd: number; tokens: { input: number; output: number } }[];
+      totals: { cost_usd: number; tokens: number };
+    };
+    const listed = JSON.parse(cli(["status", "--json"]).stdout) as { cost_usd: number; tokens: number }[];
+    expect(detail.totals.cost_usd).toBeGreaterThan(0);
+    expect(listed[0]?.cost_usd).toBeCloseTo(
+      detail.stages.reduce((a, s) => a + s.cost_usd, 0),
+      6,
+    );
+    expect(listed[0]?.tokens).toBe(detail.totals.tokens);
+    expect(cli(["status"]).stdout).toContain(`$${detail.totals.cost_usd.toFixed(2)}`);
   });
 
   it("a deferred finding comes back, then becomes a follow-up task; resume sends the stored blocking findings", () => {

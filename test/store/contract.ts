@@ -195,6 +195,36 @@ export function runStoreContract(name: string, open: OpenStore): void {
       });
     });
 
+    describe("task summaries", () => {
+      it("list tasks without prompts, with what each has cost over all its runs", async () => {
+        const a = await store.createTask(newTask({ prompt: "a long prompt" }), 1);
+        const b = await store.createTask(newTask(), 2);
+        const r1 = await store.createRun(a.id, "start", {}, 3);
+        const r2 = await store.createRun(a.id, "retry", {}, 4);
+        const usage = { input: 100, output: 20, cacheRead: 5, cacheWrite: 1 };
+        for (const [runId, cost] of [
+          [r1.id, 0.25],
+          [r2.id, 0.5],
+        ] as const) {
+          await store.commitStage({
+            taskId: a.id,
+            runId,
+            stage: stage(a.id, runId, { usage, costUsd: cost }),
+            checkpoint: null,
+            findings: [],
+            events: [],
+            task: {},
+            now: 5,
+          });
+        }
+        const [sa, sb] = await store.listTaskSummaries();
+        expect(sa).toMatchObject({ id: a.id, costUsd: 0.75, tokens: 252, status: "queued" });
+        expect(sa).not.toHaveProperty("prompt");
+        expect(sb).toMatchObject({ id: b.id, costUsd: 0, tokens: 0 });
+        expect(await store.listTaskSummaries({ ids: [b.id] })).toHaveLength(1);
+      });
+    });
+
     describe("commitStage", () => {
       it("writes stage, checkpoint, findings, events and task fields together", async () => {
         const t = await store.createTask(newTask(), 0);

@@ -96,6 +96,31 @@ describe("SQLite store: the file", () => {
     db.close();
   });
 
+  it("backfills each task's spend from its stage records when it adds the spend columns", async () => {
+    const path = join(tempDir(), "f.db");
+    const old = raw(path);
+    migrate(old, path, MIGRATIONS.slice(0, 2));
+    old
+      .prepare(
+        "INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, created_at, updated_at) VALUES ('t-1', 1, 'implement', 'old', 'p', 'default', '/r', 'main', 3, 1, 1)",
+      )
+      .run();
+    old
+      .prepare(
+        "INSERT INTO runs (id, task_id, kind, status, started_at) VALUES (1, 't-1', 'start', 'completed', 1)",
+      )
+      .run();
+    const insertStage = old.prepare(
+      "INSERT INTO stage_executions (run_id, task_id, stage_id, kind, visit, cycle, outcome, started_at, ended_at, input_tokens, output_tokens, cost_usd) VALUES (1, 't-1', 's', 'agent', 1, 0, 'success', 1, 2, ?, ?, ?)",
+    );
+    insertStage.run(100, 10, 0.5);
+    insertStage.run(50, 5, 0.25);
+    old.close();
+    const store = await openSqliteStore(path);
+    expect((await store.listTaskSummaries())[0]).toMatchObject({ id: "t-1", costUsd: 0.75, tokens: 165 });
+    await store.close();
+  });
+
   it("refuses a database written by a newer fixpoint, saying what to do", async () => {
     const path = join(tempDir(), "f.db");
     await (await openSqliteStore(path)).close();

@@ -39,7 +39,7 @@ export function registerShow(program: Command, io: Io): void {
         const summaries = cycleSummaries(events);
         if (opts.json) {
           printJson(io, {
-            task: taskJson(task),
+            task: taskJson({ ...task, costUsd: cost, tokens }),
             runs: runs.map(runJson),
             stages: stages.map(stageJson),
             findings: findings.map(findingJson),
@@ -58,9 +58,11 @@ export function registerShow(program: Command, io: Io): void {
         if (task.worktreePath) out.push(`  worktree ${task.worktreePath}`);
         out.push(`  cost ${money(cost)}  ·  ${tokens} tokens`);
         out.push("", "Runs:");
+        const runCost = (id: number) =>
+          stages.filter((s) => s.runId === id).reduce((a, s) => a + s.costUsd, 0);
         for (const r of runs)
           out.push(
-            `  run ${r.id} (${r.kind}) ${r.status}${r.finalVerdict ? ` ${r.finalVerdict}` : ""}${r.reason ? ` — ${r.reason}` : ""}`,
+            `  run ${r.id} (${r.kind}) ${r.status}  ${money(runCost(r.id))}${r.finalVerdict ? ` ${r.finalVerdict}` : ""}${r.reason ? ` — ${r.reason}` : ""}`,
           );
         out.push("", "Timeline:");
         for (const s of stages) {

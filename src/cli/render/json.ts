@@ -1,10 +1,11 @@
-import type { Finding, Run, StageExecution, TaskEvent, TaskSummary } from "../../domain/types.js";
+import type { Finding, Run, StageExecution, TaskEvent, TaskSpend, TaskSummary } from "../../domain/types.js";
 
 /**
  * The documented JSON shapes of the read commands (docs/cli.md). Keys are stable; new keys may be
  * added, existing ones are never renamed.
  */
-export function taskJson(t: TaskSummary) {
+/** A task as `status --json` lists it: one object literal per task, no spreads (10,000 at a time). */
+export function taskJson(t: Omit<TaskSummary, "costUsd" | "tokens"> & Partial<TaskSpend>) {
   return {
     id: t.id,
     type: t.type,
@@ -22,6 +23,8 @@ export function taskJson(t: TaskSummary) {
     parent_id: t.parentId,
     created_at: new Date(t.createdAt).toISOString(),
     updated_at: new Date(t.updatedAt).toISOString(),
+    cost_usd: t.costUsd ?? 0,
+    tokens: t.tokens ?? 0,
   };
 }
 

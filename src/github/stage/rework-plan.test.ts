@@ -37,6 +37,8 @@ const task = (id: string, over: Partial<TaskSummary> = {}): TaskSummary => ({
   parentId: null,
   createdAt: 0,
   updatedAt: 0,
+  costUsd: 0,
+  tokens: 0,
   ...over,
 });
 

@@ -122,8 +122,8 @@ const SUMMARY_COLUMNS = [
   "updated_at",
 ] as const;
 
-/** `SELECT ${SUMMARY_SELECT} FROM tasks`, matching toTaskSummary's positions. */
-export const SUMMARY_SELECT = SUMMARY_COLUMNS.join(", ");
+/** `SELECT ${SUMMARY_SELECT} FROM tasks`, matching toTaskSummary's positions (spend: migration 003). */
+export const SUMMARY_SELECT = `${SUMMARY_COLUMNS.join(", ")}, cost_usd, tokens`;
 
 export function toTaskSummary(r: readonly Cell[]): TaskSummary {
   return {
@@ -144,6 +144,8 @@ export function toTaskSummary(r: readonly Cell[]): TaskSummary {
     parentId: textOrNull(r[14]),
     createdAt: num(r[15]),
     updatedAt: num(r[16]),
+    costUsd: num(r[17]),
+    tokens: num(r[18]),
   };
 }
 

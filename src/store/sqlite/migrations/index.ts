@@ -1,5 +1,6 @@
 import { sql as initial } from "./001_initial.js";
 import { sql as claimIndexes } from "./002_claim_indexes.js";
+import { sql as taskSpend } from "./003_task_spend.js";
 
 export interface Migration {
   /** Consecutive from 1; the database's `user_version` is the last one applied. */
@@ -15,6 +16,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial", sql: initial },
   { version: 2, name: "claim_indexes", sql: claimIndexes },
+  { version: 3, name: "task_spend", sql: taskSpend },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.length;
