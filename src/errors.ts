@@ -16,6 +16,7 @@ export type ErrorCode =
   | "git"
   | "agent"
   | "checkpoint"
+  | "lease_lost"
   | "github"
   | "cancelled"
   | "internal";

@@ -15,6 +15,8 @@ export async function writeCheckpoint(
     event: { type: string; data: JsonObject };
     task: TaskPatch;
     now: number;
+    /** Fence the write by the worker's lease (see StageCommit.workerId). */
+    workerId?: string;
   },
 ): Promise<void> {
   await store.commitStage({
@@ -26,5 +28,6 @@ export async function writeCheckpoint(
     events: [{ taskId: opts.taskId, runId: opts.runId, type: opts.event.type, data: opts.event.data }],
     task: opts.task,
     now: opts.now,
+    workerId: opts.workerId,
   });
 }

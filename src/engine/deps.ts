@@ -36,6 +36,8 @@ export interface EngineDeps {
   extraHandlers?: Partial<Record<string, StageHandler>>;
   /** Environment the agents inherit (default process.env). */
   env: NodeJS.ProcessEnv;
+  /** The worker holding the task's lease: every stage commit is fenced by it (see StageCommit). */
+  workerId?: string;
 }
 
 export interface StageContext {

@@ -71,6 +71,7 @@ export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Prom
       cycle: relCycle(state),
     },
     now,
+    workerId: deps.workerId,
   });
   if (end.kind === "exit") await createFollowups(env, verdict);
   const run = await deps.store.getRun(runId);

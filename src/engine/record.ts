@@ -86,6 +86,7 @@ export async function recordStage(
     events,
     task: { cycle: relCycle(state), currentStage: state.next },
     now,
+    workerId: deps.workerId,
   });
   deps.listener({
     type: "stage.finished",

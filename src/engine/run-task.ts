@@ -1,5 +1,5 @@
 import type { Task } from "../domain/types.js";
-import { errorMessage } from "../errors.js";
+import { errorMessage, FixpointError } from "../errors.js";
 import { Registry } from "../findings/registry.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
 import { budgetState } from "./budget.js";
@@ -78,6 +78,7 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
         stage.kind === "parallel"
           ? await runParallel(stage, ctx, state, env)
           : await runSingleStage(stage, ctx);
+      if (opts.signal.reason === LEASE_LOST) return leaseLost(stage.id);
       if (opts.signal.aborted) {
         await saveInterruptedWork(task, workdir, deps, stage.id);
         Object.assign(state, entry);
@@ -97,6 +98,11 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
           { status: "needs_human", reason: result.pause.reason },
           deps.clock.now(),
         );
+        deps.listener({
+          type: "notice",
+          taskId: task.id,
+          message: `${task.id} paused: ${result.pause.reason}`,
+        });
         return { kind: "paused", reason: result.pause.reason };
       }
       const applied = applyResult(stage, result, state, registry, deps);
@@ -107,6 +113,10 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
     }
     return finishRun(env, state, { kind: "exit", stageId: null });
   } catch (e) {
+    // Another worker owns the task now: record nothing more, touch nothing.
+    if ((e instanceof FixpointError && e.code === "lease_lost") || opts.signal.reason === LEASE_LOST) {
+      return leaseLost(state.next);
+    }
     if (opts.signal.aborted) return finishRun(env, state, interrupted(opts.signal, state.next));
     return finishRun(env, state, stopped(`internal error: ${errorMessage(e)}`, e));
   }
@@ -149,6 +159,13 @@ async function beforeStage(
   if (stage.kind === "fix") {
     await registry.autoBlockDeleted((file) => deps.fileExists(workdir, file), state.cycle);
   }
+}
+
+/** The abort reason a worker gives when its lease on the task was taken over. */
+export const LEASE_LOST = "lease lost";
+
+function leaseLost(stageId: string | null): RunEnd {
+  return { kind: "interrupted", reason: LEASE_LOST, stageId };
 }
 
 function stopped(reason: string, cause?: unknown): RunEnd {

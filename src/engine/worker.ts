@@ -1,10 +1,10 @@
 import { hostname } from "node:os";
 import type { Task } from "../domain/types.js";
-import { errorMessage } from "../errors.js";
+import { errorMessage, FixpointError } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./finish.js";
-import { runTask } from "./run-task.js";
+import { LEASE_LOST, runTask } from "./run-task.js";
 
 export interface WorkerOptions {
   /** Only these tasks. */
@@ -75,15 +75,18 @@ async function runClaimed(
     () => {
       deps.store
         .heartbeat(task.id, workerId, leaseMs, deps.clock.now())
-        .then((held) => {
-          if (!held) local.abort("the task was cancelled or taken by another worker");
+        .then(async (held) => {
+          if (held) return;
+          // Cancelled: stop, save the work, keep it cancelled. Taken over: stop and write nothing.
+          const now = await deps.store.getTask(task.id);
+          local.abort(now?.status === "cancelled" ? "cancelled" : LEASE_LOST);
         })
         .catch(() => undefined);
     },
     Math.max(50, Math.floor(leaseMs / 3)),
   );
   try {
-    const end = await runTask(task, deps, { signal: local.signal });
+    const end = await runTask(task, { ...deps, workerId }, { signal: local.signal });
     const after = await deps.store.getTask(task.id);
     summary.ran.push({
       taskId: task.id,
@@ -93,6 +96,12 @@ async function runClaimed(
     });
   } catch (e) {
     const message = redactSecrets(errorMessage(e));
+    if (e instanceof FixpointError && e.code === "lease_lost") {
+      // Another worker owns the task now; it is not ours to mark failed.
+      summary.ran.push({ taskId: task.id, end: "interrupted", verdict: null, status: "running" });
+      deps.listener({ type: "notice", taskId: task.id, message: `${task.id}: ${message}` });
+      return;
+    }
     summary.errors.push({ taskId: task.id, message });
     await deps.store
       .updateTask(task.id, { status: "failed", reason: message, currentStage: null }, deps.clock.now())

@@ -155,4 +155,10 @@ export interface StageCommit {
   events: NewTaskEvent[];
   task: TaskPatch;
   now: number;
+  /**
+   * Fencing: when set, the commit is refused with FixpointError("lease_lost") — and nothing is
+   * written — unless this worker still holds the task. A worker whose lease expired and was taken
+   * over can never overwrite the new owner's run.
+   */
+  workerId?: string;
 }

@@ -38,7 +38,7 @@ describe("a `human` stage", () => {
   });
 
   it("pauses the task until `fixpoint approve`, then the task completes", () => {
-    cli("work");
+    expect(cli("work").stdout).toContain("t-1 paused: waiting for a human at stage sign_off");
     const waiting = JSON.parse(cli("status", "--json").stdout) as {
       status: string;
       reason: string;

@@ -195,6 +195,35 @@ export function runStoreContract(name: string, open: OpenStore): void {
       });
     });
 
+    describe("fencing", () => {
+      it("refuses a stage commit from a worker that no longer holds the task, writing nothing", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const run = await store.createRun(t.id, "start", {}, 1);
+        await store.claimTask({ workerId: "a", leaseMs: 10, now: 2 });
+        // a's lease expires; b takes the task over.
+        expect((await store.claimTask({ workerId: "b", leaseMs: 1000, now: 100 }))?.id).toBe(t.id);
+        const commit = {
+          taskId: t.id,
+          runId: run.id,
+          stage: stage(t.id, run.id),
+          checkpoint: { state: { by: "a" } },
+          findings: [finding(t.id, "F-1")],
+          events: [{ taskId: t.id, runId: run.id, type: "late", data: {} }],
+          task: { status: "needs_human" as const },
+          now: 101,
+        };
+        await expect(store.commitStage({ ...commit, workerId: "a" })).rejects.toMatchObject({
+          code: "lease_lost",
+        });
+        expect(await store.listStageExecutions(t.id)).toEqual([]);
+        expect(await store.getCheckpoint(run.id)).toBeNull();
+        expect(await store.listFindings(t.id)).toEqual([]);
+        expect(await store.listEvents(t.id)).toEqual([]);
+        expect((await store.getTask(t.id))?.status).toBe("running");
+        expect(await store.commitStage({ ...commit, workerId: "b" })).not.toBeNull();
+      });
+    });
+
     describe("task summaries", () => {
       it("list tasks without prompts, with what each has cost over all its runs", async () => {
         const a = await store.createTask(newTask({ prompt: "a long prompt" }), 1);

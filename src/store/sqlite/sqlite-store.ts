@@ -255,6 +255,7 @@ class SqliteStore implements Store {
 
   commitStage(c: StageCommit): Promise<StageExecution | null> {
     return this.write("committing a stage", () => {
+      if (c.workerId !== undefined) this.assertHolder(c.taskId, c.workerId);
       const row = c.stage === null ? undefined : this.sql.get(INSERT_STAGE, stageParams(c.stage));
       if (c.checkpoint !== null) {
         const state = JSON.stringify(c.checkpoint.state);
@@ -265,6 +266,17 @@ class SqliteStore implements Store {
       this.patchTask(c.taskId, c.task, c.now);
       return row === undefined ? null : toStageExecution(row);
     });
+  }
+
+  private assertHolder(taskId: string, workerId: string): void {
+    const holder =
+      this.sql.get("SELECT worker_id FROM tasks WHERE id = @taskId", { taskId })?.worker_id ?? null;
+    if (holder !== workerId) {
+      throw new FixpointError(
+        "lease_lost",
+        `task ${taskId} is no longer held by this worker (${holder === null ? "released" : `now ${holder}`}); its result was not recorded`,
+      );
+    }
   }
 
   listStageExecutions(taskId: string, runId?: number): Promise<StageExecution[]> {
