@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { Io } from "../io.js";
 import { openProject } from "../project.js";
 import { requireTask } from "../task-ref.js";
-import { projectGithub } from "./pr.js";
+import { fileIssuesOf, projectGithub } from "./pr.js";
 
 /**
  * `fixpoint findings file-issues <task>`: the task's blocked and deferred findings (and the
@@ -20,17 +20,8 @@ export function registerFileIssues(program: Command, io: Io, exit: { code: numbe
       try {
         const gh = await projectGithub(project, io.env);
         const task = await requireTask(project.store, ref);
-        const { fileTaskIssues, issuesSummary } = await import("../../github/stage/file-issues.js");
-        const r = await fileTaskIssues({
-          client: gh.client,
-          store: project.store,
-          task,
-          findings: await project.store.listFindings(task.id),
-          label: gh.config.techDebtLabel,
-          followups: project.config.defaults.followups,
-          blockingSeverity: project.config.defaults.blockingSeverity,
-          now: Date.now(),
-        });
+        const { issuesSummary } = await import("../../github/stage/file-issues.js");
+        const r = await fileIssuesOf(project, gh, task);
         io.out(`${task.id}: ${issuesSummary(r)}\n`);
         for (const c of r.created) io.out(`  ${c.findingId} → #${c.number} ${c.url}\n`);
         if (r.failed.length) exit.code = 1;

@@ -181,8 +181,20 @@ async function afterRework(
     );
     return 0;
   }
-  const { fileTaskIssues, issuesSummary } = await import("../../github/stage/file-issues.js");
-  const r = await fileTaskIssues({
+  const { issuesSummary } = await import("../../github/stage/file-issues.js");
+  const r = await fileIssuesOf(project, gh, task);
+  if (r.created.length || r.existing.length || r.failed.length) io.out(`tech-debt: ${issuesSummary(r)}\n`);
+  return null;
+}
+
+/** Files a task's unresolved findings as tech-debt issues (each at most once). */
+export async function fileIssuesOf(
+  project: Project,
+  gh: { client: GithubClient; config: GithubConfig },
+  task: Task,
+) {
+  const { fileTaskIssues } = await import("../../github/stage/file-issues.js");
+  return fileTaskIssues({
     client: gh.client,
     store: project.store,
     task,
@@ -192,6 +204,4 @@ async function afterRework(
     blockingSeverity: project.config.defaults.blockingSeverity,
     now: Date.now(),
   });
-  if (r.created.length || r.existing.length || r.failed.length) io.out(`tech-debt: ${issuesSummary(r)}\n`);
-  return null;
 }
