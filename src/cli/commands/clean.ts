@@ -22,11 +22,13 @@ export function registerClean(program: Command, io: Io): void {
       const project = await openProject(io.cwd, { env: io.env });
       try {
         const { store, git } = project;
-        const tasks = (await store.listTasks()).filter((t) => FINISHED.has(t.status) && t.worktreePath);
+        const tasks = (await store.listTasks()).filter(
+          (t) => FINISHED.has(t.status) && (t.worktreePath || (opts.branches && t.branch)),
+        );
         let removed = 0;
         for (const t of tasks) {
-          const path = t.worktreePath as string;
-          if (existsSync(path)) {
+          const path = t.worktreePath;
+          if (path && existsSync(path)) {
             const dirty = await git.status(path).catch(() => []);
             if (dirty.length) {
               io.out(`  kept ${path}: it has uncommitted changes\n`);
@@ -44,7 +46,7 @@ export function registerClean(program: Command, io: Io): void {
               }
             }
           }
-          if (opts.branches && t.branch && !opts.dryRun) {
+          if (opts.branches && t.branch && !opts.dryRun && (await git.branchExists(t.repo, t.branch))) {
             if (await git.isBranchSafeToDelete(t.repo, t.branch)) {
               await git.deleteBranch(t.repo, t.branch);
               io.out(`  deleted branch ${t.branch}\n`);
@@ -52,7 +54,7 @@ export function registerClean(program: Command, io: Io): void {
               io.out(`  kept branch ${t.branch}: it has commits that exist nowhere else\n`);
             }
           }
-          if (!opts.dryRun) await store.updateTask(t.id, { worktreePath: null }, Date.now());
+          if (!opts.dryRun && path) await store.updateTask(t.id, { worktreePath: null }, Date.now());
         }
         io.out(`${removed} worktree${removed === 1 ? "" : "s"} removed\n`);
       } finally {

@@ -1,0 +1,78 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createDemoRepo } from "../../src/demo/project.js";
+import { exited, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
+
+// An implementer that takes `ms` and notes when it started and ended, per task.
+const SLOW_AGENT = `import { appendFileSync, writeFileSync } from "node:fs";
+export default async (req) => {
+  const log = process.env.FIXPOINT_TEST_SPANS;
+  appendFileSync(log, JSON.stringify({ task: req.taskId, at: "start", t: Date.now() }) + "\\n");
+  await new Promise((r) => setTimeout(r, Number(process.env.FIXPOINT_TEST_AGENT_MS ?? 0)));
+  writeFileSync(req.cwd + "/done.txt", req.taskId);
+  appendFileSync(log, JSON.stringify({ task: req.taskId, at: "end", t: Date.now() }) + "\\n");
+  return { text: "ok" };
+};
+`;
+
+describe("work modes", () => {
+  let repo: string;
+  let env: NodeJS.ProcessEnv;
+  let spans: string;
+  const cli = (...args: string[]) => runCli(args, { cwd: repo, env });
+
+  beforeEach(() => {
+    const root = tempDir();
+    repo = join(root, "repo");
+    spans = join(root, "spans.jsonl");
+    writeFileSync(spans, "");
+    env = isolatedEnv(root, { FIXPOINT_TEST_SPANS: spans, FIXPOINT_TEST_AGENT_MS: "800" });
+    createDemoRepo(repo);
+    expect(cli("init").code).toBe(0);
+    writeFileSync(join(repo, "slow.mjs"), SLOW_AGENT);
+    writeFileSync(join(repo, "fixpoint.kdl"), 'agent "implementer" backend="scripted" script="./slow.mjs"\n');
+  });
+
+  const readSpans = () =>
+    readFileSync(spans, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { task: string; at: string; t: number });
+
+  it("--concurrency 2 runs two tasks at the same time", () => {
+    cli("add", "first", "--no-review");
+    cli("add", "second", "--no-review");
+    expect(cli("work", "--concurrency", "2").code).toBe(0);
+    const s = readSpans();
+    const start = (task: string) => s.find((x) => x.task === task && x.at === "start")?.t ?? Number.NaN;
+    const end = (task: string) => s.find((x) => x.task === task && x.at === "end")?.t ?? Number.NaN;
+    // Each started before the other ended: they overlapped.
+    expect(start("t-2")).toBeLessThan(end("t-1"));
+    expect(start("t-1")).toBeLessThan(end("t-2"));
+  });
+
+  it("--watch keeps polling: a task queued later is run; Ctrl-C stops the worker", async () => {
+    const worker = startCli(["work", "--watch"], { cwd: repo, env });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(cli("add", "queued while the worker waits", "--no-review").code).toBe(0);
+    await waitFor(() => readSpans().some((x) => x.at === "end"), 20_000, "the task to run");
+    await waitFor(() => worker.output().includes("APPROVED"), 10_000, "the task to finish");
+    worker.kill("SIGINT");
+    expect(await exited(worker)).toBe(130);
+    const tasks = JSON.parse(cli("status", "--json").stdout) as { status: string }[];
+    expect(tasks.map((t) => t.status)).toEqual(["completed"]);
+  });
+
+  it("logs -f follows a task until it finishes", async () => {
+    cli("add", "watch my log", "--no-review");
+    const follow = startCli(["logs", "t-1", "-f"], { cwd: repo, env });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(cli("work").code).toBe(0);
+    expect(await exited(follow)).toBe(0);
+    const out = follow.output();
+    expect(out).toContain("task.queued");
+    expect(out).toContain("stage.finished");
+    expect(out).toContain("task.finished");
+  });
+});
