@@ -71,20 +71,17 @@ async function runClaimed(
   const local = new AbortController();
   const onOuter = () => local.abort(outer.reason ?? "interrupted");
   outer.addEventListener("abort", onOuter, { once: true });
-  const beat = setInterval(
-    () => {
-      deps.store
-        .heartbeat(task.id, workerId, leaseMs, deps.clock.now())
-        .then(async (held) => {
-          if (held) return;
-          // Cancelled: stop, save the work, keep it cancelled. Taken over: stop and write nothing.
-          const now = await deps.store.getTask(task.id);
-          local.abort(now?.status === "cancelled" ? "cancelled" : LEASE_LOST);
-        })
-        .catch(() => undefined);
-    },
-    Math.max(50, Math.floor(leaseMs / 3)),
-  );
+  const beat = setInterval(() => {
+    deps.store
+      .heartbeat(task.id, workerId, leaseMs, deps.clock.now())
+      .then(async (held) => {
+        if (held) return;
+        // Cancelled: stop, save the work, keep it cancelled. Taken over: stop and write nothing.
+        const now = await deps.store.getTask(task.id);
+        local.abort(now?.status === "cancelled" ? "cancelled" : LEASE_LOST);
+      })
+      .catch(() => undefined);
+  }, heartbeatEvery(leaseMs));
   try {
     const end = await runTask(task, { ...deps, workerId }, { signal: local.signal });
     const after = await deps.store.getTask(task.id);
@@ -147,4 +144,9 @@ function pidAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** Renew well within the lease, and often enough that `fixpoint cancel` stops a stage in ~2 s. */
+export function heartbeatEvery(leaseMs: number): number {
+  return Math.max(50, Math.min(Math.floor(leaseMs / 3), 2000));
 }

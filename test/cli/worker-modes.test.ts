@@ -76,3 +76,44 @@ describe("work modes", () => {
     expect(out).toContain("task.finished");
   });
 });
+
+describe("fixpoint cancel", () => {
+  it("stops a running task's stage within seconds; the task stays cancelled and its work is committed", async () => {
+    const root = tempDir();
+    const repo = join(root, "repo");
+    const env = isolatedEnv(root);
+    const cli = (...args: string[]) => runCli(args, { cwd: repo, env });
+    createDemoRepo(repo);
+    expect(cli("init").code).toBe(0);
+    writeFileSync(
+      join(repo, "stuck.mjs"),
+      "export default async (req) => { (await import('node:fs')).writeFileSync(req.cwd + '/partial.txt', 'half'); await new Promise((r) => setTimeout(r, 60000)); return { text: 'late' }; };\n",
+    );
+    writeFileSync(
+      join(repo, "fixpoint.kdl"),
+      'agent "implementer" backend="scripted" script="./stuck.mjs" timeout="5m"\n',
+    );
+    cli("add", "a long job", "--no-review");
+    const worker = startCli(["work"], { cwd: repo, env });
+    await waitFor(
+      () => (JSON.parse(cli("status", "--json").stdout) as { status: string }[])[0]?.status === "running",
+      20_000,
+      "the task to start",
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const cancelled = Date.now();
+    expect(cli("cancel", "t-1").code).toBe(0);
+    await exited(worker);
+    expect(Date.now() - cancelled).toBeLessThan(10_000);
+    const t = JSON.parse(cli("show", "t-1", "--json").stdout) as {
+      task: { status: string; branch: string };
+      runs: { status: string }[];
+    };
+    expect(t.task.status).toBe("cancelled");
+    expect(t.runs.at(-1)?.status).toBe("interrupted");
+    const { execFileSync } = await import("node:child_process");
+    expect(
+      execFileSync("git", ["show", `${t.task.branch}:partial.txt`], { cwd: repo, encoding: "utf8" }),
+    ).toBe("half");
+  });
+});
