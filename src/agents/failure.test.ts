@@ -70,7 +70,7 @@ describe("cliFailure", () => {
 
   it("tells a missing executable apart from other spawn errors", () => {
     expect(cliFailure({ ...base, process: proc({ spawnError: "not found", exitCode: null }) })?.message).toBe(
-      "claude not found (is it installed and on PATH?)",
+      "claude not found (is it installed and on PATH? `fixpoint doctor` checks every agent)",
     );
   });
 

@@ -126,7 +126,7 @@ export function cliFailure(o: RunOutcome): AgentFailure | undefined {
     return p.spawnError === "not found"
       ? {
           kind: "not_found",
-          message: `${o.program} not found (is it installed and on PATH?)`,
+          message: `${o.program} not found (is it installed and on PATH? \`fixpoint doctor\` checks every agent)`,
           transient: false,
         }
       : { kind: "spawn_failed", message: `cannot start ${o.program}: ${p.spawnError}`, transient: false };
