@@ -7,7 +7,12 @@ export default async function fixer(req) {
   for (const { id } of idsInPrompt(section)) {
     const check = checkFor(section, id);
     if (!check) {
-      report.push({ id, status: "blocked", reason: "needs a human decision", justification: "The demo fixer does not know how to repair this finding." });
+      report.push({
+        id,
+        status: "blocked",
+        reason: "needs a human decision",
+        justification: "The demo fixer does not know how to repair this finding.",
+      });
       continue;
     }
     const defect = await check.defect(req.cwd);

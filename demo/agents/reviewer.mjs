@@ -34,7 +34,9 @@ export default async function reviewer(req) {
   const verdict = findings.length || stillOpen ? "CHANGES_REQUESTED" : "APPROVED";
   const review = {
     verdict,
-    summary: findings.length ? `Found ${findings.length} problem(s) by running the code.` : "Ran the code; no problems found.",
+    summary: findings.length
+      ? `Found ${findings.length} problem(s) by running the code.`
+      : "Ran the code; no problems found.",
     findings,
     prior,
   };

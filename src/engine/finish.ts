@@ -82,7 +82,7 @@ export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Prom
       finalVerdict: verdict,
       reason,
       endedAt: now,
-      meta: { ...(run?.meta ?? {}), lastReviewIssues: stored && stored.length ? stored : undefined },
+      meta: { ...(run?.meta ?? {}), lastReviewIssues: stored?.length ? stored : undefined },
     },
     now,
   );
