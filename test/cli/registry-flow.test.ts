@@ -95,3 +95,29 @@ describe("the registry as a user sees it", () => {
     expect(work.code).toBe(0);
   });
 });
+
+describe("a run recorded before review follow-ups were stored", () => {
+  it("still resumes: the fix loop restarts from the registry's open findings", async () => {
+    const root = tempDir();
+    const repo = join(root, "repo");
+    const env = isolatedEnv(root);
+    const cli = (args: string[], extra: Record<string, string> = {}) =>
+      runCli(args, { cwd: repo, env: { ...env, ...extra }, timeoutMs: 90_000 });
+    createDemoRepo(repo);
+    expect(cli(["init"]).code).toBe(0);
+    writeFileSync(join(repo, "fixpoint.kdl"), demoConfig(FIXTURE_AGENTS));
+    expect(cli(["add", "Add mean() and median()", "--max-cycles", "1"]).code).toBe(0);
+    expect(cli(["work"], { FIXPOINT_TEST_FIXER_MODE: "weak" }).stdout).toContain("MAX_CYCLES_REACHED");
+    // Make the run look like one written by an older fixpoint: no lastReviewIssues in its meta.
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(join(repo, ".fixpoint/fixpoint.db"));
+    db.prepare("UPDATE runs SET meta = '{}'").run();
+    db.close();
+    const resume = cli(["resume", "t-1"]);
+    expect(resume.stdout).toContain(
+      "Resuming the fix loop from the 1 open findings (run 1 stored no review follow-up)",
+    );
+    expect(resume.stdout).toContain("APPROVED");
+    expect(resume.code).toBe(0);
+  });
+});

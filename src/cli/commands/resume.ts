@@ -84,7 +84,13 @@ export async function prepareResume(project: Project, task: Task): Promise<strin
   const issues = parseStoredReviewIssues(last.run.meta.lastReviewIssues ?? null);
   const workflow = await loadWorkflow(task.workflow, task.repo);
   const fix = [...workflow.stages.values()].find((s) => s.kind === "fix" && !s.parentId);
-  if (issues.length > 0 && fix && last.state.final) {
+  // A run that ended at an exit with blocking findings left restarts its fix loop. With stored
+  // findings (seed 002) the first fix gets exactly those; a run recorded before they were stored
+  // resumes from the registry's open findings instead.
+  const live = (await store.listFindings(task.id)).filter((f) =>
+    ["open", "fixed", "deferred"].includes(f.status),
+  );
+  if (fix && last.state.final && (issues.length > 0 || live.length > 0)) {
     const state: RunState = {
       ...last.state,
       next: fix.id,
@@ -94,11 +100,14 @@ export async function prepareResume(project: Project, task: Task): Promise<strin
       pending: {},
       blockingHistory: [],
       visits: {},
-      followup: issues,
+      followup: issues.length > 0 ? issues : null,
       final: null,
     };
     const run = await store.createRun(task.id, "resume", {}, now);
-    const msg = `Using review follow-up for resume: ${issues.length} findings from run ${last.run.id}`;
+    const msg =
+      issues.length > 0
+        ? `Using review follow-up for resume: ${issues.length} findings from run ${last.run.id}`
+        : `Resuming the fix loop from the ${live.length} open findings (run ${last.run.id} stored no review follow-up)`;
     await writeCheckpoint(store, {
       taskId: task.id,
       runId: run.id,
