@@ -40,7 +40,7 @@ describe("openStore", () => {
   it("says PostgreSQL is not available yet, and rejects anything else as config", async () => {
     await expect(openStore("postgres://u@localhost/db", "/nowhere")).rejects.toMatchObject({
       code: "config",
-      message: "PostgreSQL support is not built yet",
+      message: 'PostgreSQL support is not built yet; use database "sqlite" (the default) for now',
     });
     await expect(openStore("mysql://x", "/nowhere")).rejects.toMatchObject({ code: "config" });
   });

@@ -18,7 +18,10 @@ export async function openStore(url: string, projectRoot: string): Promise<Store
   const spec = url.trim();
   if (spec === "sqlite") return openSqliteStore(defaultSqlitePath(projectRoot));
   if (/^postgres(ql)?:\/\//i.test(spec)) {
-    throw new FixpointError("config", "PostgreSQL support is not built yet");
+    throw new FixpointError(
+      "config",
+      'PostgreSQL support is not built yet; use database "sqlite" (the default) for now',
+    );
   }
   if (spec.endsWith(".db")) return openSqliteStore(isAbsolute(spec) ? spec : resolve(projectRoot, spec));
   throw new FixpointError(
