@@ -221,3 +221,18 @@ export function getList(f: NodeFields, key: string): string[] | undefined {
   const v = f.values.get(key);
   return Array.isArray(v) ? v : undefined;
 }
+
+/** A string field that must be an http(s) URL; anything else is reported where it was written. */
+export function getHttpUrl(f: NodeFields, key: string, node: Node, sink: DiagnosticSink): string | undefined {
+  const text = getString(f, key);
+  if (text === undefined) return undefined;
+  let ok = false;
+  try {
+    const url = new URL(text);
+    ok = url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    ok = false;
+  }
+  if (!ok) sink.report(f.where.get(key) ?? node.name, `\`${key}\` must be an http(s) URL, got "${text}"`);
+  return ok ? text : undefined;
+}

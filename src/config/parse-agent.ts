@@ -1,6 +1,6 @@
 import type { Node } from "@bgotink/kdl";
 import type { DiagnosticSink } from "./diagnostics.js";
-import { type FieldSchema, getList, getNumber, getString, readNodeFields } from "./kdl-fields.js";
+import { type FieldSchema, getHttpUrl, getList, getNumber, getString, readNodeFields } from "./kdl-fields.js";
 import type { AgentLayer } from "./layer.js";
 import { resolveCommand, resolvePath } from "./paths.js";
 import { AGENT_BACKENDS, type AgentBackendKind } from "./types.js";
@@ -46,15 +46,8 @@ export function parseAgent(node: Node, sink: DiagnosticSink, paths: PathContext)
   }
   const script = getString(f, "script");
   if (script !== undefined) agent.script = resolvePath(script, paths.baseDir, paths.home);
-  const baseUrl = getString(f, "base-url");
-  if (baseUrl !== undefined) {
-    if (isHttpUrl(baseUrl)) agent.baseUrl = baseUrl;
-    else
-      sink.report(
-        f.where.get("base-url") ?? node.name,
-        `\`base-url\` must be an http(s) URL, got "${baseUrl}"`,
-      );
-  }
+  const baseUrl = getHttpUrl(f, "base-url", node, sink);
+  if (baseUrl !== undefined) agent.baseUrl = baseUrl;
   const args = getList(f, "args");
   if (args !== undefined) agent.args = args;
   const permissionMode = getString(f, "permission-mode");
@@ -84,13 +77,4 @@ function parseEnv(node: Node, sink: DiagnosticSink): Record<string, string> {
     env[key] = value;
   }
   return env;
-}
-
-export function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
 }

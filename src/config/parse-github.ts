@@ -1,8 +1,15 @@
 import type { Node } from "@bgotink/kdl";
 import type { DiagnosticSink } from "./diagnostics.js";
-import { type FieldSchema, getBool, getList, getNumber, getString, readNodeFields } from "./kdl-fields.js";
+import {
+  type FieldSchema,
+  getBool,
+  getHttpUrl,
+  getList,
+  getNumber,
+  getString,
+  readNodeFields,
+} from "./kdl-fields.js";
 import type { GithubLayer } from "./layer.js";
-import { isHttpUrl } from "./parse-agent.js";
 
 const GITHUB_FIELDS: FieldSchema = {
   repo: "string",
@@ -30,15 +37,8 @@ export function parseGithub(node: Node, sink: DiagnosticSink): GithubLayer {
     if (REPO.test(repo)) gh.repo = repo;
     else sink.report(f.where.get("repo") ?? node.name, `\`repo\` must look like "owner/name", got "${repo}"`);
   }
-  const baseUrl = getString(f, "base-url");
-  if (baseUrl !== undefined) {
-    if (isHttpUrl(baseUrl)) gh.baseUrl = baseUrl;
-    else
-      sink.report(
-        f.where.get("base-url") ?? node.name,
-        `\`base-url\` must be an http(s) URL, got "${baseUrl}"`,
-      );
-  }
+  const baseUrl = getHttpUrl(f, "base-url", node, sink);
+  if (baseUrl !== undefined) gh.baseUrl = baseUrl;
   const allowAuthors = getList(f, "allow-authors");
   if (allowAuthors !== undefined) gh.allowAuthors = allowAuthors;
   const bots = getList(f, "bots");
