@@ -1,5 +1,5 @@
 import type { AgentConfig, ModelPrice } from "../config/types.js";
-import type { AgentBackend, AgentRequest } from "./agent.js";
+import type { AgentBackend, AgentRequest } from "../domain/agent.js";
 import {
   apiUrl,
   type HttpDeps,

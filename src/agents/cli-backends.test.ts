@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ProcessResult, ProcessRunner, ProcessSpec } from "../util/process.js";
-import type { AgentRequest } from "./agent.js";
+import type { AgentRequest } from "../domain/agent.js";
+import type { ProcessResult, ProcessRunner, ProcessSpec } from "../domain/process.js";
 import { claudeArgs } from "./claude-code.js";
 import { cliFactories } from "./cli-backends.js";
 import { codexArgs } from "./codex.js";

@@ -1,5 +1,5 @@
 import type { AgentBackendKind, AgentConfig, ModelPrice } from "../config/types.js";
-import type { AgentBackend } from "./agent.js";
+import type { AgentBackend } from "../domain/agent.js";
 import { anthropicFromConfig } from "./anthropic-api.js";
 import { claudeCodeFromConfig } from "./claude-code.js";
 import type { CliDeps } from "./cli-run.js";

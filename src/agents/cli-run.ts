@@ -1,8 +1,8 @@
+import type { AgentProgress, AgentRequest, AgentResult } from "../domain/agent.js";
+import type { ProcessRunner } from "../domain/process.js";
 import { type TokenUsage, totalTokens } from "../domain/types.js";
 import { type Clock, systemClock } from "../util/clock.js";
-import type { ProcessRunner } from "../util/process.js";
 import { createProcessRunner } from "../util/process-runner.js";
-import type { AgentProgress, AgentRequest, AgentResult } from "./agent.js";
 import { agentEnvironment } from "./env.js";
 import { cliFailure } from "./failure.js";
 import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.js";

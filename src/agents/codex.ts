@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentConfig, ModelPrice } from "../config/types.js";
-import type { AgentBackend, AgentRequest, AgentResult } from "./agent.js";
+import type { AgentBackend, AgentRequest, AgentResult } from "../domain/agent.js";
 import { type CliDeps, cliDeps, runCli } from "./cli-run.js";
 import { costFromUsage } from "./pricing.js";
 import { parseCodexLine } from "./streams/codex-stream.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { AgentProgress, AgentRequest } from "./agent.js";
+import type { AgentProgress, AgentRequest } from "../domain/agent.js";
 import { createCommandBackend } from "./command.js";
 
 const dir = mkdtempSync(join(tmpdir(), "fixpoint-command-"));

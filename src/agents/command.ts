@@ -1,9 +1,9 @@
+import type { AgentBackend, AgentFailure, AgentRequest, AgentResult } from "../domain/agent.js";
+import type { ProcessResult, ProcessRunner } from "../domain/process.js";
 import { FixpointError } from "../errors.js";
 import { formatDuration } from "../util/duration.js";
-import type { ProcessResult, ProcessRunner } from "../util/process.js";
 import { createProcessRunner } from "../util/process-runner.js";
 import { redactSecrets } from "../util/redact.js";
-import type { AgentBackend, AgentFailure, AgentRequest, AgentResult } from "./agent.js";
 import { type CommandOutput, failureLine, parseCommandOutput } from "./command-output.js";
 import { agentEnvironment } from "./env.js";
 import { writeTranscript } from "./transcript.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProcessResult } from "../util/process.js";
+import type { ProcessResult } from "../domain/process.js";
 import { apiFailure, cliFailure } from "./failure.js";
 
 const proc = (over: Partial<ProcessResult> = {}): ProcessResult => ({

@@ -1,6 +1,6 @@
+import type { AgentFailure } from "../domain/agent.js";
+import type { ProcessResult } from "../domain/process.js";
 import { formatDuration } from "../util/duration.js";
-import type { ProcessResult } from "../util/process.js";
-import type { AgentFailure } from "./agent.js";
 
 /**
  * Turns what went wrong in an agent run into one clear sentence and a failure kind:

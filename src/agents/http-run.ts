@@ -1,8 +1,8 @@
+import type { AgentFailure, AgentRequest, AgentResult } from "../domain/agent.js";
 import type { TokenUsage } from "../domain/types.js";
 import { errorMessage } from "../errors.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { formatDuration } from "../util/duration.js";
-import type { AgentFailure, AgentRequest, AgentResult } from "./agent.js";
 import { agentEnvironment } from "./env.js";
 import { apiFailure, oneLine } from "./failure.js";
 import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.js";

@@ -1,6 +1,6 @@
 import type { AgentConfig, ModelPrice } from "../config/types.js";
+import type { AgentBackend, AgentRequest } from "../domain/agent.js";
 import type { TokenUsage } from "../domain/types.js";
-import type { AgentBackend, AgentRequest } from "./agent.js";
 import {
   apiUrl,
   type HttpDeps,

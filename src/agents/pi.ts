@@ -1,5 +1,5 @@
 import type { AgentConfig } from "../config/types.js";
-import type { AgentBackend, AgentRequest } from "./agent.js";
+import type { AgentBackend, AgentRequest } from "../domain/agent.js";
 import { type CliDeps, cliDeps, runCli } from "./cli-run.js";
 import { jsonFromText, schemaInstruction } from "./json-text.js";
 import { parsePiLine } from "./streams/pi-stream.js";

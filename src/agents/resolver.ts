@@ -1,6 +1,6 @@
 import type { AgentBackendKind, AgentConfig, Config } from "../config/types.js";
+import type { AgentBackend, AgentResolver, ResolvedAgent } from "../domain/agent.js";
 import { FixpointError } from "../errors.js";
-import type { AgentBackend, AgentResolver, ResolvedAgent } from "./agent.js";
 import { createCommandBackend } from "./command.js";
 import { loadScriptedBackend } from "./scripted.js";
 

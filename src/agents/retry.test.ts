@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Clock } from "../util/clock.js";
+import type { Clock } from "../domain/clock.js";
 import { backoffDelay, withRetry } from "./retry.js";
 
 function fakeClock(): Clock & { slept: number[] } {

@@ -3,8 +3,8 @@ import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { AgentRequest } from "../domain/agent.js";
 import { FixpointError } from "../errors.js";
-import type { AgentRequest } from "./agent.js";
 import { createScriptedBackend, loadScriptedBackend } from "./scripted.js";
 
 const dir = mkdtempSync(join(tmpdir(), "fixpoint-scripted-"));

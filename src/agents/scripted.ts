@@ -1,9 +1,9 @@
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { AgentBackend, AgentFailureKind, AgentRequest, AgentResult } from "../domain/agent.js";
 import { type TokenUsage, ZERO_USAGE } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { formatDuration } from "../util/duration.js";
-import type { AgentBackend, AgentFailureKind, AgentRequest, AgentResult } from "./agent.js";
 import { writeTranscript } from "./transcript.js";
 
 /**

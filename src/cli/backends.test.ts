@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentBackend, AgentFailure, AgentRequest, AgentResult } from "../agents/agent.js";
+import type { AgentBackend, AgentFailure, AgentRequest, AgentResult } from "../domain/agent.js";
 import { cliFactoriesOrEmpty, detectStaleSession, STALE_SESSION } from "./backends.js";
 
 function failing(failure: AgentFailure, sessionId?: string): AgentBackend {

@@ -1,7 +1,7 @@
-import type { AgentBackend, AgentRequest, AgentResult } from "../agents/agent.js";
 import { cliFactories } from "../agents/cli-backends.js";
 import type { BackendFactories } from "../agents/resolver.js";
 import type { Config } from "../config/types.js";
+import type { AgentBackend, AgentRequest, AgentResult } from "../domain/agent.js";
 
 /**
  * The CLI and HTTP backends (claude-code, codex, pi, anthropic, openai) as the resolver's

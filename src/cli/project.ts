@@ -2,11 +2,11 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type ConfigFlags, loadConfig } from "../config/load.js";
 import type { Config } from "../config/types.js";
+import type { Git } from "../domain/git.js";
+import type { Store } from "../domain/store.js";
 import { FixpointError } from "../errors.js";
-import type { Git } from "../git/git.js";
 import { createGit } from "../git/git-cli.js";
 import { openStore } from "../store/open.js";
-import type { Store } from "../store/store.js";
 
 /** A repository fixpoint works in: its root, its configuration and its store. */
 export interface Project {

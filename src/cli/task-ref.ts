@@ -1,6 +1,6 @@
+import type { Store } from "../domain/store.js";
 import type { Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
-import type { Store } from "../store/store.js";
 
 export async function requireTask(store: Store, ref: string): Promise<Task> {
   const task = await store.getTask(ref);

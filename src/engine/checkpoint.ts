@@ -1,5 +1,5 @@
+import type { Store, TaskPatch } from "../domain/store.js";
 import type { JsonObject } from "../domain/types.js";
-import type { Store, TaskPatch } from "../store/store.js";
 import { type RunState, stateToJson } from "./state.js";
 
 /**

@@ -1,11 +1,11 @@
-import type { AgentResolver } from "../agents/agent.js";
 import type { Config } from "../config/types.js";
+import type { AgentResolver } from "../domain/agent.js";
+import type { Clock } from "../domain/clock.js";
+import type { Git } from "../domain/git.js";
+import type { ProcessRunner } from "../domain/process.js";
+import type { Store } from "../domain/store.js";
 import type { Task } from "../domain/types.js";
 import type { Registry } from "../findings/registry.js";
-import type { Git } from "../git/git.js";
-import type { Store } from "../store/store.js";
-import type { Clock } from "../util/clock.js";
-import type { ProcessRunner } from "../util/process.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
 import type { Effect } from "./effects.js";
 import type { EngineListener } from "./events.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Git } from "./git.js";
+import type { Git } from "../domain/git.js";
 import { createGit } from "./git-cli.js";
 import { createTempRepo, ISOLATED_GIT_ENV, type TempRepo } from "./temp-repo.js";
 

@@ -1,6 +1,6 @@
+import type { Git } from "../domain/git.js";
 import { isBranchSafeToDelete, branchExists as refExists, deleteBranch as removeBranch } from "./branches.js";
 import { checkRev, createGitRunner, type GitRunner, gitFailure } from "./exec.js";
-import type { Git } from "./git.js";
 import { ensureWorktree, listWorktrees, removeWorktree } from "./worktrees.js";
 
 export interface GitCliDeps {

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Git } from "../domain/git.js";
 import { FixpointError } from "../errors.js";
-import type { Git } from "./git.js";
 import { createGit } from "./git-cli.js";
 import { createTempRepo, ISOLATED_GIT_ENV, type TempRepo } from "./temp-repo.js";
 

@@ -1,4 +1,4 @@
-import type { GithubClient } from "./types.js";
+import type { GithubClient } from "../domain/github.js";
 
 /**
  * Who may talk to the agents through a PR (SPEC §11, §13): the configured `allowAuthors`, or —

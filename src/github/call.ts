@@ -1,7 +1,7 @@
 import { GraphqlResponseError, withCustomRequest } from "@octokit/graphql";
 import { Octokit } from "@octokit/rest";
+import type { Clock } from "../domain/clock.js";
 import { FixpointError } from "../errors.js";
-import type { Clock } from "../util/clock.js";
 import { type CallContext, type CallFailure, toGithubError } from "./error-map.js";
 import { classifyFailure, type FailedAttempt, type RetryPolicy, retryDelay } from "./retry.js";
 

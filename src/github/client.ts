@@ -1,3 +1,4 @@
+import type { GithubClient, PullRequest } from "../domain/github.js";
 import { FixpointError } from "../errors.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { type CallApi, type CallRunner, createCallRunner, isHttpStatus } from "./call.js";
@@ -9,7 +10,6 @@ import {
 } from "./graphql-ops.js";
 import { toIssue, toIssueComment, toPermission, toPull, toReview, toReviewComment } from "./map.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
-import type { GithubClient, PullRequest } from "./types.js";
 
 export interface GithubClientOptions {
   /** `owner/name`. */

@@ -1,3 +1,4 @@
+import type { GithubClient, IssueComment, PullReview, ReviewThread } from "../domain/github.js";
 import { FixpointError } from "../errors.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import {
@@ -8,7 +9,6 @@ import {
   mergeIgnored,
 } from "./authors.js";
 import { formatDuration, isGithubTimeout } from "./error-map.js";
-import type { GithubClient, IssueComment, PullReview, ReviewThread } from "./types.js";
 
 export type { AuthorPolicy, IgnoredAuthor } from "./authors.js";
 export { filterAllowedAuthors } from "./authors.js";

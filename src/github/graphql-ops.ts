@@ -1,6 +1,6 @@
+import type { ReviewThread } from "../domain/github.js";
 import type { CallApi } from "./call.js";
 import { type GqlComment, type GqlThread, toThread, toThreadComment } from "./map.js";
-import type { ReviewThread } from "./types.js";
 
 /** GraphQL page size: the most GitHub allows per connection. */
 const PAGE = 100;

@@ -1,4 +1,6 @@
 /** The GitHub layer: client, PR feedback ingestion, replies and tech-debt issues (docs/github.md). */
+
+export type * from "../domain/github.js";
 export { type AuthorPolicy, createAuthorCheck, type IgnoredAuthor, writeAccessFrom } from "./authors.js";
 export { createGithubClient, DEFAULT_GITHUB_TIMEOUT_MS, type GithubClientOptions } from "./client.js";
 export { isGithubTimeout } from "./error-map.js";
@@ -33,4 +35,3 @@ export {
 } from "./tech-debt.js";
 export { alreadyAnswered, respondToThread, shouldResolve } from "./thread-reply.js";
 export { resolveGithubToken } from "./token.js";
-export type * from "./types.js";

@@ -13,7 +13,7 @@ import type {
   ReviewState,
   ReviewThread,
   ThreadComment,
-} from "./types.js";
+} from "../domain/github.js";
 
 interface RestUser {
   login: string;

@@ -1,7 +1,7 @@
+import type { GithubClient } from "../domain/github.js";
 import type { Finding } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { findingMarker, techDebtIssue } from "./render.js";
-import type { GithubClient } from "./types.js";
 
 export interface TechDebtOptions {
   label: string;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
+import type { ReviewThread } from "../domain/github.js";
 import { parseSeverityTag } from "./severity-tags.js";
 import { findingsFromThreads, threadToFinding, titleOf } from "./thread-finding.js";
-import type { ReviewThread } from "./types.js";
 
 function thread(over: Partial<ReviewThread> & { bodies?: string[] } = {}): ReviewThread {
   const { bodies = ["Use a constant here."], ...rest } = over;

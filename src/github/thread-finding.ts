@@ -1,6 +1,6 @@
+import type { ReviewThread } from "../domain/github.js";
 import type { RawFinding } from "../domain/types.js";
 import { parseCategoryTag, parseSeverityTag, stripSeverityTags } from "./severity-tags.js";
-import type { ReviewThread } from "./types.js";
 
 /** A PR review thread as a registry finding; `source` is `pr:<thread node id>`. */
 export type ThreadFinding = RawFinding & { source: `pr:${string}`; author: string | null };

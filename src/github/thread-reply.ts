@@ -1,6 +1,6 @@
+import type { GithubClient, ReviewThread } from "../domain/github.js";
 import { FixpointError } from "../errors.js";
 import { type Disposition, REPLY_MARKER, replyBody } from "./render.js";
-import type { GithubClient, ReviewThread } from "./types.js";
 
 /** Whether fixpoint has already answered in this thread (its reply is the last word). */
 export function alreadyAnswered(thread: ReviewThread): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
+import type { ProcessResult, ProcessRunner, ProcessSpec } from "../domain/process.js";
 import { FixpointError } from "../errors.js";
-import type { ProcessResult, ProcessRunner, ProcessSpec } from "../util/process.js";
 import { resolveGithubToken } from "./token.js";
 
 function runner(result: Partial<ProcessResult>): ProcessRunner & { calls: ProcessSpec[] } {

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
+import type { ProcessRunner, ProcessSpec } from "../domain/process.js";
 import { FixpointError } from "../errors.js";
-import type { ProcessRunner, ProcessSpec } from "../util/process.js";
 
 const NO_TOKEN = "no GitHub token: set GITHUB_TOKEN or run `gh auth login`";
 

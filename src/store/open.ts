@@ -1,7 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
+import type { Store } from "../domain/store.js";
 import { FixpointError } from "../errors.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
-import type { Store } from "./store.js";
 
 /** Where the default SQLite store lives inside a project. */
 export function defaultSqlitePath(projectRoot: string): string {

@@ -1,8 +1,8 @@
-/** Time, injected so tests never sleep. */
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+import type { Clock } from "../domain/clock.js";
+
+export type { Clock };
+
+/** The real clock (the adapter of the `Clock` port). */
 
 export const systemClock: Clock = {
   now: () => Date.now(),

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
+import type { ProcessResult, ProcessRunner, ProcessSpec } from "../domain/process.js";
 import { errorMessage } from "../errors.js";
-import type { ProcessResult, ProcessRunner, ProcessSpec } from "./process.js";
 import { GroupKiller } from "./process-group.js";
 
 const DEFAULT_MAX_BUFFER = 10 * 1024 * 1024;

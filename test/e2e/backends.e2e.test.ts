@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgentBackend } from "../../src/agents/agent.js";
+import type { AgentBackend } from "../../src/domain/agent.js";
 import { backendScript, REVIEW, REVIEW_SCHEMA } from "./backend-script.js";
 import { CLI_CASES, type CliCase } from "./cli-cases.js";
 import { installClis } from "./cli-install.js";

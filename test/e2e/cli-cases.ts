@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentBackend } from "../../src/agents/agent.js";
 import { createClaudeCodeBackend } from "../../src/agents/claude-code.js";
 import type { CliDeps } from "../../src/agents/cli-run.js";
 import { createCodexBackend } from "../../src/agents/codex.js";
 import { createPiBackend } from "../../src/agents/pi.js";
+import type { AgentBackend } from "../../src/domain/agent.js";
 import type { CliName } from "./cli-install.js";
 import type { Usage } from "./fake-model/server.js";
 

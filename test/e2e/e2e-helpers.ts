@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentRequest } from "../../src/agents/agent.js";
-import type { ProcessResult, ProcessRunner } from "../../src/util/process.js";
+import type { AgentRequest } from "../../src/domain/agent.js";
+import type { ProcessResult, ProcessRunner } from "../../src/domain/process.js";
 import { createProcessRunner } from "../../src/util/process-runner.js";
 
 /** A fresh git repository with one commit, in a temporary folder. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AgentBackend } from "../../src/agents/agent.js";
 import { createAnthropicApiBackend } from "../../src/agents/anthropic-api.js";
 import { createOpenAIApiBackend } from "../../src/agents/openai-api.js";
+import type { AgentBackend } from "../../src/domain/agent.js";
 import { backendScript, DONE_USAGE, REVIEW, REVIEW_SCHEMA } from "./backend-script.js";
 import { request } from "./e2e-helpers.js";
 import { type FakeModel, startFakeModel } from "./fake-model/server.js";

@@ -7,8 +7,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Store } from "../../src/domain/store.js";
 import { openStore } from "../../src/store/open.js";
-import type { Store } from "../../src/store/store.js";
 import { type FakeGithub, startFakeGithub } from "../fakes/github-server/index.js";
 import { CLI, type CliResult, git, isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
 

@@ -1,5 +1,5 @@
+import type { GithubClient } from "../../src/domain/github.js";
 import { createGithubClient, type GithubClientOptions } from "../../src/github/client.js";
-import type { GithubClient } from "../../src/github/types.js";
 import type { Clock } from "../../src/util/clock.js";
 import type { FakeGithub } from "../fakes/github-server/index.js";
 

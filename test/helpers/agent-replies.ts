@@ -1,7 +1,7 @@
 import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentRequest } from "../../src/agents/agent.js";
 import type { ScriptHandler, ScriptReply } from "../../src/agents/scripted.js";
+import type { AgentRequest } from "../../src/domain/agent.js";
 
 /**
  * Building blocks for scripted agents in engine tests: replies in the wire formats of SPEC §7

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { AgentBackend, AgentRequest, AgentResolver } from "../../src/agents/agent.js";
 import { createScriptedBackend, type ScriptHandler } from "../../src/agents/scripted.js";
 import type { Project } from "../../src/cli/project.js";
+import type { AgentBackend, AgentRequest, AgentResolver } from "../../src/domain/agent.js";
 import type { Finding, Run, StageExecution, Task, TaskEvent } from "../../src/domain/types.js";
 import type { EngineDeps } from "../../src/engine/deps.js";
 import type { EngineEvent } from "../../src/engine/events.js";

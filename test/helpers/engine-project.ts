@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config/load.js";
 import type { Config } from "../../src/config/types.js";
+import type { Store } from "../../src/domain/store.js";
 import { createTempRepo, type TempRepo } from "../../src/git/temp-repo.js";
 import { openStore } from "../../src/store/open.js";
-import type { Store } from "../../src/store/store.js";
 
 /** Golden workflows, one per engine behaviour; installed into the project's `.fixpoint/workflows/`. */
 export const GOLDEN_WORKFLOWS_DIR = fileURLToPath(new URL("../engine/workflows/", import.meta.url));

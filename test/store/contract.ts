@@ -4,8 +4,8 @@
  * explicit numbers, so lease expiry is tested without sleeping.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Store } from "../../src/domain/store.js";
 import { FixpointError } from "../../src/errors.js";
-import type { Store } from "../../src/store/store.js";
 import { finding, newTask, stage } from "./samples.js";
 
 export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;

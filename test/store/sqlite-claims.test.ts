@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Store } from "../../src/domain/store.js";
 import { LATEST_SCHEMA_VERSION } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import type { Store } from "../../src/store/store.js";
 import { newTask } from "./samples.js";
 
 const LOADER = fileURLToPath(new URL("./fixtures/ts-loader.mjs", import.meta.url));

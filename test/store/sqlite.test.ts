@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Store } from "../../src/domain/store.js";
 import { migrate } from "../../src/store/sqlite/migrate.js";
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import type { Store } from "../../src/store/store.js";
 import { runStoreContract } from "./contract.js";
 import { finding, newTask } from "./samples.js";
 

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import type { GithubConfig } from "../../config/types.js";
+import type { GithubClient } from "../../domain/github.js";
 import { isApproval, type Task } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
-import type { GithubClient } from "../../github/types.js";
 import { systemClock } from "../../util/clock.js";
 import { createProcessRunner } from "../../util/process-runner.js";
 import type { Io } from "../io.js";

@@ -1,13 +1,13 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import type { AgentFailure } from "../../agents/agent.js";
 import { agentEnvironment } from "../../agents/env.js";
 import type { BackendFactories } from "../../agents/resolver.js";
 import type { AgentConfig } from "../../config/types.js";
+import type { AgentFailure } from "../../domain/agent.js";
+import type { ProcessRunner } from "../../domain/process.js";
 import { totalTokens } from "../../domain/types.js";
 import { errorMessage } from "../../errors.js";
 import { formatDuration } from "../../util/duration.js";
-import type { ProcessRunner } from "../../util/process.js";
 import type { Check } from "./check.js";
 
 /**

@@ -1,12 +1,12 @@
 import { isAbsolute, resolve } from "node:path";
 import { loadConfig } from "../../config/load.js";
 import type { Config } from "../../config/types.js";
+import type { Git } from "../../domain/git.js";
+import type { ProcessRunner } from "../../domain/process.js";
 import { errorMessage } from "../../errors.js";
-import type { Git } from "../../git/git.js";
 import { defaultSqlitePath, openStore } from "../../store/open.js";
 import { openDatabase } from "../../store/sqlite/connection.js";
 import { LATEST_SCHEMA_VERSION } from "../../store/sqlite/migrations/index.js";
-import type { ProcessRunner } from "../../util/process.js";
 import type { Check } from "./check.js";
 
 /** Checks of what every command needs: git, the repository, the config and the store. */

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { AgentRequest, AgentResult } from "../../agents/agent.js";
+import type { AgentRequest, AgentResult } from "../../domain/agent.js";
 import { addUsage, type TokenUsage, ZERO_USAGE } from "../../domain/types.js";
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext } from "../deps.js";

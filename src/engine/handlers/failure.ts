@@ -1,4 +1,4 @@
-import type { AgentResult } from "../../agents/agent.js";
+import type { AgentResult } from "../../domain/agent.js";
 import type { FailureClass } from "../../domain/types.js";
 
 /** Maps an agent's failure to the stage's failure class and one-line reason. */

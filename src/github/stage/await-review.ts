@@ -1,8 +1,8 @@
+import type { GithubClient } from "../../domain/github.js";
 import type { StageContext, StageResult } from "../../engine/deps.js";
 import type { StageDef } from "../../workflow/types.js";
 import { writeAccessFrom } from "../authors.js";
 import { fetchFeedback, filterFeedback } from "../feedback.js";
-import type { GithubClient } from "../types.js";
 import type { GithubStageDeps } from "./handler.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghFail, ghSkipped, ghSuccess } from "./result.js";

@@ -1,8 +1,8 @@
 import type { GithubConfig } from "../../config/types.js";
-import type { ProcessRunner } from "../../util/process.js";
+import type { GithubClient } from "../../domain/github.js";
+import type { ProcessRunner } from "../../domain/process.js";
 import { createGithubClient } from "../client.js";
 import { resolveGithubToken } from "../token.js";
-import type { GithubClient } from "../types.js";
 
 /** A client or a way to make one on first use (the token lookup may run `gh auth token`). */
 export type ClientSource = GithubClient | (() => Promise<GithubClient>);

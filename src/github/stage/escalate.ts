@@ -1,6 +1,6 @@
+import type { ProcessRunner } from "../../domain/process.js";
+import type { Store } from "../../domain/store.js";
 import type { Finding, TaskSummary } from "../../domain/types.js";
-import type { Store } from "../../store/store.js";
-import type { ProcessRunner } from "../../util/process.js";
 
 export interface EscalateInput {
   store: Store;

@@ -1,8 +1,8 @@
+import type { GithubClient } from "../../domain/github.js";
+import type { Store } from "../../domain/store.js";
 import type { Finding, Severity, Task } from "../../domain/types.js";
 import { isBlocking } from "../../findings/severity.js";
-import type { Store } from "../../store/store.js";
 import { fileTechDebtIssues, type TechDebtResult } from "../tech-debt.js";
-import type { GithubClient } from "../types.js";
 
 export interface FileIssuesInput {
   client: Pick<GithubClient, "listIssuesWithLabel" | "createIssue" | "getPull" | "findPullByHead">;

@@ -1,13 +1,13 @@
 import type { GithubConfig } from "../../config/types.js";
+import type { Clock } from "../../domain/clock.js";
+import type { Git } from "../../domain/git.js";
+import type { GithubClient } from "../../domain/github.js";
+import type { ProcessRunner } from "../../domain/process.js";
+import type { Store } from "../../domain/store.js";
 import { isApproval } from "../../domain/types.js";
 import type { StageContext, StageHandler, StageResult } from "../../engine/deps.js";
 import { errorMessage, FixpointError } from "../../errors.js";
-import type { Git } from "../../git/git.js";
-import type { Store } from "../../store/store.js";
-import type { Clock } from "../../util/clock.js";
-import type { ProcessRunner } from "../../util/process.js";
 import type { StageDef } from "../../workflow/types.js";
-import type { GithubClient } from "../types.js";
 import { awaitReview } from "./await-review.js";
 import { type ClientSource, memoClient } from "./client.js";
 import { fileTaskIssues, issuesSummary } from "./file-issues.js";

@@ -1,10 +1,10 @@
+import type { GithubClient, PullReview } from "../../domain/github.js";
 import type { RawFinding } from "../../domain/types.js";
 import type { StageContext, StageResult } from "../../engine/deps.js";
 import { writeAccessFrom } from "../authors.js";
 import { fetchFeedback, filterFeedback, findingsFromThreads } from "../feedback.js";
 import { parseSeverityTag } from "../severity-tags.js";
 import { titleOf } from "../thread-finding.js";
-import type { GithubClient, PullReview } from "../types.js";
 import type { GithubStageDeps } from "./handler.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghSkipped, ghSuccess } from "./result.js";

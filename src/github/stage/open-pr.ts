@@ -1,7 +1,7 @@
+import type { GithubClient, PullRequest } from "../../domain/github.js";
+import type { Store } from "../../domain/store.js";
 import { type Finding, isApproval, type Task } from "../../domain/types.js";
-import type { Store } from "../../store/store.js";
 import { prBody } from "../render.js";
-import type { GithubClient, PullRequest } from "../types.js";
 import type { GitRemote } from "./remote.js";
 
 export interface OpenPullInput {

@@ -1,5 +1,5 @@
+import type { GithubClient, PullRequest } from "../../domain/github.js";
 import type { Task } from "../../domain/types.js";
-import type { GithubClient, PullRequest } from "../types.js";
 
 /** The task's pull request: the one it records (`meta.prNumber`), else the one for its branch. */
 export async function pullOfTask(

@@ -1,9 +1,9 @@
+import type { GithubClient, ReviewThread } from "../../domain/github.js";
 import type { Finding } from "../../domain/types.js";
 import type { StageContext, StageResult } from "../../engine/deps.js";
 import { errorMessage } from "../../errors.js";
 import type { Disposition } from "../render.js";
 import { respondToThread } from "../thread-reply.js";
-import type { GithubClient, ReviewThread } from "../types.js";
 import type { GithubStageDeps } from "./handler.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghFail, ghPartial, ghSkipped, ghSuccess } from "./result.js";

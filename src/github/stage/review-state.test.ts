@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { PullReview, ReviewThread, ThreadComment } from "../../domain/github.js";
 import { REPLY_MARKER } from "../render.js";
-import type { PullReview, ReviewThread, ThreadComment } from "../types.js";
 import { judgeReviews } from "./review-state.js";
 
 const HEAD = "b".repeat(40);

@@ -1,5 +1,5 @@
+import type { PullReview, ReviewThread, ThreadComment } from "../../domain/github.js";
 import { REPLY_MARKER } from "../render.js";
-import type { PullReview, ReviewThread, ThreadComment } from "../types.js";
 
 /** What the PR's own reviewers said about the head fixpoint pushed (`wait-for-review`). */
 export type ReviewAnswer =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { PullRequest } from "../../domain/github.js";
 import type { TaskSummary } from "../../domain/types.js";
-import type { PullRequest } from "../types.js";
 import { decideRework, reworkCycleOf, reworkTaskId } from "./rework-plan.js";
 
 const pull = (over: Partial<PullRequest> = {}): PullRequest => ({

@@ -1,5 +1,5 @@
+import type { PullRequest } from "../../domain/github.js";
 import type { TaskSummary } from "../../domain/types.js";
-import type { PullRequest } from "../types.js";
 
 /** `pr-<n>-cycle-<k>`: one rework task per PR and cycle (seed 004). */
 export function reworkTaskId(pr: number, cycle: number): string {

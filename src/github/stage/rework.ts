@@ -1,11 +1,11 @@
 import type { Config, GithubConfig } from "../../config/types.js";
+import type { Clock } from "../../domain/clock.js";
+import type { Git } from "../../domain/git.js";
+import type { GithubClient, PullRequest } from "../../domain/github.js";
+import type { ProcessRunner } from "../../domain/process.js";
+import type { Store } from "../../domain/store.js";
 import type { Task, TaskSummary } from "../../domain/types.js";
 import { errorMessage, FixpointError } from "../../errors.js";
-import type { Git } from "../../git/git.js";
-import type { Store } from "../../store/store.js";
-import type { Clock } from "../../util/clock.js";
-import type { ProcessRunner } from "../../util/process.js";
-import type { GithubClient, PullRequest } from "../types.js";
 import { escalateRework } from "./escalate.js";
 import { closedMessage } from "./pull-of-task.js";
 import type { GitRemote } from "./remote.js";

@@ -1,9 +1,9 @@
 import type { GithubConfig } from "../../config/types.js";
-import type { Store } from "../../store/store.js";
-import type { Clock } from "../../util/clock.js";
+import type { Clock } from "../../domain/clock.js";
+import type { GithubClient } from "../../domain/github.js";
+import type { Store } from "../../domain/store.js";
 import { writeAccessFrom } from "../authors.js";
 import { fetchFeedback, filterFeedback } from "../feedback.js";
-import type { GithubClient } from "../types.js";
 import { type AwaitMarker, awaitMarkerKey, parseAwaitMarker } from "./await-review.js";
 import type { GitRemote } from "./remote.js";
 import { judgeReviews, openThreads } from "./review-state.js";

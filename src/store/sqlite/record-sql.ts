@@ -1,6 +1,7 @@
 /** SQL text and parameters for everything but tasks: runs, stages, findings, events, checkpoints. */
+
+import type { RunPatch } from "../../domain/store.js";
 import type { Finding, NewStageExecution, NewTaskEvent } from "../../domain/types.js";
-import type { RunPatch } from "../store.js";
 import type { Params } from "./task-sql.js";
 
 export const INSERT_RUN = `

@@ -3,6 +3,8 @@
  * checked against the known values with a documented fallback, so a value written by a newer
  * fixpoint reads as something this one can act on instead of an impossible type.
  */
+
+import type { StoredCheckpoint } from "../../domain/store.js";
 import {
   type FailureClass,
   FINAL_VERDICTS,
@@ -22,7 +24,6 @@ import {
   type TaskEvent,
   type TaskSummary,
 } from "../../domain/types.js";
-import type { StoredCheckpoint } from "../store.js";
 import {
   parseAgents,
   parseAttempts,

@@ -1,4 +1,13 @@
 import type {
+  ClaimRequest,
+  RunPatch,
+  StageCommit,
+  Store,
+  StoredCheckpoint,
+  TaskFilter,
+  TaskPatch,
+} from "../../domain/store.js";
+import type {
   Finding,
   Json,
   NewTask,
@@ -12,15 +21,6 @@ import type {
   TaskSummary,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
-import type {
-  ClaimRequest,
-  RunPatch,
-  StageCommit,
-  Store,
-  StoredCheckpoint,
-  TaskFilter,
-  TaskPatch,
-} from "../store.js";
 import { openDatabase, type SqliteDatabase } from "./connection.js";
 import { toStoreError } from "./errors.js";
 import { migrate } from "./migrate.js";

@@ -2,8 +2,9 @@
  * SQL text and parameters for the tasks table. Statements are built from the *shape* of a patch
  * or filter (which keys are set), never from values, so each shape compiles once and is cached.
  */
+
+import type { TaskFilter, TaskPatch } from "../../domain/store.js";
 import type { Json, NewTask } from "../../domain/types.js";
-import type { TaskFilter, TaskPatch } from "../store.js";
 import { TASK_SELECT } from "./rows.js";
 
 export type Params = Record<string, string | number | null>;

@@ -15,7 +15,7 @@ import type {
   TaskMeta,
   TaskStatus,
   TaskSummary,
-} from "../domain/types.js";
+} from "./types.js";
 
 /**
  * The durable state of fixpoint. One contract, several implementations (SQLite now, PostgreSQL

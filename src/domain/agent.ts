@@ -1,4 +1,4 @@
-import type { TokenUsage } from "../domain/types.js";
+import type { TokenUsage } from "./types.js";
 
 /**
  * The agent contract (SPEC §10). A backend turns one stage request into one result. `run` MUST
