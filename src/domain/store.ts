@@ -25,9 +25,38 @@ import type {
  * Timestamps are epoch milliseconds supplied by the caller's clock where they matter for
  * leases, so tests control time.
  */
-export interface Store {
+export interface Store extends StoreOps {
   readonly kind: "sqlite" | "postgres";
 
+  /**
+   * Runs `fn` in ONE transaction: every call made through `tx` inside it commits together or not
+   * at all. With `fence`, the transaction first checks that the lease still holds the task and
+   * fails with FixpointError("lease_lost") — writing nothing — when it does not.
+   *
+   * Contract: `fn` must use only `tx` (calling the store itself inside `fn` would wait for the
+   * transaction to end: a deadlock). `fn` must not do slow I/O (git, agents, network): do that
+   * before, and make the store write last. Calls on the store from elsewhere while a
+   * transaction is open wait for it (SQLite serialises them on its one connection).
+   */
+  transaction<T>(fn: (tx: StoreOps) => Promise<T>, opts?: { fence?: Lease }): Promise<T>;
+
+  close(): Promise<void>;
+}
+
+/**
+ * A worker's hold on a task, returned by `claimTask` (`Task.workerId` + `Task.leaseToken`). The
+ * token is a generation number that grows on every claim of the task, so a worker whose lease
+ * expired and was taken over holds a stale token: every write it makes carrying that lease is
+ * refused with FixpointError("lease_lost") and writes nothing.
+ */
+export interface Lease {
+  taskId: string;
+  workerId: string;
+  token: number;
+}
+
+/** The store's reads and writes, usable inside and outside a transaction. */
+export interface StoreOps {
   // ---- tasks
   /** Creates a task; assigns `t-<seq>` unless `id` is given. Rejects a duplicate id with `store`. */
   createTask(input: NewTask, now: number): Promise<Task>;
@@ -87,8 +116,6 @@ export interface Store {
   /** Sets the marker only if absent; true when this call set it. */
   setMarkerOnce(key: string, value: Json, now: number): Promise<boolean>;
   setMarker(key: string, value: Json, now: number): Promise<void>;
-
-  close(): Promise<void>;
 }
 
 export interface TaskFilter {

@@ -89,6 +89,11 @@ export interface Task {
   parentId: string | null;
   workerId: string | null;
   leaseExpiresAt: number | null;
+  /**
+   * Lease generation: grows by one on every claim of the task, so together with `workerId` it
+   * names one hold on the task (see `Lease` in domain/store.ts).
+   */
+  leaseToken: number;
   createdAt: number;
   updatedAt: number;
 }

@@ -224,6 +224,69 @@ export function runStoreContract(name: string, open: OpenStore): void {
       });
     });
 
+    describe("transactions", () => {
+      it("commits every write made through tx together", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const run = await store.transaction(async (tx) => {
+          const r = await tx.createRun(t.id, "start", {}, 1);
+          await tx.updateTask(t.id, { status: "needs_human", reason: "asked" }, 2);
+          await tx.appendEvents([{ taskId: t.id, runId: r.id, type: "resumed", data: {} }], 2);
+          return r;
+        });
+        expect((await store.listRuns(t.id)).map((r) => r.id)).toEqual([run.id]);
+        expect((await store.getTask(t.id))?.reason).toBe("asked");
+        expect((await store.listEvents(t.id)).map((e) => e.type)).toEqual(["resumed"]);
+      });
+
+      it("writes nothing when fn throws, and rethrows its error", async () => {
+        const t = await store.createTask(newTask(), 0);
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.createRun(t.id, "start", {}, 1);
+            await tx.updateTask(t.id, { status: "cancelled" }, 2);
+            throw new Error("boom");
+          }),
+        ).rejects.toThrow("boom");
+        expect(await store.listRuns(t.id)).toEqual([]);
+        expect((await store.getTask(t.id))?.status).toBe("queued");
+      });
+
+      it("makes other callers wait instead of running inside an open transaction", async () => {
+        const t = await store.createTask(newTask(), 0);
+        let release!: () => void;
+        const held = new Promise<void>((r) => {
+          release = r;
+        });
+        const tx = store.transaction(async (x) => {
+          await x.updateTask(t.id, { reason: "inside" }, 1);
+          await held;
+          throw new Error("rolled back");
+        });
+        // Started while the transaction is open: it must not be rolled back with it.
+        const outside = store.appendEvents([{ taskId: t.id, runId: null, type: "outside", data: {} }], 2);
+        release();
+        await expect(tx).rejects.toThrow("rolled back");
+        await outside;
+        expect((await store.listEvents(t.id)).map((e) => e.type)).toEqual(["outside"]);
+        expect((await store.getTask(t.id))?.reason).toBeNull();
+      });
+
+      it("with a fence, refuses to run for a worker that no longer holds the task", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const a = await store.claimTask({ workerId: "a", leaseMs: 10, now: 1 });
+        const b = await store.claimTask({ workerId: "b", leaseMs: 1000, now: 100 });
+        expect(b?.id).toBe(t.id);
+        const stale = { taskId: t.id, workerId: "a", token: a?.leaseToken ?? 0 };
+        await expect(
+          store.transaction(async (tx) => tx.updateTask(t.id, { reason: "late" }, 101), { fence: stale }),
+        ).rejects.toMatchObject({ code: "lease_lost" });
+        expect((await store.getTask(t.id))?.reason).toBeNull();
+        const fresh = { taskId: t.id, workerId: "b", token: b?.leaseToken ?? 0 };
+        await store.transaction(async (tx) => tx.updateTask(t.id, { reason: "ok" }, 102), { fence: fresh });
+        expect((await store.getTask(t.id))?.reason).toBe("ok");
+      });
+    });
+
     describe("task summaries", () => {
       it("list tasks without prompts, with what each has cost over all its runs", async () => {
         const a = await store.createTask(newTask({ prompt: "a long prompt" }), 1);

@@ -91,6 +91,7 @@ export const TASK_COLUMNS = [
   "parent_id",
   "worker_id",
   "lease_expires_at",
+  "lease_token",
   "created_at",
   "updated_at",
 ] as const;
@@ -175,6 +176,7 @@ export function toTask(r: readonly Cell[]): Task {
     parentId: textOrNull(r[C.parent_id]),
     workerId: textOrNull(r[C.worker_id]),
     leaseExpiresAt: numOrNull(r[C.lease_expires_at]),
+    leaseToken: num(r[C.lease_token]),
     createdAt: num(r[C.created_at]),
     updatedAt: num(r[C.updated_at]),
   };

@@ -1,9 +1,11 @@
 import type {
   ClaimRequest,
+  Lease,
   RunPatch,
   StageCommit,
   Store,
   StoredCheckpoint,
+  StoreOps,
   TaskFilter,
   TaskPatch,
 } from "../../domain/store.js";
@@ -92,8 +94,50 @@ class SqliteStore implements Store {
     this.sql = new Statements(db);
   }
 
+  /**
+   * Open while a `transaction` runs: better-sqlite3 has one connection, so every other call waits
+   * for the transaction to end instead of running inside it. The transaction's own handle (`tx`,
+   * an object whose prototype is this store with `inTx` set) goes straight through.
+   */
+  private gate: Promise<void> | null = null;
+  private readonly inTx: boolean = false;
+
+  async transaction<T>(fn: (tx: StoreOps) => Promise<T>, opts: { fence?: Lease } = {}): Promise<T> {
+    if (this.inTx) return fn(this);
+    while (this.gate) await this.gate;
+    let open!: () => void;
+    this.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const tx = Object.create(this, { inTx: { value: true } }) as SqliteStore;
+    try {
+      try {
+        this.db.prepare("BEGIN IMMEDIATE").run();
+      } catch (e) {
+        throw toStoreError(e, this.path, this.busyTimeoutMs, "starting a transaction");
+      }
+      try {
+        if (opts.fence) this.assertLease(opts.fence);
+        const result = await fn(tx);
+        try {
+          this.db.prepare("COMMIT").run();
+        } catch (e) {
+          throw toStoreError(e, this.path, this.busyTimeoutMs, "committing a transaction");
+        }
+        return result;
+      } catch (e) {
+        if (this.db.inTransaction) this.db.prepare("ROLLBACK").run();
+        throw e;
+      }
+    } finally {
+      this.gate = null;
+      open();
+    }
+  }
+
   /** Runs `fn` synchronously, mapping any failure to a FixpointError (as a rejection). */
   private async op<T>(action: string, fn: () => T): Promise<T> {
+    if (!this.inTx) while (this.gate) await this.gate;
     try {
       return fn();
     } catch (e) {
@@ -266,6 +310,19 @@ class SqliteStore implements Store {
       this.patchTask(c.taskId, c.task, c.now);
       return row === undefined ? null : toStageExecution(row);
     });
+  }
+
+  private assertLease(lease: Lease): void {
+    const row = this.sql.get("SELECT worker_id, lease_token FROM tasks WHERE id = @taskId", {
+      taskId: lease.taskId,
+    });
+    const holder = row?.worker_id ?? null;
+    if (holder !== lease.workerId || Number(row?.lease_token) !== lease.token) {
+      throw new FixpointError(
+        "lease_lost",
+        `task ${lease.taskId} is no longer held by this worker (${holder === null ? "released" : `now ${holder}`}); nothing was recorded`,
+      );
+    }
   }
 
   private assertHolder(taskId: string, workerId: string): void {

@@ -46,7 +46,8 @@ export function insertTaskParams(input: NewTask, id: string, seq: number, now: n
 // leases are a range of (status, lease_expires_at). A combined `status IN (…)` would sort every
 // live task on each claim: quadratic over a 10,000-task queue.
 const CLAIM = (idFilter: string): string => `
-UPDATE tasks SET status = 'running', worker_id = @workerId, lease_expires_at = @leaseUntil, updated_at = @now
+UPDATE tasks SET status = 'running', worker_id = @workerId, lease_expires_at = @leaseUntil,
+  lease_token = lease_token + 1, updated_at = @now
 WHERE id = (
   SELECT id FROM (
     SELECT * FROM (SELECT id, seq FROM tasks WHERE status = 'queued'${idFilter} ORDER BY seq LIMIT 1)

@@ -1,6 +1,7 @@
 import { sql as initial } from "./001_initial.js";
 import { sql as claimIndexes } from "./002_claim_indexes.js";
 import { sql as taskSpend } from "./003_task_spend.js";
+import { sql as leaseToken } from "./004_lease_token.js";
 
 export interface Migration {
   /** Consecutive from 1; the database's `user_version` is the last one applied. */
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial", sql: initial },
   { version: 2, name: "claim_indexes", sql: claimIndexes },
   { version: 3, name: "task_spend", sql: taskSpend },
+  { version: 4, name: "lease_token", sql: leaseToken },
 ];
 
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.length;
