@@ -6,6 +6,7 @@ import { createPromptLibrary } from "../engine/prompts.js";
 import { fileExistsInside } from "../git/safe-path.js";
 import { githubClientFor } from "../github/stage/client.js";
 import { createGithubStageHandler } from "../github/stage/handler.js";
+import { createThreadLeaseKeeper } from "../store/thread-lease-keeper.js";
 import { systemClock } from "../util/clock.js";
 import { createProcessRunner } from "../util/process-runner.js";
 import { loadWorkflow } from "../workflow/loader.js";
@@ -37,6 +38,8 @@ export async function buildEngineDeps(
     transcriptsDir: join(project.dir, "transcripts"),
     listener,
     env: process.env,
+    // Leases are renewed from a thread of their own, so slow synchronous work never loses them.
+    leaseKeeper: createThreadLeaseKeeper({ url: project.config.database.url, projectRoot: project.root }),
     // The token is looked up when a github stage first runs: tasks without one never need it.
     ...(github
       ? {

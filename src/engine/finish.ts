@@ -71,7 +71,7 @@ export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Prom
       cycle: relCycle(state),
     },
     now,
-    workerId: deps.workerId,
+    fence: deps.lease,
   });
   if (end.kind === "exit") await createFollowups(env, verdict);
   const run = await deps.store.getRun(runId);

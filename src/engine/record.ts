@@ -86,7 +86,7 @@ export async function recordStage(
     events,
     task: { cycle: relCycle(state), currentStage: state.next },
     now,
-    workerId: deps.workerId,
+    fence: deps.lease,
   });
   deps.listener({
     type: "stage.finished",

@@ -50,7 +50,7 @@ export async function planRun(task: Task, workflow: Workflow, deps: EngineDeps):
     event: { type: "run.started", data: { kind: run.kind, workflow: workflow.name } },
     task: { currentStage: state.next, cycle: 0 },
     now: clock.now(),
-    workerId: deps.workerId,
+    fence: deps.lease,
   });
   return { run, state, resumed: false };
 }

@@ -9,6 +9,7 @@ interface WorkOptions {
   concurrency?: string;
   once?: boolean;
   watch?: boolean;
+  leaseMs?: string;
 }
 
 export function registerWork(program: Command, io: Io, exit: { code: number }): void {
@@ -19,6 +20,7 @@ export function registerWork(program: Command, io: Io, exit: { code: number }): 
     .option("--concurrency <n>", "tasks to run at once", "1")
     .option("--once", "run one task per slot, then stop")
     .option("--watch", "keep polling for new tasks (Ctrl-C to stop)")
+    .option("--lease-ms <n>", "how long a claimed task stays this worker's without a renewal (default 30000)")
     .action(async (ids: string[], opts: WorkOptions) => {
       const project = await openProject(io.cwd, { env: io.env });
       try {
@@ -27,6 +29,7 @@ export function registerWork(program: Command, io: Io, exit: { code: number }): 
           concurrency: parsePositiveInt("--concurrency", opts.concurrency) ?? 1,
           once: Boolean(opts.once),
           watch: Boolean(opts.watch),
+          leaseMs: parsePositiveInt("--lease-ms", opts.leaseMs),
         });
       } finally {
         await project.close();
@@ -38,7 +41,7 @@ export function registerWork(program: Command, io: Io, exit: { code: number }): 
 export async function work(
   project: Project,
   io: Io,
-  opts: { ids: string[]; concurrency: number; once: boolean; watch: boolean },
+  opts: { ids: string[]; concurrency: number; once: boolean; watch: boolean; leaseMs?: number },
 ): Promise<number> {
   // Loaded here, not at start-up: read commands such as `status` never pay for the engine.
   const [{ runWorker }, { buildEngineDeps }, { createProgressReporter }] = await Promise.all([
@@ -68,6 +71,7 @@ export async function work(
       concurrency: opts.concurrency,
       once: opts.once,
       watch: opts.watch,
+      leaseMs: opts.leaseMs,
       signal: controller.signal,
     });
     reporter.close();
