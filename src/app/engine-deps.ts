@@ -9,6 +9,7 @@ import { createPromptLibrary } from "../engine/prompts.js";
 import { fileExistsInside } from "../git/safe-path.js";
 import { githubClientFor } from "../github/stage/client.js";
 import { createGithubStageHandler } from "../github/stage/handler.js";
+import { createThreadLeaseKeeper } from "../store/thread-lease-keeper.js";
 import { createProcessRunner } from "../util/process-runner.js";
 import { loadWorkflow } from "../workflow/loader.js";
 import { cliFactoriesOrEmpty } from "./backends.js";
@@ -49,6 +50,8 @@ export async function buildEngineDeps(
     transcriptsDir: join(ctx.dir, "transcripts"),
     listener,
     env: ctx.env,
+    // Leases are renewed from a thread of their own, so slow synchronous work never loses them.
+    leaseKeeper: createThreadLeaseKeeper({ url: ctx.config.database.url, projectRoot: ctx.root }),
     // The token is looked up when a github stage first runs: tasks without one never need it.
     ...(github
       ? {

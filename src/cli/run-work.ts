@@ -9,7 +9,7 @@ import type { Io } from "./io.js";
 export async function runWorkInForeground(
   ctx: AppContext,
   io: Io,
-  opts: { ids: string[]; concurrency: number; once: boolean; watch: boolean },
+  opts: { ids: string[]; concurrency: number; once: boolean; watch: boolean; leaseMs?: number | undefined },
 ): Promise<number> {
   // Loaded here, not at start-up: read commands such as `status` never pay for it.
   const { createProgressReporter } = await import("./render/progress.js");

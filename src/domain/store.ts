@@ -76,10 +76,17 @@ export interface StoreOps {
    * Two workers never get the same task. Oldest (lowest seq) first. Null when nothing is runnable.
    */
   claimTask(claim: ClaimRequest): Promise<Task | null>;
-  /** Extends the lease; false when the worker no longer holds the task (lost or cancelled). */
-  heartbeat(taskId: string, workerId: string, leaseMs: number, now: number): Promise<boolean>;
-  /** Clears worker and lease; applies the final patch in the same statement. */
-  releaseTask(taskId: string, workerId: string, patch: TaskPatch, now: number): Promise<void>;
+  /**
+   * Extends the lease to `now + leaseMs`; false when `lease` no longer holds the task (taken
+   * over — a different worker or a newer token — released, or cancelled). Checks worker AND
+   * token, so a worker whose lease expired and that re-claimed nothing can never revive it.
+   */
+  heartbeat(lease: Lease, leaseMs: number, now: number): Promise<boolean>;
+  /**
+   * Clears worker and lease and applies the final patch in the same statement — only while
+   * `lease` (worker and token) still holds the task; otherwise a no-op that writes nothing.
+   */
+  releaseTask(lease: Lease, patch: TaskPatch, now: number): Promise<void>;
 
   // ---- runs
   createRun(taskId: string, kind: RunKind, meta: RunMeta, now: number): Promise<Run>;
@@ -184,8 +191,8 @@ export interface StageCommit {
   now: number;
   /**
    * Fencing: when set, the commit is refused with FixpointError("lease_lost") — and nothing is
-   * written — unless this worker still holds the task. A worker whose lease expired and was taken
-   * over can never overwrite the new owner's run.
+   * written — unless this lease (worker and token) still holds the task. A worker whose lease
+   * expired and was taken over can never overwrite the new owner's run.
    */
-  workerId?: string;
+  fence?: Lease;
 }

@@ -1,4 +1,4 @@
-import type { Store, TaskPatch } from "../domain/store.js";
+import type { Lease, Store, TaskPatch } from "../domain/store.js";
 import type { JsonObject } from "../domain/types.js";
 import { type RunState, stateToJson } from "./state.js";
 
@@ -15,8 +15,8 @@ export async function writeCheckpoint(
     event: { type: string; data: JsonObject };
     task: TaskPatch;
     now: number;
-    /** Fence the write by the worker's lease (see StageCommit.workerId). */
-    workerId?: string;
+    /** Fence the write by the worker's lease (see StageCommit.fence). */
+    fence?: Lease;
   },
 ): Promise<void> {
   await store.commitStage({
@@ -28,6 +28,6 @@ export async function writeCheckpoint(
     events: [{ taskId: opts.taskId, runId: opts.runId, type: opts.event.type, data: opts.event.data }],
     task: opts.task,
     now: opts.now,
-    workerId: opts.workerId,
+    fence: opts.fence,
   });
 }

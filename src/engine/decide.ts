@@ -6,7 +6,7 @@ import type { BudgetState } from "./budget.js";
 import { conditionEnv } from "./condition-env.js";
 import type { EngineDeps, StageResult } from "./deps.js";
 import { type AppliedEffect, applyEffect } from "./effects.js";
-import type { RunEnd } from "./finish.js";
+import type { RunEnd } from "./run-env.js";
 import type { RunState } from "./state.js";
 
 /** Stage kinds whose failure (timeout, crash, API error) stops the run: the loop cannot go on without them. */
@@ -96,7 +96,10 @@ export function decideNext(
 }
 
 /** A forced exit says why: its own `reason`, else the failure of the stage that led to it. */
-function exitReason(stage: StageDef, state: RunState): string | undefined {
+export function exitReason(
+  stage: Pick<StageDef, "verdict" | "reason">,
+  state: Pick<RunState, "lastFailure">,
+): string | undefined {
   if (!stage.verdict) return undefined;
   const parts = [stage.reason, state.lastFailure].filter((p): p is string => Boolean(p));
   return parts.length ? parts.join(": ") : undefined;

@@ -3,12 +3,13 @@ import type { AgentResolver } from "../domain/agent.js";
 import type { Clock } from "../domain/clock.js";
 import type { Git } from "../domain/git.js";
 import type { ProcessRunner } from "../domain/process.js";
-import type { Store } from "../domain/store.js";
+import type { Lease, Store } from "../domain/store.js";
 import type { Task } from "../domain/types.js";
 import type { Registry } from "../findings/registry.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
 import type { Effect } from "./effects.js";
 import type { EngineListener } from "./events.js";
+import type { LeaseKeeper } from "./lease-keeper.js";
 import type { PromptLibrary } from "./prompts.js";
 import type { RunState } from "./state.js";
 
@@ -36,8 +37,10 @@ export interface EngineDeps {
   extraHandlers?: Partial<Record<string, StageHandler>>;
   /** Environment the agents inherit (default process.env). */
   env: NodeJS.ProcessEnv;
-  /** The worker holding the task's lease: every stage commit is fenced by it (see StageCommit). */
-  workerId?: string;
+  /** The lease this run holds: every write of the run is fenced by it (see StageCommit.fence). */
+  lease?: Lease;
+  /** Renews leases while tasks run (default: timers on the engine's thread; see lease-keeper.ts). */
+  leaseKeeper?: LeaseKeeper;
 }
 
 export interface StageContext {

@@ -2,20 +2,15 @@ import { type FinalVerdict, isApproval, type TaskStatus } from "../domain/types.
 import { toStoredReviewIssues } from "../findings/stored-issues.js";
 import { redactSecrets } from "../util/redact.js";
 import { budgetState } from "./budget.js";
+import { crashPoint } from "./crash-points.js";
 import { createFollowups } from "./followups.js";
+import type { StageRecord } from "./record.js";
+import { type RunEnd, type RunEnv, relCycle } from "./run-env.js";
 import { saveInterruptedWork } from "./run-setup.js";
-import type { RunEnv } from "./run-task.js";
-import { relCycle } from "./run-task.js";
 import { type RunState, stateToJson } from "./state.js";
 import { deriveFinalVerdict } from "./verdict.js";
 
-/** How a run ended, before it is turned into a verdict. */
-export type RunEnd =
-  | { kind: "exit"; stageId: string | null; forced?: string; reason?: string }
-  | { kind: "stopped"; reason: string; stageId?: string | null; cause?: unknown }
-  | { kind: "interrupted"; reason: string; stageId: string | null }
-  | { kind: "budget"; stageId: string }
-  | { kind: "paused"; reason: string };
+export type { RunEnd };
 
 export interface RunOutcome {
   end: RunEnd;
@@ -25,11 +20,19 @@ export interface RunOutcome {
 }
 
 /**
- * Ends a run: derives the final verdict (SPEC §9), stores it on the run and the task, persists the
- * blocking findings of a run that did not end approved (seed 002) — a success clears them — and
- * leaves an interrupted run resumable from its checkpoint.
+ * Ends a run: derives the final verdict (SPEC §9) and writes, in ONE fenced transaction, the last
+ * stage's record when there is one, the final checkpoint, the registry changes, the verdict on the
+ * task and the run, the blocking findings of a run that did not end approved (seed 002), the
+ * follow-up tasks and the events. A worker killed before it leaves the run as it was before
+ * (resumable from its last checkpoint); killed after, the run is over. An interrupted run stays
+ * resumable from its checkpoint.
  */
-export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Promise<RunEnd> {
+export async function finishRun(
+  env: RunEnv,
+  state: RunState,
+  end: RunEnd,
+  last?: StageRecord,
+): Promise<RunEnd> {
   const { deps, task, runId, registry } = env;
   // The workflow's own escalate route leaves through an exit when the budget ran out; say so.
   const budgetLeft = end.kind === "exit" ? (await budgetState(task, runId, deps)).left(state) : true;
@@ -45,47 +48,55 @@ export async function finishRun(env: RunEnv, state: RunState, end: RunEnd): Prom
     state.next = null;
     state.final = { verdict, reason };
   }
-  const current = await deps.store.getTask(task.id);
-  const cancelled = current?.status === "cancelled";
-  const status: TaskStatus = cancelled ? "cancelled" : isApproval(verdict) ? "completed" : "needs_human";
   const stored = isApproval(verdict)
     ? undefined
     : toStoredReviewIssues(registry.all(), deps.config.defaults.blockingSeverity);
   const drained = registry.drainChanges();
   const now = deps.clock.now();
-  await deps.store.commitStage({
-    taskId: task.id,
-    runId,
-    stage: null,
-    checkpoint: { state: stateToJson(state) },
-    findings: drained.findings,
-    events: [
-      ...drained.events.map((e) => ({ ...e, runId })),
-      { taskId: task.id, runId, type: "task.finished", data: { verdict, reason, status, end: end.kind } },
-    ],
-    task: {
-      status,
-      finalVerdict: verdict,
-      reason,
-      currentStage: interrupted ? state.next : null,
-      cycle: relCycle(state),
+  const status = await deps.store.transaction(
+    async (tx) => {
+      const current = await tx.getTask(task.id);
+      const cancelled = current?.status === "cancelled";
+      const status: TaskStatus = cancelled ? "cancelled" : isApproval(verdict) ? "completed" : "needs_human";
+      await tx.commitStage({
+        taskId: task.id,
+        runId,
+        stage: last?.stage ?? null,
+        checkpoint: { state: stateToJson(state) },
+        findings: drained.findings,
+        events: [
+          ...drained.events.map((e) => ({ ...e, runId })),
+          ...(last?.events ?? []),
+          { taskId: task.id, runId, type: "task.finished", data: { verdict, reason, status, end: end.kind } },
+        ],
+        task: {
+          status,
+          finalVerdict: verdict,
+          reason,
+          currentStage: interrupted ? state.next : null,
+          cycle: relCycle(state),
+        },
+        now,
+      });
+      if (end.kind === "exit") await createFollowups(env, tx, verdict);
+      const run = await tx.getRun(runId);
+      await tx.updateRun(
+        runId,
+        {
+          status: interrupted ? "interrupted" : end.kind === "stopped" ? "failed" : "completed",
+          finalVerdict: verdict,
+          reason,
+          endedAt: now,
+          meta: { ...(run?.meta ?? {}), lastReviewIssues: stored?.length ? stored : undefined },
+        },
+        now,
+      );
+      return status;
     },
-    now,
-    workerId: deps.workerId,
-  });
-  if (end.kind === "exit") await createFollowups(env, verdict);
-  const run = await deps.store.getRun(runId);
-  await deps.store.updateRun(
-    runId,
-    {
-      status: interrupted ? "interrupted" : end.kind === "stopped" ? "failed" : "completed",
-      finalVerdict: verdict,
-      reason,
-      endedAt: now,
-      meta: { ...(run?.meta ?? {}), lastReviewIssues: stored?.length ? stored : undefined },
-    },
-    now,
+    { fence: deps.lease },
   );
+  crashPoint("verdict-written");
+  last?.announce();
   deps.listener({
     type: "task.finished",
     taskId: task.id,

@@ -1,16 +1,21 @@
+import type { StoreOps } from "../domain/store.js";
 import { type FinalVerdict, type Finding, isApproval } from "../domain/types.js";
 import { fenceUntrusted } from "../findings/fence.js";
 import { isBlocking } from "../findings/severity.js";
-import type { RunEnv } from "./run-task.js";
+import type { RunEnv } from "./run-env.js";
 
 /**
  * When a loop ends, what it did not settle becomes follow-up tasks (SPEC §8 rule 7, seed 001):
  * blocked and deferred findings, and non-blocking open ones when `followups` is on. With GitHub
  * configured the workflow's `file-issues` step files issues instead. Each follow-up is created at
  * most once (its id is derived from the finding), linked to its origin, and waits for a person:
- * `fixpoint resume <id>` queues it.
+ * `fixpoint resume <id>` queues it. Writes through `store` (the run's finishing transaction).
  */
-export async function createFollowups(env: RunEnv, verdict: FinalVerdict): Promise<string[]> {
+export async function createFollowups(
+  env: RunEnv,
+  store: StoreOps,
+  verdict: FinalVerdict,
+): Promise<string[]> {
   const { deps, task, registry } = env;
   if (deps.config.github) return [];
   const threshold = deps.config.defaults.blockingSeverity;
@@ -24,7 +29,7 @@ export async function createFollowups(env: RunEnv, verdict: FinalVerdict): Promi
   const created: string[] = [];
   const now = deps.clock.now();
   for (const f of candidates) {
-    const { task: follow, created: isNew } = await deps.store.createTaskOnce(
+    const { task: follow, created: isNew } = await store.createTaskOnce(
       {
         id: `${task.id}.${f.id}`,
         type: "implement",
@@ -42,7 +47,7 @@ export async function createFollowups(env: RunEnv, verdict: FinalVerdict): Promi
       now,
     );
     if (!isNew) continue;
-    await deps.store.updateTask(
+    await store.updateTask(
       follow.id,
       {
         status: "needs_human",
@@ -53,7 +58,7 @@ export async function createFollowups(env: RunEnv, verdict: FinalVerdict): Promi
     created.push(follow.id);
   }
   if (created.length) {
-    await deps.store.appendEvents(
+    await store.appendEvents(
       [{ taskId: task.id, runId: env.runId, type: "followups.created", data: { tasks: created } }],
       now,
     );

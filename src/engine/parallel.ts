@@ -4,8 +4,7 @@ import { writeReviewSection } from "./artifacts.js";
 import { applyResult } from "./decide.js";
 import type { StageContext, StageResult } from "./deps.js";
 import { recordStage } from "./record.js";
-import type { RunEnv } from "./run-task.js";
-import { relCycle } from "./run-task.js";
+import { type RunEnv, relCycle } from "./run-env.js";
 import { runSingleStage } from "./single.js";
 import type { PendingChild, RunState } from "./state.js";
 

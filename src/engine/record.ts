@@ -1,26 +1,41 @@
+import type { StageCommit } from "../domain/store.js";
 import type { NewStageExecution, NewTaskEvent } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
 import type { StageDef } from "../workflow/types.js";
 import { writeReviewSection } from "./artifacts.js";
+import { crashPoint } from "./crash-points.js";
 import type { StageResult } from "./deps.js";
 import type { AppliedEffect } from "./effects.js";
-import type { RunEnv } from "./run-task.js";
-import { relCycle } from "./run-task.js";
+import { type RunEnv, relCycle } from "./run-env.js";
 import { type RunState, stateToJson } from "./state.js";
 
+export interface StageRecordOpts {
+  started: number;
+  pause?: boolean;
+  parentId?: string;
+}
+
+/** A stage's record and events, ready to go into a store commit (with `finishRun`'s or alone). */
+export interface StageRecord {
+  stage: NewStageExecution;
+  events: NewTaskEvent[];
+  /** Told to the listener once the commit holding the record succeeded. */
+  announce: () => void;
+}
+
 /**
- * The one durable write per stage: the stage record, the registry changes with their events, the
- * checkpoint (including the next stage) and the task's position — in a single transaction, so a
- * killed worker resumes exactly after the last stage it finished.
+ * Builds a finished stage's record (redacted summary and reason), its events and the registry
+ * changes it made, and writes its review artifact section. Writes nothing to the store: the
+ * caller commits it — alone (`recordStage`) or together with the end of the run (`finishRun`).
  */
-export async function recordStage(
+export async function buildStageRecord(
   env: RunEnv,
   state: RunState,
   stage: StageDef,
   result: StageResult,
   applied: AppliedEffect,
-  opts: { started: number; pause?: boolean; parentId?: string },
-): Promise<void> {
+  opts: StageRecordOpts,
+): Promise<StageRecord> {
   const { deps, task, runId } = env;
   const now = deps.clock.now();
   // Agent output can echo a key or token: what is stored and shown passes the redactor first.
@@ -58,9 +73,7 @@ export async function recordStage(
       applied.verdict,
     );
   }
-  const drained = env.registry.drainChanges();
   const events: NewTaskEvent[] = [
-    ...drained.events.map((e) => ({ ...e, runId })),
     ...(result.events ?? []).map((e) => ({ taskId: task.id, runId, type: e.type, data: e.data })),
     {
       taskId: task.id,
@@ -77,30 +90,52 @@ export async function recordStage(
       },
     },
   ];
+  const announce = () =>
+    deps.listener({
+      type: "stage.finished",
+      taskId: task.id,
+      stageId: stage.id,
+      kind: stage.kind,
+      cycle: relCycle(state),
+      maxCycles: task.maxCycles,
+      outcome: result.outcome,
+      summary,
+      durationMs: now - opts.started,
+      costUsd: result.costUsd,
+      failureReason,
+    });
+  return { stage: record, events, announce };
+}
+
+/**
+ * The one durable write per stage: the stage record, the registry changes with their events, the
+ * checkpoint (including the next stage) and the task's position — in a single fenced transaction,
+ * so a killed worker resumes exactly after the last stage it finished.
+ */
+export async function recordStage(
+  env: RunEnv,
+  state: RunState,
+  stage: StageDef,
+  result: StageResult,
+  applied: AppliedEffect,
+  opts: StageRecordOpts & { task?: StageCommit["task"] },
+): Promise<void> {
+  const built = await buildStageRecord(env, state, stage, result, applied, opts);
+  const { deps, task, runId } = env;
+  const drained = env.registry.drainChanges();
   await deps.store.commitStage({
     taskId: task.id,
     runId,
-    stage: record,
+    stage: built.stage,
     checkpoint: { state: stateToJson(state) },
     findings: drained.findings,
-    events,
-    task: { cycle: relCycle(state), currentStage: state.next },
-    now,
-    workerId: deps.workerId,
+    events: [...drained.events.map((e) => ({ ...e, runId })), ...built.events],
+    task: { cycle: relCycle(state), currentStage: state.next, ...opts.task },
+    now: built.stage.endedAt,
+    fence: deps.lease,
   });
-  deps.listener({
-    type: "stage.finished",
-    taskId: task.id,
-    stageId: stage.id,
-    kind: stage.kind,
-    cycle: relCycle(state),
-    maxCycles: task.maxCycles,
-    outcome: result.outcome,
-    summary,
-    durationMs: now - opts.started,
-    costUsd: result.costUsd,
-    failureReason,
-  });
+  crashPoint("checkpoint-written");
+  built.announce();
 }
 
 function redactOrNull(text: string | null): string | null {

@@ -1,9 +1,11 @@
 import type { Run, Task } from "../domain/types.js";
 import { branchName, worktreePath } from "../git/naming.js";
 import type { Workflow } from "../workflow/types.js";
-import { writeCheckpoint } from "./checkpoint.js";
+import { crashPoint } from "./crash-points.js";
+import { exitReason } from "./decide.js";
 import type { EngineDeps } from "./deps.js";
-import { initialRunState, parseRunState, type RunState } from "./state.js";
+import type { RunEnd } from "./run-env.js";
+import { initialRunState, parseRunState, type RunState, stateToJson } from "./state.js";
 
 /**
  * Makes sure the task has its worktree (created once, reused for the whole loop and across
@@ -14,7 +16,10 @@ export async function ensureTaskWorktree(task: Task, deps: EngineDeps): Promise<
   const path = task.worktreePath ?? worktreePath(deps.config.worktrees, task.repo, task.id);
   const wt = await deps.git.ensureWorktree({ repo: task.repo, path, branch, base: task.baseBranch });
   if (task.branch === branch && task.worktreePath === wt.path) return task;
-  return deps.store.updateTask(task.id, { branch, worktreePath: wt.path }, deps.clock.now());
+  return deps.store.transaction(
+    (tx) => tx.updateTask(task.id, { branch, worktreePath: wt.path }, deps.clock.now()),
+    { fence: deps.lease },
+  );
 }
 
 export interface RunPlan {
@@ -22,6 +27,12 @@ export interface RunPlan {
   state: RunState;
   /** True when an interrupted run continues from its checkpoint. */
   resumed: boolean;
+  /**
+   * Set when the run's last checkpoint has no next stage but its end was never written (a
+   * checkpoint from before the end of a run became one transaction, or a worker killed between
+   * them): the run is finished from the checkpoint, and no stage runs again.
+   */
+  finish?: RunEnd;
 }
 
 /**
@@ -36,23 +47,63 @@ export async function planRun(task: Task, workflow: Workflow, deps: EngineDeps):
   if (last && (last.status === "running" || last.status === "interrupted")) {
     const cp = await store.getCheckpoint(last.id);
     const state = cp ? parseRunState(cp.state, task.id) : initialRunState(workflow.start);
-    if (state.next !== null) {
-      const run = await store.updateRun(last.id, { status: "running" }, clock.now());
-      return { run, state, resumed: cp !== null };
+    if (state.next !== null || (cp !== null && last.status === "running")) {
+      const run = await store.transaction((tx) => tx.updateRun(last.id, { status: "running" }, clock.now()), {
+        fence: deps.lease,
+      });
+      if (state.next !== null) return { run, state, resumed: cp !== null };
+      return { run, state, resumed: true, finish: endOfRecordedRun(state, workflow, last.id) };
     }
   }
-  const run = await store.createRun(task.id, "start", {}, clock.now());
+  const now = clock.now();
   const state = initialRunState(workflow.start);
-  await writeCheckpoint(store, {
-    taskId: task.id,
-    runId: run.id,
-    state,
-    event: { type: "run.started", data: { kind: run.kind, workflow: workflow.name } },
-    task: { currentStage: state.next, cycle: 0 },
-    now: clock.now(),
-    workerId: deps.workerId,
-  });
+  const run = await store.transaction(
+    async (tx) => {
+      const run = await tx.createRun(task.id, "start", {}, now);
+      await tx.commitStage({
+        taskId: task.id,
+        runId: run.id,
+        stage: null,
+        checkpoint: { state: stateToJson(state) },
+        findings: [],
+        events: [
+          {
+            taskId: task.id,
+            runId: run.id,
+            type: "run.started",
+            data: { kind: run.kind, workflow: workflow.name },
+          },
+        ],
+        task: { currentStage: state.next, cycle: 0 },
+        now,
+      });
+      return run;
+    },
+    { fence: deps.lease },
+  );
+  crashPoint("run-started");
   return { run, state, resumed: false };
+}
+
+/**
+ * How a run whose checkpoint says "no next stage" ended. A stored final verdict says it; else
+ * the last stage decided it: an exit stage (its forced verdict, if any), anything else a stop.
+ */
+function endOfRecordedRun(state: RunState, workflow: Workflow, runId: number): RunEnd {
+  if (state.stoppedAt !== null) {
+    return {
+      kind: "stopped",
+      reason: state.final?.reason ?? `run ${runId} stopped at ${state.stoppedAt}`,
+      stageId: state.stoppedAt,
+    };
+  }
+  const exit = [...workflow.stages.values()].find((s) => s.kind === "exit" && (state.visits[s.id] ?? 0) > 0);
+  return {
+    kind: "exit",
+    stageId: exit?.id ?? null,
+    ...(exit?.verdict ? { forced: exit.verdict } : {}),
+    ...(exit ? { reason: exitReason(exit, state) } : {}),
+  };
 }
 
 /** A worker that died mid-stage may have left the agent's work uncommitted: keep it. */

@@ -1,13 +1,15 @@
 import type { Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { Registry } from "../findings/registry.js";
-import type { StageDef, Workflow } from "../workflow/types.js";
+import type { StageDef } from "../workflow/types.js";
 import { budgetState } from "./budget.js";
+import { crashPoint } from "./crash-points.js";
 import { applyResult, decideNext } from "./decide.js";
 import type { EngineDeps, StageContext } from "./deps.js";
-import { finishRun, type RunEnd } from "./finish.js";
+import { finishRun } from "./finish.js";
 import { runParallel } from "./parallel.js";
-import { recordStage } from "./record.js";
+import { buildStageRecord, recordStage } from "./record.js";
+import { LEASE_LOST, type RunEnd, type RunEnv, relCycle } from "./run-env.js";
 import { ensureTaskWorktree, planRun, saveInterruptedWork } from "./run-setup.js";
 import { runSingleStage } from "./single.js";
 import type { RunState } from "./state.js";
@@ -23,6 +25,21 @@ export interface RunTaskOptions {
  * registry; everything durable goes through `recordStage`.
  */
 export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOptions): Promise<RunEnd> {
+  // Our own abort too: a fenced write that finds the lease gone stops every agent still running
+  // (the other children of a parallel stage) before the run is left to its new owner.
+  const ctl = new AbortController();
+  const follow = () => ctl.abort(opts.signal.reason);
+  if (opts.signal.aborted) follow();
+  else opts.signal.addEventListener("abort", follow, { once: true });
+  try {
+    return await runClaimedTask(claimed, deps, ctl);
+  } finally {
+    opts.signal.removeEventListener("abort", follow);
+  }
+}
+
+async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortController): Promise<RunEnd> {
+  const signal = ctl.signal;
   const workflow = await deps.loadWorkflow(claimed.workflow);
   const task = await ensureTaskWorktree(claimed, deps);
   const workdir = task.worktreePath as string;
@@ -42,14 +59,15 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
     resumed: plan.resumed,
   });
 
-  const env = { task, runId: run.id, workflow, registry, workdir, deps };
+  const env: RunEnv = { task, runId: run.id, workflow, registry, workdir, deps };
+  if (plan.finish) return finishRun(env, state, plan.finish);
   try {
     while (state.next !== null) {
       const stage = workflow.stages.get(state.next);
       if (!stage) return finishRun(env, state, stopped(`workflow has no stage \`${state.next}\``));
       const stop = checkBounds(stage, state, task, budget.left(state));
       if (stop) return finishRun(env, state, stop);
-      if (opts.signal.aborted) return finishRun(env, state, interrupted(opts.signal, stage.id));
+      if (signal.aborted) return finishRun(env, state, interrupted(signal, stage.id));
 
       // An interrupted stage runs again on resume, and entering it again starts its cycle again.
       const entry = { cycle: state.cycle, verdicts: state.verdicts, failedReviews: state.failedReviews };
@@ -62,7 +80,7 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
         registry,
         visit: (state.visits[stage.id] ?? 0) + 1,
         workdir,
-        signal: opts.signal,
+        signal,
         deps,
       };
       const started = deps.clock.now();
@@ -74,57 +92,50 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
         cycle: relCycle(state),
         maxCycles: task.maxCycles,
       });
+      crashPoint("stage-started");
       const result =
         stage.kind === "parallel"
           ? await runParallel(stage, ctx, state, env)
           : await runSingleStage(stage, ctx);
-      if (opts.signal.reason === LEASE_LOST) return leaseLost(stage.id);
-      if (opts.signal.aborted) {
+      if (signal.reason === LEASE_LOST) return leaseLost(stage.id);
+      if (signal.aborted) {
         await saveInterruptedWork(task, workdir, deps, stage.id);
         Object.assign(state, entry);
-        return finishRun(env, state, interrupted(opts.signal, stage.id));
+        return finishRun(env, state, interrupted(signal, stage.id));
       }
       if (result.pause) {
+        const reason = result.pause.reason;
         await recordStage(
           env,
           state,
           stage,
           result,
           { summary: result.summary ?? null, verdict: null },
-          { started, pause: true },
+          { started, pause: true, task: { status: "needs_human", reason } },
         );
-        await deps.store.updateTask(
-          task.id,
-          { status: "needs_human", reason: result.pause.reason },
-          deps.clock.now(),
-        );
-        deps.listener({
-          type: "notice",
-          taskId: task.id,
-          message: `${task.id} paused: ${result.pause.reason}`,
-        });
-        return { kind: "paused", reason: result.pause.reason };
+        deps.listener({ type: "notice", taskId: task.id, message: `${task.id} paused: ${reason}` });
+        return { kind: "paused", reason };
       }
       const applied = applyResult(stage, result, state, registry, deps);
       const next = decideNext(workflow, stage, result, state, registry, task, deps, budget);
       state.next = next.stage;
+      if (next.end) {
+        // The stage that ended the run is recorded in the run's finishing transaction.
+        const last = await buildStageRecord(env, state, stage, result, applied, { started });
+        return finishRun(env, state, next.end, last);
+      }
       await recordStage(env, state, stage, result, applied, { started });
-      if (next.end) return finishRun(env, state, next.end);
     }
     return finishRun(env, state, { kind: "exit", stageId: null });
   } catch (e) {
     // Another worker owns the task now: record nothing more, touch nothing.
-    if ((e instanceof FixpointError && e.code === "lease_lost") || opts.signal.reason === LEASE_LOST) {
+    if ((e instanceof FixpointError && e.code === "lease_lost") || signal.reason === LEASE_LOST) {
+      ctl.abort(LEASE_LOST);
       return leaseLost(state.next);
     }
-    if (opts.signal.aborted) return finishRun(env, state, interrupted(opts.signal, state.next));
+    if (signal.aborted) return finishRun(env, state, interrupted(signal, state.next));
     return finishRun(env, state, stopped(`internal error: ${errorMessage(e)}`, e));
   }
-}
-
-/** Cycles counted from the run lineage's base (a review-feedback resume starts again at 1). */
-export function relCycle(state: RunState): number {
-  return state.cycle - (state.cycleBase ?? 0);
 }
 
 function checkBounds(stage: StageDef, state: RunState, task: Task, budgetLeft: boolean) {
@@ -161,9 +172,6 @@ async function beforeStage(
   }
 }
 
-/** The abort reason a worker gives when its lease on the task was taken over. */
-export const LEASE_LOST = "lease lost";
-
 function leaseLost(stageId: string | null): RunEnd {
   return { kind: "interrupted", reason: LEASE_LOST, stageId };
 }
@@ -177,12 +185,5 @@ function interrupted(signal: AbortSignal, stageId: string | null): RunEnd {
   return { kind: "interrupted", reason: why, stageId };
 }
 
-export type { RunEnd };
-export type RunEnv = {
-  task: Task;
-  runId: number;
-  workflow: Workflow;
-  registry: Registry;
-  workdir: string;
-  deps: EngineDeps;
-};
+export type { RunEnd, RunEnv };
+export { LEASE_LOST, relCycle };

@@ -1,9 +1,12 @@
 import { hostname } from "node:os";
+import type { Lease } from "../domain/store.js";
 import type { Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
+import { crashPoint } from "./crash-points.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./finish.js";
+import { timerLeaseKeeper } from "./lease-keeper.js";
 import { LEASE_LOST, runTask } from "./run-task.js";
 
 export interface WorkerOptions {
@@ -26,6 +29,8 @@ export interface WorkerSummary {
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
+/** Shorter leases would expire between two renewals of a loaded machine. */
+export const MIN_LEASE_MS = 200;
 
 /** `host:pid:random` — lets `work` recognise a dead worker of this machine by its pid. */
 export function newWorkerId(): string {
@@ -33,13 +38,17 @@ export function newWorkerId(): string {
 }
 
 /**
- * Claims tasks and runs them, `concurrency` at a time. Each task's lease is renewed by heartbeat;
- * a lost lease (another worker took the task after an expiry, or `fixpoint cancel`) aborts that
+ * Claims tasks and runs them, `concurrency` at a time. Each task's lease is renewed by
+ * `deps.leaseKeeper` (default: timers on this thread); every write the run makes is fenced by the
+ * lease (worker id and token), and a lost lease (another worker took the task after an expiry, or `fixpoint cancel`) aborts that
  * task's run. One task's failure never stops the others.
  */
 export async function runWorker(deps: EngineDeps, opts: WorkerOptions): Promise<WorkerSummary> {
   const workerId = newWorkerId();
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+  if (!Number.isFinite(leaseMs) || leaseMs < MIN_LEASE_MS) {
+    throw new FixpointError("usage", `a lease must be at least ${MIN_LEASE_MS} ms (got ${leaseMs})`);
+  }
   const summary: WorkerSummary = { ran: [], errors: [] };
   await releaseDeadLocalWorkers(deps);
 
@@ -68,53 +77,64 @@ async function runClaimed(
   outer: AbortSignal,
   summary: WorkerSummary,
 ): Promise<void> {
+  const lease: Lease = { taskId: task.id, workerId, token: task.leaseToken };
+  crashPoint("claimed");
   const local = new AbortController();
   const onOuter = () => local.abort(outer.reason ?? "interrupted");
   outer.addEventListener("abort", onOuter, { once: true });
-  const beat = setInterval(() => {
-    deps.store
-      .heartbeat(task.id, workerId, leaseMs, deps.clock.now())
-      .then(async (held) => {
-        if (held) return;
-        // Cancelled: stop, save the work, keep it cancelled. Taken over: stop and write nothing.
-        const now = await deps.store.getTask(task.id);
-        local.abort(now?.status === "cancelled" ? "cancelled" : LEASE_LOST);
-      })
-      .catch(() => undefined);
-  }, heartbeatEvery(leaseMs));
+  const keeper = deps.leaseKeeper ?? timerLeaseKeeper(deps.store, deps.clock);
+  // Cancelled: stop, save the work, keep it cancelled. Taken over: stop and write nothing.
+  const kept = keeper.keep(lease, { leaseMs, everyMs: heartbeatEvery(leaseMs) }, (why) =>
+    local.abort(why === "cancelled" ? "cancelled" : LEASE_LOST),
+  );
   try {
-    const end = await runTask(task, { ...deps, workerId }, { signal: local.signal });
+    const end = await runTask(task, { ...deps, lease }, { signal: local.signal });
     const after = await deps.store.getTask(task.id);
     summary.ran.push({
       taskId: task.id,
       end: end.kind,
-      verdict: after?.finalVerdict ?? null,
+      verdict: end.kind === "interrupted" && end.reason === LEASE_LOST ? null : (after?.finalVerdict ?? null),
       status: after?.status ?? "unknown",
     });
   } catch (e) {
     const message = redactSecrets(errorMessage(e));
-    if (e instanceof FixpointError && e.code === "lease_lost") {
+    if (isLeaseLost(e) || local.signal.reason === LEASE_LOST) {
       // Another worker owns the task now; it is not ours to mark failed.
       summary.ran.push({ taskId: task.id, end: "interrupted", verdict: null, status: "running" });
       deps.listener({ type: "notice", taskId: task.id, message: `${task.id}: ${message}` });
       return;
     }
     summary.errors.push({ taskId: task.id, message });
-    await deps.store
-      .updateTask(task.id, { status: "failed", reason: message, currentStage: null }, deps.clock.now())
-      .catch(() => undefined);
-    await deps.store
-      .appendEvents(
-        [{ taskId: task.id, runId: null, type: "task.error", data: { message } }],
-        deps.clock.now(),
-      )
-      .catch(() => undefined);
-    deps.listener({ type: "notice", taskId: task.id, message: `${task.id} failed: ${message}` });
+    await recordFailure(deps, lease, message);
   } finally {
-    clearInterval(beat);
+    await kept.stop();
     outer.removeEventListener("abort", onOuter);
-    await deps.store.releaseTask(task.id, workerId, {}, deps.clock.now()).catch(() => undefined);
+    await deps.store.releaseTask(lease, {}, deps.clock.now()).catch(() => undefined);
   }
+}
+
+function isLeaseLost(e: unknown): boolean {
+  return e instanceof FixpointError && e.code === "lease_lost";
+}
+
+/** An unexpected error ends the task failed — only while this worker still holds it. */
+async function recordFailure(deps: EngineDeps, lease: Lease, message: string): Promise<void> {
+  const now = deps.clock.now();
+  await deps.store
+    .transaction(
+      async (tx) => {
+        await tx.updateTask(lease.taskId, { status: "failed", reason: message, currentStage: null }, now);
+        await tx.appendEvents(
+          [{ taskId: lease.taskId, runId: null, type: "task.error", data: { message } }],
+          now,
+        );
+      },
+      { fence: lease },
+    )
+    // Lost meanwhile (the new owner decides), or the store itself failed: the message was
+    // already shown through the summary; nothing more can be recorded.
+    .catch(() => undefined);
+  deps.listener({ type: "notice", taskId: lease.taskId, message: `${lease.taskId} failed: ${message}` });
 }
 
 /**
@@ -128,7 +148,8 @@ async function releaseDeadLocalWorkers(deps: EngineDeps): Promise<void> {
     const [h, pid] = (t.workerId ?? "").split(":");
     if (h !== host || !pid || Number(pid) === process.pid) continue;
     if (!pidAlive(Number(pid)) && t.workerId) {
-      await deps.store.releaseTask(t.id, t.workerId, { status: "queued" }, deps.clock.now());
+      const lease = { taskId: t.id, workerId: t.workerId, token: t.leaseToken };
+      await deps.store.releaseTask(lease, { status: "queued" }, deps.clock.now());
       await deps.store.appendEvents(
         [{ taskId: t.id, runId: null, type: "worker.lost", data: { workerId: t.workerId } }],
         deps.clock.now(),

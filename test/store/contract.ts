@@ -4,9 +4,16 @@
  * explicit numbers, so lease expiry is tested without sleeping.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Store } from "../../src/domain/store.js";
+import type { Lease, Store } from "../../src/domain/store.js";
+import type { Task } from "../../src/domain/types.js";
 import { FixpointError } from "../../src/errors.js";
 import { finding, newTask, stage } from "./samples.js";
+
+/** The lease a claim returned (fails the test when the claim returned nothing). */
+function lease(task: Task | null): Lease {
+  if (task === null || task.workerId === null) throw new Error("expected a claimed task");
+  return { taskId: task.id, workerId: task.workerId, token: task.leaseToken };
+}
 
 export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
 
@@ -117,8 +124,8 @@ export function runStoreContract(name: string, open: OpenStore): void {
         expect(await store.claimTask({ workerId: "w2", leaseMs: 100, now: 100 })).toBeNull();
         const taken = await store.claimTask({ workerId: "w2", leaseMs: 100, now: 101 });
         expect(taken).toMatchObject({ id: "t-1", workerId: "w2", leaseExpiresAt: 201 });
-        expect(await store.heartbeat("t-1", "dead", 100, 102)).toBe(false);
-        expect(await store.heartbeat("t-1", "w2", 500, 150)).toBe(true);
+        expect(await store.heartbeat({ taskId: "t-1", workerId: "dead", token: 1 }, 100, 102)).toBe(false);
+        expect(await store.heartbeat(lease(taken), 500, 150)).toBe(true);
         expect((await store.getTask("t-1"))?.leaseExpiresAt).toBe(650);
         expect(await store.claimTask({ workerId: "w3", leaseMs: 100, now: 300 })).toBeNull();
       });
@@ -138,11 +145,11 @@ export function runStoreContract(name: string, open: OpenStore): void {
 
       it("release applies the final patch and frees the task; a stale worker's release is ignored", async () => {
         await store.createTask(newTask(), 0);
-        await store.claimTask({ workerId: "w1", leaseMs: 10, now: 0 });
-        await store.claimTask({ workerId: "w2", leaseMs: 10, now: 20 });
-        await store.releaseTask("t-1", "w1", { status: "failed", reason: "stale" }, 30);
+        const w1 = await store.claimTask({ workerId: "w1", leaseMs: 10, now: 0 });
+        const w2 = await store.claimTask({ workerId: "w2", leaseMs: 10, now: 20 });
+        await store.releaseTask(lease(w1), { status: "failed", reason: "stale" }, 30);
         expect(await store.getTask("t-1")).toMatchObject({ status: "running", workerId: "w2", reason: null });
-        await store.releaseTask("t-1", "w2", { status: "completed", finalVerdict: "APPROVED" }, 40);
+        await store.releaseTask(lease(w2), { status: "completed", finalVerdict: "APPROVED" }, 40);
         expect(await store.getTask("t-1")).toMatchObject({
           status: "completed",
           finalVerdict: "APPROVED",
@@ -150,7 +157,28 @@ export function runStoreContract(name: string, open: OpenStore): void {
           leaseExpiresAt: null,
           updatedAt: 40,
         });
-        expect(await store.heartbeat("t-1", "w2", 10, 41)).toBe(false);
+        expect(await store.heartbeat(lease(w2), 10, 41)).toBe(false);
+      });
+
+      it("checks the token, not only the worker: the same worker's stale claim can neither renew nor release", async () => {
+        await store.createTask(newTask(), 0);
+        const first = await store.claimTask({ workerId: "w", leaseMs: 10, now: 0 });
+        // The lease expires; the same worker id claims the task again (a restarted slot).
+        const second = await store.claimTask({ workerId: "w", leaseMs: 10, now: 20 });
+        expect(second?.leaseToken).toBeGreaterThan(first?.leaseToken ?? Number.POSITIVE_INFINITY);
+        expect(await store.heartbeat(lease(first), 1000, 21)).toBe(false);
+        expect((await store.getTask("t-1"))?.leaseExpiresAt).toBe(30);
+        await store.releaseTask(lease(first), { status: "failed" }, 22);
+        expect(await store.getTask("t-1")).toMatchObject({ status: "running", workerId: "w" });
+        expect(await store.heartbeat(lease(second), 1000, 23)).toBe(true);
+        expect((await store.getTask("t-1"))?.leaseExpiresAt).toBe(1023);
+      });
+
+      it("a heartbeat never renews a cancelled task", async () => {
+        await store.createTask(newTask(), 0);
+        const held = await store.claimTask({ workerId: "w", leaseMs: 10, now: 0 });
+        await store.updateTask("t-1", { status: "cancelled" }, 1);
+        expect(await store.heartbeat(lease(held), 1000, 2)).toBe(false);
       });
     });
 
@@ -212,7 +240,9 @@ export function runStoreContract(name: string, open: OpenStore): void {
           task: { status: "needs_human" as const },
           now: 101,
         };
-        await expect(store.commitStage({ ...commit, workerId: "a" })).rejects.toMatchObject({
+        await expect(
+          store.commitStage({ ...commit, fence: { taskId: t.id, workerId: "a", token: 1 } }),
+        ).rejects.toMatchObject({
           code: "lease_lost",
         });
         expect(await store.listStageExecutions(t.id)).toEqual([]);
@@ -220,7 +250,53 @@ export function runStoreContract(name: string, open: OpenStore): void {
         expect(await store.listFindings(t.id)).toEqual([]);
         expect(await store.listEvents(t.id)).toEqual([]);
         expect((await store.getTask(t.id))?.status).toBe("running");
-        expect(await store.commitStage({ ...commit, workerId: "b" })).not.toBeNull();
+        expect(
+          await store.commitStage({ ...commit, fence: { taskId: t.id, workerId: "b", token: 2 } }),
+        ).not.toBeNull();
+      });
+
+      it("refuses a stage commit fenced by the holder's worker id with an old token", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const run = await store.createRun(t.id, "start", {}, 1);
+        const old = await store.claimTask({ workerId: "w", leaseMs: 10, now: 2 });
+        const now = await store.claimTask({ workerId: "w", leaseMs: 1000, now: 100 });
+        const commit = {
+          taskId: t.id,
+          runId: run.id,
+          stage: stage(t.id, run.id),
+          checkpoint: { state: { by: "old" } },
+          findings: [],
+          events: [],
+          task: { reason: "late" },
+          now: 101,
+        };
+        await expect(store.commitStage({ ...commit, fence: lease(old) })).rejects.toMatchObject({
+          code: "lease_lost",
+        });
+        expect(await store.getCheckpoint(run.id)).toBeNull();
+        expect((await store.getTask(t.id))?.reason).toBeNull();
+        expect(await store.commitStage({ ...commit, fence: lease(now) })).not.toBeNull();
+        expect((await store.getTask(t.id))?.reason).toBe("late");
+      });
+
+      it("refuses a lease on one task fencing a write to another", async () => {
+        const a = await store.createTask(newTask(), 0);
+        const b = await store.createTask(newTask(), 0);
+        const run = await store.createRun(b.id, "start", {}, 1);
+        const held = await store.claimTask({ workerId: "w", leaseMs: 1000, now: 2, ids: [a.id] });
+        const commit = {
+          taskId: b.id,
+          runId: run.id,
+          stage: null,
+          checkpoint: { state: {} },
+          findings: [],
+          events: [],
+          task: {},
+          now: 3,
+          fence: lease(held),
+        };
+        await expect(store.commitStage(commit)).rejects.toMatchObject({ code: "lease_lost" });
+        expect(await store.getCheckpoint(run.id)).toBeNull();
       });
     });
 

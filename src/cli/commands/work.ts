@@ -8,6 +8,7 @@ interface WorkOptions {
   concurrency?: string;
   once?: boolean;
   watch?: boolean;
+  leaseMs?: string;
 }
 
 export function registerWork(program: Command, io: Io, exit: { code: number }): void {
@@ -18,6 +19,7 @@ export function registerWork(program: Command, io: Io, exit: { code: number }): 
     .option("--concurrency <n>", "tasks to run at once", "1")
     .option("--once", "run one task per slot, then stop")
     .option("--watch", "keep polling for new tasks (Ctrl-C to stop)")
+    .option("--lease-ms <n>", "how long a claimed task stays this worker's without a renewal (default 30000)")
     .action(async (ids: string[], opts: WorkOptions) => {
       const concurrency = parsePositiveInt("--concurrency", opts.concurrency) ?? 1;
       exit.code = await withContext(io, (ctx) =>
@@ -26,6 +28,7 @@ export function registerWork(program: Command, io: Io, exit: { code: number }): 
           concurrency,
           once: Boolean(opts.once),
           watch: Boolean(opts.watch),
+          leaseMs: parsePositiveInt("--lease-ms", opts.leaseMs),
         }),
       );
     });

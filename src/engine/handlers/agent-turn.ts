@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { AgentRequest, AgentResult } from "../../domain/agent.js";
 import { addUsage, type TokenUsage, ZERO_USAGE } from "../../domain/types.js";
 import type { StageDef } from "../../workflow/types.js";
+import { crashPoint } from "../crash-points.js";
 import type { StageContext } from "../deps.js";
 
 /** Protocol failures (unparsable output) are retried in place this many times (SPEC §6). */
@@ -79,6 +80,7 @@ export async function runAgentTurn<T>(
           costUsd: p.costUsd,
         }),
     });
+    crashPoint("agent-exited");
     usage = addUsage(usage, result.usage);
     costUsd += result.costUsd;
     if (result.failure?.kind === "session_not_found" && sessionId && !freshStarted && !ctx.signal.aborted) {

@@ -1,4 +1,5 @@
 import type { JsonObject } from "../../domain/types.js";
+import { crashPoint } from "../crash-points.js";
 import type { StageContext } from "../deps.js";
 
 export interface CommitOutcome {
@@ -23,6 +24,7 @@ export async function commitStageWork(
   const mid = await git.headSha(ctx.workdir);
   const agentCommits = mid === headBefore ? [] : await git.commitsBetween(ctx.workdir, headBefore, mid);
   const committed = await git.commitAll(ctx.workdir, message);
+  if (committed) crashPoint("commit-made");
   const headAfter = committed ?? mid;
   return { headBefore, headAfter, agentCommits, committed };
 }

@@ -235,26 +235,26 @@ class SqliteStore implements Store {
     });
   }
 
-  heartbeat(taskId: string, workerId: string, leaseMs: number, now: number): Promise<boolean> {
+  heartbeat(lease: Lease, leaseMs: number, now: number): Promise<boolean> {
     return this.write("renewing a lease", () => {
       const changed = this.sql.run(
-        "UPDATE tasks SET lease_expires_at = @leaseUntil WHERE id = @id AND worker_id = @workerId AND status = 'running'",
-        { id: taskId, workerId, leaseUntil: now + leaseMs },
+        "UPDATE tasks SET lease_expires_at = @leaseUntil WHERE id = @id AND worker_id = @workerId AND lease_token = @token AND status = 'running'",
+        { id: lease.taskId, workerId: lease.workerId, token: lease.token, leaseUntil: now + leaseMs },
       );
       return changed === 1;
     });
   }
 
   /**
-   * Applies the patch only while `workerId` still holds the task: a worker whose lease expired
+   * Applies the patch only while `lease` still holds the task: a worker whose lease expired
    * and was taken over must not overwrite the new worker's state. Then it is a no-op.
    */
-  releaseTask(taskId: string, workerId: string, patch: TaskPatch, now: number): Promise<void> {
+  releaseTask(lease: Lease, patch: TaskPatch, now: number): Promise<void> {
     return this.write("releasing a task", () => {
       const { set, params } = patchSql(patch);
       this.sql.run(
-        `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL WHERE id = @id AND worker_id = @workerId`,
-        { ...params, id: taskId, workerId, now },
+        `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL WHERE id = @id AND worker_id = @workerId AND lease_token = @token`,
+        { ...params, id: lease.taskId, workerId: lease.workerId, token: lease.token, now },
       );
     });
   }
@@ -299,7 +299,7 @@ class SqliteStore implements Store {
 
   commitStage(c: StageCommit): Promise<StageExecution | null> {
     return this.write("committing a stage", () => {
-      if (c.workerId !== undefined) this.assertHolder(c.taskId, c.workerId);
+      if (c.fence !== undefined) this.assertLease(c.fence, c.taskId);
       const row = c.stage === null ? undefined : this.sql.get(INSERT_STAGE, stageParams(c.stage));
       if (c.checkpoint !== null) {
         const state = JSON.stringify(c.checkpoint.state);
@@ -312,7 +312,11 @@ class SqliteStore implements Store {
     });
   }
 
-  private assertLease(lease: Lease): void {
+  /** Throws lease_lost unless `lease` holds the task (and, when given, is a lease on `taskId`). */
+  private assertLease(lease: Lease, taskId: string = lease.taskId): void {
+    if (lease.taskId !== taskId) {
+      throw new FixpointError("lease_lost", `a lease on ${lease.taskId} cannot fence a write to ${taskId}`);
+    }
     const row = this.sql.get("SELECT worker_id, lease_token FROM tasks WHERE id = @taskId", {
       taskId: lease.taskId,
     });
@@ -321,17 +325,6 @@ class SqliteStore implements Store {
       throw new FixpointError(
         "lease_lost",
         `task ${lease.taskId} is no longer held by this worker (${holder === null ? "released" : `now ${holder}`}); nothing was recorded`,
-      );
-    }
-  }
-
-  private assertHolder(taskId: string, workerId: string): void {
-    const holder =
-      this.sql.get("SELECT worker_id FROM tasks WHERE id = @taskId", { taskId })?.worker_id ?? null;
-    if (holder !== workerId) {
-      throw new FixpointError(
-        "lease_lost",
-        `task ${taskId} is no longer held by this worker (${holder === null ? "released" : `now ${holder}`}); its result was not recorded`,
       );
     }
   }

@@ -1,0 +1,31 @@
+import type { Task } from "../domain/types.js";
+import type { Registry } from "../findings/registry.js";
+import type { Workflow } from "../workflow/types.js";
+import type { EngineDeps } from "./deps.js";
+import type { RunState } from "./state.js";
+
+/** What every part of one run shares: the task, its run, workflow, registry and worktree. */
+export interface RunEnv {
+  task: Task;
+  runId: number;
+  workflow: Workflow;
+  registry: Registry;
+  workdir: string;
+  deps: EngineDeps;
+}
+
+/** How a run ended, before it is turned into a verdict. */
+export type RunEnd =
+  | { kind: "exit"; stageId: string | null; forced?: string; reason?: string }
+  | { kind: "stopped"; reason: string; stageId?: string | null; cause?: unknown }
+  | { kind: "interrupted"; reason: string; stageId: string | null }
+  | { kind: "budget"; stageId: string }
+  | { kind: "paused"; reason: string };
+
+/** Cycles counted from the run lineage's base (a review-feedback resume starts again at 1). */
+export function relCycle(state: Pick<RunState, "cycle" | "cycleBase">): number {
+  return state.cycle - (state.cycleBase ?? 0);
+}
+
+/** The abort reason a worker gives when its lease on the task was taken over. */
+export const LEASE_LOST = "lease lost";
