@@ -94,6 +94,13 @@ export class Registry {
     return this.select((f) => ACTIVE.has(f.status) && !isGateOnly(f));
   }
 
+  /** Ids of resolved findings, oldest first: prompts name them, never show them. */
+  resolvedIds(): string[] {
+    const out: Finding[] = [];
+    for (const f of this.core.findings.values()) if (f.status === "resolved") out.push(f);
+    return out.sort(byId).map((f) => f.id);
+  }
+
   /** Blocking findings (severity at/above the threshold) still in open|fixed|deferred. */
   blockingOpen(): number {
     return this.count((f) => ACTIVE.has(f.status) && isBlocking(f.severity, this.blockingSeverity));
