@@ -65,22 +65,34 @@ export function resolvedLine(ids: readonly string[], taskId: string, maxRanges =
   );
 }
 
-/** Ids by severity for a "left out" line, a few of each so the line stays small. */
+/**
+ * Ids by severity for a "left out" line, the oldest few of each so the line stays small.
+ * One pass, no sort of the whole list: it runs on everything a prompt leaves out.
+ */
 export function countsBySeverity(findings: readonly Finding[], idsPerSeverity = 8): string {
-  const bySev = new Map<Severity, string[]>();
-  const sorted = [...findings].sort(
-    (a, b) => severityRank(a.severity) - severityRank(b.severity) || numericId(a.id) - numericId(b.id),
-  );
-  for (const f of sorted) {
-    const list = bySev.get(f.severity);
-    if (list) list.push(f.id);
-    else bySev.set(f.severity, [f.id]);
+  const bySev = new Map<Severity, { count: number; oldest: number[] }>();
+  for (const f of findings) {
+    let g = bySev.get(f.severity);
+    if (!g) {
+      g = { count: 0, oldest: [] };
+      bySev.set(f.severity, g);
+    }
+    g.count++;
+    const n = numericId(f.id);
+    const oldest = g.oldest;
+    if (oldest.length < idsPerSeverity || n < (oldest[oldest.length - 1] ?? 0)) {
+      let at = oldest.length;
+      while (at > 0 && (oldest[at - 1] ?? 0) > n) at--;
+      oldest.splice(at, 0, n);
+      if (oldest.length > idsPerSeverity) oldest.pop();
+    }
   }
   return [...bySev.entries()]
-    .map(([sev, ids]) => {
-      const shown = ids.slice(0, idsPerSeverity).join(", ");
-      const more = ids.length > idsPerSeverity ? `, +${ids.length - idsPerSeverity} more` : "";
-      return `${ids.length} ${sev} finding${ids.length === 1 ? "" : "s"} (${shown}${more})`;
+    .sort(([a], [b]) => severityRank(a) - severityRank(b))
+    .map(([sev, g]) => {
+      const shown = g.oldest.map((n) => `F-${n}`).join(", ");
+      const more = g.count > idsPerSeverity ? `, +${g.count - idsPerSeverity} more` : "";
+      return `${g.count} ${sev} finding${g.count === 1 ? "" : "s"} (${shown}${more})`;
     })
     .join("; ");
 }
