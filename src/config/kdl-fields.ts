@@ -3,6 +3,7 @@ import { didYouMeanSuffix } from "../util/did-you-mean.js";
 import { type DiagnosticSink, describeNode } from "./diagnostics.js";
 import { parseDuration } from "./duration.js";
 import { parseSeverity } from "./severity.js";
+import { parseSize } from "./size.js";
 
 /**
  * A generic reader for config nodes. Every field of a node can be written either as a property
@@ -18,6 +19,7 @@ export type FieldKind =
   | "number"
   | "bool"
   | "duration"
+  | "size"
   | "severity"
   | "list";
 /** A field is a kind, or a list of the strings it may be (an enumeration). */
@@ -194,6 +196,10 @@ export function convert(
     case "duration": {
       const ms = typeof v === "string" ? parseDuration(v) : undefined;
       return ms ?? fail('a duration with a unit, such as "30s", "10m" or "1h30m"');
+    }
+    case "size": {
+      const bytes = typeof v === "string" || typeof v === "number" ? parseSize(v) : undefined;
+      return bytes ?? fail('a size in bytes, such as 65536, "64KiB" or "1MiB"');
     }
     case "severity": {
       const severity = typeof v === "string" ? parseSeverity(v) : undefined;

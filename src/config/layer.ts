@@ -33,6 +33,7 @@ export interface AgentLayer {
   env?: Record<string, string>;
   permissionMode?: string;
   sandbox?: string;
+  promptBudget?: number;
 }
 
 export interface GateLayer {

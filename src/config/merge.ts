@@ -104,6 +104,7 @@ function completeDefaults(d: Partial<DefaultsConfig>): DefaultsConfig {
     budget: d.budget ?? {},
   };
   if (d.baseBranch !== undefined) out.baseBranch = d.baseBranch;
+  if (d.promptBudget !== undefined) out.promptBudget = d.promptBudget;
   return out;
 }
 

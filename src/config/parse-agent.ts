@@ -15,6 +15,7 @@ const AGENT_FIELDS: FieldSchema = {
   args: "list",
   "permission-mode": "string",
   sandbox: "string",
+  "prompt-budget": "size",
 };
 
 export interface PathContext {
@@ -54,6 +55,8 @@ export function parseAgent(node: Node, sink: DiagnosticSink, paths: PathContext)
   if (permissionMode !== undefined) agent.permissionMode = permissionMode;
   const sandbox = getString(f, "sandbox");
   if (sandbox !== undefined) agent.sandbox = sandbox;
+  const promptBudget = getNumber(f, "prompt-budget");
+  if (promptBudget !== undefined) agent.promptBudget = promptBudget;
   const envNodes = f.special;
   if (envNodes.length > 1 && envNodes[1] !== undefined) sink.report(envNodes[1].name, "`env` is given twice");
   if (envNodes[0] !== undefined) agent.env = parseEnv(envNodes[0], sink);

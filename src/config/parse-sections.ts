@@ -13,6 +13,7 @@ const DEFAULTS_FIELDS: FieldSchema = {
   "blocking-severity": "severity",
   followups: "bool",
   "findings-token-budget": "positive-int",
+  "prompt-budget": "size",
   "base-branch": "string",
 };
 
@@ -30,6 +31,8 @@ export function parseDefaults(node: Node, sink: DiagnosticSink): DefaultsLayer {
   if (followups !== undefined) d.followups = followups;
   const tokenBudget = getNumber(f, "findings-token-budget");
   if (tokenBudget !== undefined) d.findingsTokenBudget = tokenBudget;
+  const promptBudget = getNumber(f, "prompt-budget");
+  if (promptBudget !== undefined) d.promptBudget = promptBudget;
   const baseBranch = getString(f, "base-branch");
   if (baseBranch !== undefined) d.baseBranch = baseBranch;
   const [budget, again] = f.special;

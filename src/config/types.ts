@@ -45,6 +45,8 @@ export interface AgentConfig {
   /** claude-code/codex: permission or sandbox mode as the CLI spells it. */
   permissionMode?: string;
   sandbox?: string;
+  /** Byte budget of this agent's review/fix prompts; overrides `defaults prompt-budget`. */
+  promptBudget?: number;
 }
 
 export interface DefaultsConfig {
@@ -56,6 +58,8 @@ export interface DefaultsConfig {
   followups: boolean;
   /** Token budget of the "Outstanding Review Findings" section. */
   findingsTokenBudget: number;
+  /** Byte budget of every reviewer and fixer prompt (`prompt-budget`); absent = DEFAULT_PROMPT_BUDGET. */
+  promptBudget?: number;
   /** Default base branch; when absent, the repository's current branch at `add` time. */
   baseBranch?: string;
 }

@@ -19,12 +19,34 @@ export interface RegistryOptions {
 export const ACTIVE: ReadonlySet<FindingStatus> = new Set(["open", "fixed", "deferred"]);
 
 export function numericId(id: string): number {
-  const n = Number.parseInt(id.replace(/^F-/i, ""), 10);
+  // Sorting calls this O(n log n) times: no regex on the usual `F-<n>` shape.
+  const c = id.charCodeAt(0);
+  const prefixed = (c === 70 || c === 102) && id.charCodeAt(1) === 45;
+  const n = Number.parseInt(prefixed ? id.slice(2) : id, 10);
   return Number.isNaN(n) ? Number.MAX_SAFE_INTEGER : n;
 }
 
 export function byId(a: Finding, b: Finding): number {
   return numericId(a.id) - numericId(b.id);
+}
+
+/**
+ * Sorted by a numeric key computed once per finding (a comparator that parses ids costs
+ * O(n log n) parses); `rank` may add a leading key, e.g. severity. Stable.
+ */
+export function sortFindings<T extends Finding>(fs: Iterable<T>, rank: (f: T) => number = () => 0): T[] {
+  const keyed = [...fs].map((f) => ({ f, r: rank(f), n: numericId(f.id) }));
+  keyed.sort((a, b) => a.r - b.r || a.n - b.n);
+  return keyed.map((k) => k.f);
+}
+
+/**
+ * A deep copy of a finding: its only nested values are the `sources` and `attempts` lists of flat
+ * records. An order of magnitude cheaper than structuredClone, which dominated a cycle at 5,000
+ * findings. A new nested field on Finding must be copied here too.
+ */
+export function cloneFinding(f: Finding): Finding {
+  return { ...f, sources: f.sources.map((s) => ({ ...s })), attempts: f.attempts.map((a) => ({ ...a })) };
 }
 
 /** A finding raised only by gates: reviewers' statuses do not touch it, only gates resolve it. */
@@ -50,8 +72,8 @@ export class RegistryCore {
     readonly opts: RegistryOptions,
     initial: Finding[],
   ) {
-    for (const f of [...initial].sort(byId)) {
-      const copy = structuredClone(f);
+    for (const f of sortFindings(initial)) {
+      const copy = cloneFinding(f);
       this.findings.set(copy.id, copy);
       if (!isGateOnly(copy)) this.index.add(copy);
       const n = numericId(copy.id);
@@ -135,11 +157,10 @@ export class RegistryCore {
   }
 
   drain(): { findings: Finding[]; events: NewTaskEvent[] } {
-    const findings = [...this.changed]
+    const changed = [...this.changed]
       .map((id) => this.findings.get(id))
-      .filter((f): f is Finding => f !== undefined)
-      .sort(byId)
-      .map((f) => structuredClone(f));
+      .filter((f): f is Finding => f !== undefined);
+    const findings = sortFindings(changed).map(cloneFinding);
     const events = this.events;
     this.changed.clear();
     this.events = [];

@@ -9,17 +9,20 @@ import type {
 } from "../domain/types.js";
 import { gateFinding } from "./gate-finding.js";
 import { type AddResult, addFindings } from "./registry-add.js";
-import { ACTIVE, byId, isGateOnly, RegistryCore, type RegistryOptions } from "./registry-core.js";
+import {
+  ACTIVE,
+  cloneFinding,
+  isGateOnly,
+  RegistryCore,
+  type RegistryOptions,
+  sortFindings,
+} from "./registry-core.js";
 import { applyFixReport, autoBlockDeleted, type FixContext, type FixReportOutcome } from "./registry-fix.js";
 import { applyGate, type GateResult } from "./registry-gate.js";
 import { applyPrior, type PriorContext, PriorLedger, type PriorResult } from "./registry-prior.js";
-import { compareSeverity, isBlocking } from "./severity.js";
+import { isBlocking, severityRank } from "./severity.js";
 
 export type { AddResult, FixReportOutcome, GateResult, PriorResult, RegistryOptions };
-
-function bySeverityThenId(a: Finding, b: Finding): number {
-  return compareSeverity(a.severity, b.severity) || byId(a, b);
-}
 
 /**
  * One task's findings in memory (SPEC §8), built from the persisted rows. Operations mutate it and
@@ -43,12 +46,12 @@ export class Registry {
 
   /** Every finding, sorted by numeric id. Copies: mutate through the methods only. */
   all(): Finding[] {
-    return [...this.core.findings.values()].sort(byId).map((f) => structuredClone(f));
+    return sortFindings(this.core.findings.values()).map(cloneFinding);
   }
 
   get(id: string): Finding | undefined {
     const f = this.core.findings.get(id);
-    return f ? structuredClone(f) : undefined;
+    return f ? cloneFinding(f) : undefined;
   }
 
   /**
@@ -94,6 +97,13 @@ export class Registry {
     return this.select((f) => ACTIVE.has(f.status) && !isGateOnly(f));
   }
 
+  /** Ids of resolved findings, oldest first: prompts name them, never show them. */
+  resolvedIds(): string[] {
+    const out: Finding[] = [];
+    for (const f of this.core.findings.values()) if (f.status === "resolved") out.push(f);
+    return sortFindings(out).map((f) => f.id);
+  }
+
   /** Blocking findings (severity at/above the threshold) still in open|fixed|deferred. */
   blockingOpen(): number {
     return this.count((f) => ACTIVE.has(f.status) && isBlocking(f.severity, this.blockingSeverity));
@@ -122,10 +132,9 @@ export class Registry {
   }
 
   private select(pred: (f: Finding) => boolean): Finding[] {
-    return [...this.core.findings.values()]
-      .filter(pred)
-      .sort(bySeverityThenId)
-      .map((f) => structuredClone(f));
+    const picked: Finding[] = [];
+    for (const f of this.core.findings.values()) if (pred(f)) picked.push(f);
+    return sortFindings(picked, (f) => severityRank(f.severity)).map(cloneFinding);
   }
 
   private count(pred: (f: Finding) => boolean): number {

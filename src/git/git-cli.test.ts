@@ -149,7 +149,8 @@ describe("queries", () => {
 
   it("reports a missing git binary as an environment problem", async () => {
     const noGit = createGit({ gitPath: join(t.dir, "no-such-git") });
-    await expect(noGit.headSha(t.repo)).rejects.toMatchObject({
+    // headSha reads .git itself; status always runs git.
+    await expect(noGit.status(t.repo)).rejects.toMatchObject({
       code: "environment",
       message: "git is not installed or not on PATH",
     });

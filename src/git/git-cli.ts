@@ -1,6 +1,8 @@
 import type { Git } from "../domain/git.js";
 import { isBranchSafeToDelete, branchExists as refExists, deleteBranch as removeBranch } from "./branches.js";
+import { CleanStates } from "./clean-state.js";
 import { checkRev, createGitRunner, type GitRunner, gitFailure } from "./exec.js";
+import { indexStamp, readHead } from "./fs-state.js";
 import { ensureWorktree, listWorktrees, removeWorktree } from "./worktrees.js";
 
 export interface GitCliDeps {
@@ -18,6 +20,41 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
   const git = createGitRunner(deps);
   const identity = createIdentityLookup(git);
 
+  const clean = new CleanStates();
+
+  /**
+   * Issue 10: no git process when nothing changed since our last commit here, one (`commit -a`)
+   * when only files that were already there changed, two (`add -A`, `commit`) otherwise.
+   */
+  async function commitAll(cwd: string, message: string): Promise<string | null> {
+    const now = clean.observe(cwd);
+    const known = clean.compare(cwd, now);
+    if (known === "unchanged") return null;
+    const who = await identity(cwd);
+    if (known !== "only-existing-files") await git.run(cwd, ["add", "-A"]);
+    // The message goes through stdin: any text is safe and no editor is ever opened. Exit 1 is
+    // git's "nothing to commit".
+    const r = await git.run(
+      cwd,
+      [
+        ...who,
+        "commit",
+        "--no-verify",
+        "--quiet",
+        ...(known === "only-existing-files" ? ["-a"] : []),
+        "-F",
+        "-",
+      ],
+      { input: message, okCodes: [1] },
+    );
+    if (r.code === 1 && !/nothing (added )?to commit|no changes added/i.test(`${r.stdout}\n${r.stderr}`)) {
+      throw gitFailure("commit", r.stderr || r.stdout, "exit code 1");
+    }
+    const sha = readHead(cwd) ?? (await git.run(cwd, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
+    clean.remember(cwd, { ...now, head: sha, index: indexStamp(cwd) });
+    return r.code === 1 ? null : sha;
+  }
+
   return {
     async repoRoot(cwd) {
       const r = await git.run(cwd, ["rev-parse", "--show-toplevel"], { okCodes: [128] });
@@ -34,7 +71,7 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
     },
 
     async headSha(cwd) {
-      return (await git.run(cwd, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
+      return readHead(cwd) ?? (await git.run(cwd, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
     },
 
     async revParse(cwd, rev) {
@@ -54,16 +91,7 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
     removeWorktree: (repo, path) => removeWorktree(git, repo, path),
     listWorktrees: (repo) => listWorktrees(git, repo),
 
-    async commitAll(cwd, message) {
-      await git.run(cwd, ["add", "-A"]);
-      // `diff --cached --quiet` exits 1 when something is staged, 0 when there is nothing to commit.
-      const staged = await git.run(cwd, ["diff", "--cached", "--quiet"], { okCodes: [1] });
-      if (staged.code === 0) return null;
-      const who = await identity(cwd);
-      // The message goes through stdin: any text is safe and no editor is ever opened.
-      await git.run(cwd, [...who, "commit", "--no-verify", "--quiet", "-F", "-"], { input: message });
-      return (await git.run(cwd, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
-    },
+    commitAll: (cwd, message) => commitAll(cwd, message),
 
     async commitsBetween(cwd, from, to) {
       const range = `${checkRev(from)}..${checkRev(to)}`;

@@ -1,12 +1,12 @@
 import type { FixReport } from "../../domain/types.js";
 import { parseFixReport } from "../../findings/fix-parse.js";
-import { renderOutstandingFindings } from "../../findings/render.js";
 import { FIX_REPORT_SCHEMA } from "../../findings/schemas.js";
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { runAgentTurn } from "./agent-turn.js";
 import { commitStageWork, commitsEvent } from "./commit-work.js";
 import { agentFailure } from "./failure.js";
+import { outstandingWithin } from "./findings-budget.js";
 import { renderFollowup } from "./followup.js";
 import { FIX_FORMAT } from "./formats.js";
 
@@ -18,15 +18,18 @@ import { FIX_FORMAT } from "./formats.js";
  */
 export const fixHandler: StageHandler = {
   async run(stage: StageDef, ctx: StageContext): Promise<StageResult> {
-    const { config } = ctx.deps;
     const followup = ctx.state.followup;
     const outstanding = ctx.registry.forFix();
-    const rendered = followup
-      ? null
-      : renderOutstandingFindings(outstanding, {
-          tokenBudget: config.defaults.findingsTokenBudget,
-          blockingSeverity: config.defaults.blockingSeverity,
-        });
+    const render = (section: string) =>
+      ctx.deps.prompts.render(followup ? "fix-followup" : (stage.prompt ?? "fix"), {
+        task_id: ctx.task.id,
+        title: ctx.task.title,
+        prompt: ctx.task.prompt,
+        cycle: String(ctx.state.cycle),
+        outstanding_findings: section,
+        output_format: FIX_FORMAT,
+      });
+    const rendered = followup ? null : await outstandingWithin(stage, ctx, outstanding, render);
     // Findings left out to fit the prompt budget were not shown, so they are not "no report".
     const omitted = new Set(rendered?.omitted ?? []);
     const shown = followup
@@ -45,14 +48,7 @@ export const fixHandler: StageHandler = {
       };
     }
     const section = followup ? renderFollowup(followup) : (rendered?.text ?? "");
-    const prompt = await ctx.deps.prompts.render(followup ? "fix-followup" : (stage.prompt ?? "fix"), {
-      task_id: ctx.task.id,
-      title: ctx.task.title,
-      prompt: ctx.task.prompt,
-      cycle: String(ctx.state.cycle),
-      outstanding_findings: section,
-      output_format: FIX_FORMAT,
-    });
+    const prompt = await render(section);
     const turn = await runAgentTurn<FixReport>(stage, ctx, {
       purpose: "fix",
       prompt,

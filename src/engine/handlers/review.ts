@@ -1,6 +1,5 @@
 import type { ReviewOutput } from "../../domain/types.js";
 import { fenceUntrusted } from "../../findings/fence.js";
-import { renderPriorForReview } from "../../findings/render.js";
 import { effectiveVerdict, parseReviewOutput } from "../../findings/review-parse.js";
 import { REVIEW_OUTPUT_SCHEMA } from "../../findings/schemas.js";
 import { redactSecrets } from "../../util/redact.js";
@@ -10,6 +9,7 @@ import { reviewSummary } from "../effects.js";
 import { runAgentTurn } from "./agent-turn.js";
 import { boundDiff } from "./diff-bound.js";
 import { agentFailure } from "./failure.js";
+import { priorWithin } from "./findings-budget.js";
 import { REVIEW_FORMAT } from "./formats.js";
 
 /**
@@ -29,18 +29,21 @@ export const reviewHandler: StageHandler = {
         : await git.diff(ctx.workdir, last)
       : "";
     const prior = ctx.registry.forReview();
-    const prompt = await ctx.deps.prompts.render(stage.prompt ?? "review", {
-      task_id: ctx.task.id,
-      title: ctx.task.title,
-      prompt: ctx.task.prompt,
-      cycle: String(ctx.state.cycle),
-      diff: fenceUntrusted("diff against the base branch", boundDiff(whole)),
-      changes_since_last_review: last
-        ? fenceUntrusted("changes since your last review", boundDiff(since))
-        : "This is your first review of this task.",
-      prior_findings: prior.length ? renderPriorForReview(prior) : "There are no earlier findings.",
-      output_format: REVIEW_FORMAT,
-    });
+    const render = (priorFindings: string) =>
+      ctx.deps.prompts.render(stage.prompt ?? "review", {
+        task_id: ctx.task.id,
+        title: ctx.task.title,
+        prompt: ctx.task.prompt,
+        cycle: String(ctx.state.cycle),
+        diff: fenceUntrusted("diff against the base branch", boundDiff(whole)),
+        changes_since_last_review: last
+          ? fenceUntrusted("changes since your last review", boundDiff(since))
+          : "This is your first review of this task.",
+        prior_findings: priorFindings,
+        output_format: REVIEW_FORMAT,
+      });
+    const asked = await priorWithin(stage, ctx, prior, render);
+    const prompt = await render(asked.text);
     const turn = await runAgentTurn<ReviewOutput>(stage, ctx, {
       purpose: "review",
       prompt,
@@ -69,7 +72,7 @@ export const reviewHandler: StageHandler = {
         ...base,
         summary: reviewSummary(verdict, output, resolved),
         outcome: approved && output.findings.length === 0 ? "success" : approved ? "partial_success" : "fail",
-        effect: { type: "review", stageId: stage.id, output, expectedIds: prior.map((f) => f.id), head },
+        effect: { type: "review", stageId: stage.id, output, expectedIds: asked.shown, head },
       };
     }
     // Unreadable or failed review: CHANGES_REQUESTED by default (seed 001), nothing else changes.

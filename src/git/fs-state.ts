@@ -1,0 +1,135 @@
+import { type Dirent, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+
+/**
+ * Reading what git would tell us straight from the files, so a stage that changed nothing costs
+ * no git process (issue 10). Every reader returns null whenever the layout is anything it does
+ * not fully understand (reftable, an unborn branch, a symlinked ref, a folder that is not the
+ * worktree's top level); the caller then asks git itself.
+ */
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** The git folder of a worktree top level (`.git` folder or `gitdir:` file); null otherwise. */
+function gitDirOf(top: string): string | null {
+  const dotGit = join(top, ".git");
+  let isDir: boolean;
+  try {
+    isDir = statSync(dotGit).isDirectory();
+  } catch {
+    return null;
+  }
+  if (isDir) return dotGit;
+  const m = /^gitdir: (.+)$/m.exec(readText(dotGit) ?? "");
+  if (!m?.[1]) return null;
+  const dir = m[1].trim();
+  return isAbsolute(dir) ? dir : resolve(top, dir);
+}
+
+/** The shared git folder: a linked worktree's `commondir`, else the git folder itself. */
+function commonDirOf(gitDir: string): string {
+  const common = readText(join(gitDir, "commondir"))?.trim();
+  if (!common) return gitDir;
+  return isAbsolute(common) ? common : resolve(gitDir, common);
+}
+
+function refFromPacked(commonDir: string, ref: string): string | null {
+  const packed = readText(join(commonDir, "packed-refs"));
+  if (packed === null) return null;
+  for (const line of packed.split("\n")) {
+    const space = line.indexOf(" ");
+    if (space === 40 || space === 64) {
+      if (line.slice(space + 1).trim() === ref) return line.slice(0, space);
+    }
+  }
+  return null;
+}
+
+/** The index file's size and times: staging anything (`git add`, `git rm --cached`) changes it. */
+export function indexStamp(top: string): string | null {
+  const gitDir = gitDirOf(top);
+  if (gitDir === null) return null;
+  const s = statSync(join(gitDir, "index"), { bigint: true, throwIfNoEntry: false });
+  return s ? `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}` : "none";
+}
+
+/** HEAD's commit sha for the worktree whose top level is `top`, or null to ask git. */
+export function readHead(top: string): string | null {
+  const gitDir = gitDirOf(top);
+  if (gitDir === null) return null;
+  const head = readText(join(gitDir, "HEAD"))?.trim();
+  if (!head) return null;
+  if (SHA.test(head)) return head;
+  const m = /^ref: (refs\/[^\s]+)$/.exec(head);
+  if (!m?.[1]) return null;
+  const ref = m[1];
+  const commonDir = commonDirOf(gitDir);
+  // Branches live in the common folder; per-worktree refs (refs/bisect, refs/worktree) in the own.
+  for (const dir of ref.startsWith("refs/heads/") ? [commonDir] : [gitDir, commonDir]) {
+    const loose = readText(join(dir, ref))?.trim();
+    if (loose !== undefined && SHA.test(loose)) return loose;
+  }
+  const packed = refFromPacked(commonDir, ref);
+  return packed !== null && SHA.test(packed) ? packed : null;
+}
+
+/** Above this many entries a walk costs more than one `git status`: give up and let git answer. */
+export const WALK_LIMIT = 4000;
+
+/**
+ * A fingerprint of everything in the worktree except `.git`: each path with its size, mtime, ctime
+ * and inode. Editing, adding, deleting or renaming any file changes it. Null when the worktree
+ * holds more than WALK_LIMIT entries or cannot be read.
+ */
+export function worktreeFingerprint(top: string, limit = WALK_LIMIT): Map<string, string> | null {
+  const out = new Map<string, string>();
+  const pending = [""];
+  try {
+    for (let rel = pending.pop(); rel !== undefined; rel = pending.pop()) {
+      const entries: Dirent[] = readdirSync(join(top, rel), { withFileTypes: true });
+      for (const e of entries) {
+        if (rel === "" && e.name === ".git") continue;
+        const path = rel === "" ? e.name : `${rel}/${e.name}`;
+        if (out.size >= limit) return null;
+        if (e.isDirectory()) {
+          out.set(path, "dir");
+          pending.push(path);
+          continue;
+        }
+        const s = lstatSync(join(top, path), { bigint: true, throwIfNoEntry: false });
+        if (!s) continue;
+        out.set(path, `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.mode}`);
+      }
+    }
+  } catch {
+    return null;
+  }
+  return out;
+}
+
+/** What changed between two fingerprints: paths that are new, and whether anything changed at all. */
+export function compareFingerprints(
+  before: Map<string, string>,
+  after: Map<string, string>,
+): { changed: boolean; added: boolean } {
+  let added = false;
+  let changed = before.size !== after.size;
+  for (const [path, sig] of after) {
+    const was = before.get(path);
+    if (was === undefined) {
+      added = true;
+      changed = true;
+      break;
+    }
+    if (was !== sig) changed = true;
+  }
+  return { changed, added };
+}

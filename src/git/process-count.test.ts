@@ -1,0 +1,110 @@
+import { chmodSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Git } from "../domain/git.js";
+import { readHead } from "./fs-state.js";
+import { createGit } from "./git-cli.js";
+import { createTempRepo, ISOLATED_GIT_ENV, type TempRepo } from "./temp-repo.js";
+
+/**
+ * Issue 10: one git process per stage, or none. A wrapper script stands in for git and logs each
+ * invocation's subcommand, so the test counts real processes while real git does the work.
+ */
+let t: TempRepo;
+let git: Git;
+let log: string;
+
+beforeEach(() => {
+  t = createTempRepo();
+  log = join(t.dir, "git.log");
+  const wrapper = join(t.dir, "git-wrapper.sh");
+  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> "${log}"\nexec git "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  git = createGit({ gitPath: wrapper, env: ISOLATED_GIT_ENV });
+});
+afterEach(() => t.cleanup());
+
+/** Subcommands run since the last call (the -c safety flags stripped). */
+function spawned(): string[] {
+  let text = "";
+  try {
+    text = readFileSync(log, "utf8");
+    unlinkSync(log);
+  } catch {
+    return [];
+  }
+  return text
+    .trim()
+    .split("\n")
+    .map((l) => l.replace(/(-c \S+ )+/g, "").split(" ")[0] ?? "");
+}
+
+/** One stage as the engine runs it: head before, the agent's work, then commit what it left. */
+async function stage(work: () => void, message: string): Promise<{ before: string; after: string | null }> {
+  const before = await git.headSha(t.repo);
+  work();
+  const after = await git.commitAll(t.repo, message);
+  return { before, after };
+}
+
+describe("git processes per stage", () => {
+  it("a stage that changed nothing runs no git process; one that edited a file runs one", async () => {
+    // The first stage in a folder has nothing to compare with: it asks git in full.
+    await stage(() => t.write("a.txt", "one\n"), "first");
+    spawned();
+
+    const idle = await stage(() => {}, "idle");
+    expect(idle.after).toBeNull();
+    expect(spawned()).toEqual([]);
+
+    const edit = await stage(() => t.write("a.txt", "two\n"), "edit");
+    expect(spawned()).toEqual(["commit"]);
+    expect(edit.after).toBe(t.git(["rev-parse", "HEAD"]));
+    expect(t.git(["show", "HEAD:a.txt"])).toBe("two");
+
+    const removal = await stage(() => rmSync(join(t.repo, "a.txt")), "remove");
+    expect(spawned()).toEqual(["commit"]);
+    expect(t.git(["ls-files"])).toBe("README.md");
+    expect(removal.after).toBe(t.git(["rev-parse", "HEAD"]));
+  });
+
+  it("a new file is still committed (add, then commit) and nothing is left behind", async () => {
+    await stage(() => {}, "first");
+    spawned();
+    const added = await stage(() => t.write("src/new.ts", "export {};\n"), "new file");
+    expect(spawned()).toEqual(["add", "commit"]);
+    expect(await stage(() => {}, "idle")).toMatchObject({ after: null });
+    expect(spawned()).toEqual([]);
+    expect(added.after).toBe(t.git(["rev-parse", "HEAD"]));
+    expect(t.git(["status", "--porcelain"])).toBe("");
+  });
+
+  it("notices a commit the agent made itself, and a file someone else staged", async () => {
+    await stage(() => {}, "first");
+    spawned();
+    const own = await stage(() => t.commit({ "b.txt": "b\n" }, "agent's own commit"), "after agent");
+    // HEAD moved, so git is asked in full; there was nothing left to commit.
+    expect(own.after).toBeNull();
+    expect(await git.headSha(t.repo)).toBe(t.git(["rev-parse", "HEAD"]));
+    // Anyone else's git command may rewrite the index: then git is asked in full, never trusted blind.
+    t.write("c.txt", "c\n");
+    t.git(["add", "c.txt"]);
+    spawned();
+    const staged = await stage(() => {}, "after a staged file");
+    expect(spawned()).toEqual(["add", "commit"]);
+    expect(staged.after).toBe(t.git(["rev-parse", "HEAD"]));
+    expect(t.git(["show", "--name-only", "--format=", "HEAD"])).toBe("c.txt");
+  });
+
+  it("reads HEAD without git, in the main checkout, a linked worktree and with packed refs", async () => {
+    const wt = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path: wt, branch: "fixpoint/t-1", base: "main" });
+    expect(readHead(t.repo)).toBe(t.git(["rev-parse", "HEAD"]));
+    expect(readHead(wt)).toBe(t.git(["rev-parse", "HEAD"], wt));
+    t.git(["pack-refs", "--all"]);
+    expect(readHead(t.repo)).toBe(t.git(["rev-parse", "HEAD"]));
+    t.git(["checkout", "-q", "--detach"]);
+    expect(readHead(t.repo)).toBe(t.git(["rev-parse", "HEAD"]));
+    expect(readHead(join(t.repo, "sub"))).toBeNull();
+  });
+});
