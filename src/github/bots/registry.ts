@@ -10,7 +10,7 @@ import { greptile } from "./greptile.js";
 import { plainText, sentence } from "./markdown.js";
 import { qodo } from "./qodo.js";
 import { sourcery } from "./sourcery.js";
-import type { BotAdapter, BotComment, BotFinding } from "./types.js";
+import { type BotAdapter, type BotComment, type BotFinding, byLogin } from "./types.js";
 
 export type { BotAdapter, BotComment, BotFinding } from "./types.js";
 
@@ -42,8 +42,9 @@ export function botDefaults(overrides: Readonly<Record<string, { severity?: Seve
   };
 }
 
+/** The bot's own adapter by login first; a marker only one bot writes second (a renamed app, GHE). */
 export function adapterFor(comment: BotComment): BotAdapter | null {
-  return BOT_ADAPTERS.find((a) => a.detect(comment)) ?? null;
+  return BOT_ADAPTERS.find((a) => byLogin(comment, a.logins)) ?? BOT_ADAPTERS.find((a) => a.detect(comment)) ?? null;
 }
 
 export interface ParsedBotComment {
