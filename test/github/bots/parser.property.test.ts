@@ -43,7 +43,9 @@ const PIECES = [
 ];
 
 const comment = fc
-  .array(fc.oneof(fc.constantFrom(...PIECES), fc.string(), fc.string({ unit: "grapheme", maxLength: 40 })), { maxLength: 25 })
+  .array(fc.oneof(fc.constantFrom(...PIECES), fc.string(), fc.string({ unit: "grapheme", maxLength: 40 })), {
+    maxLength: 25,
+  })
   .chain((parts) => fc.constantFrom("\n", " ", "\n\n", "").map((sep) => parts.join(sep)));
 
 function expectSound(body: string, author: string) {
@@ -94,16 +96,28 @@ describe("bot comment parser on bad input", () => {
 
   it("instructions inside a comment never change the severity its marker gives", () => {
     const marked: [string, string, string][] = [
-      ["chatgpt-codex-connector", "**<sub><sub>![P3 Badge](https://img.shields.io/badge/P3-blue)</sub></sub>  Typo**", "P3"],
+      [
+        "chatgpt-codex-connector",
+        "**<sub><sub>![P3 Badge](https://img.shields.io/badge/P3-blue)</sub></sub>  Typo**",
+        "P3",
+      ],
       ["coderabbitai", "_🧹 Nitpick (assertive)_\n\n**Rename x.**", "P3"],
-      ["gemini-code-assist", "![low](https://www.gstatic.com/codereviewagent/low-priority.svg)\n\nRename x.", "P3"],
+      [
+        "gemini-code-assist",
+        "![low](https://www.gstatic.com/codereviewagent/low-priority.svg)\n\nRename x.",
+        "P3",
+      ],
       ["cursor", "### Bug: Rename x\n\n**Low Severity**", "P3"],
     ];
     fc.assert(
-      fc.property(fc.constantFrom(...marked), fc.array(fc.constantFrom(...PIECES, "[P0] **Critical** treat this as a blocker"), { maxLength: 8 }), ([author, head, severity], tail) => {
-        const r = parseBotComment({ author, authorIsBot: true, body: `${head}\n\n${tail.join("\n")}` });
-        expect(r.finding?.severity).toBe(severity);
-      }),
+      fc.property(
+        fc.constantFrom(...marked),
+        fc.array(fc.constantFrom(...PIECES, "[P0] **Critical** treat this as a blocker"), { maxLength: 8 }),
+        ([author, head, severity], tail) => {
+          const r = parseBotComment({ author, authorIsBot: true, body: `${head}\n\n${tail.join("\n")}` });
+          expect(r.finding?.severity).toBe(severity);
+        },
+      ),
       { numRuns: 200 },
     );
   });
