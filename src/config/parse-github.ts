@@ -10,6 +10,7 @@ import {
   readNodeFields,
 } from "./kdl-fields.js";
 import type { GithubLayer } from "./layer.js";
+import { parseBotsNode } from "./parse-github-bots.js";
 
 const GITHUB_FIELDS: FieldSchema = {
   repo: "string",
@@ -30,7 +31,7 @@ const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
 /** `github repo="owner/name" …` on one line, or the same fields as child nodes in a block. */
 export function parseGithub(node: Node, sink: DiagnosticSink): GithubLayer {
-  const f = readNodeFields(node, GITHUB_FIELDS, { positional: [], block: true }, sink);
+  const f = readNodeFields(node, GITHUB_FIELDS, { positional: [], block: true, special: ["bots"] }, sink);
   const gh: GithubLayer = { location: sink.at(node.name) };
   const repo = getString(f, "repo");
   if (repo !== undefined) {
@@ -43,6 +44,11 @@ export function parseGithub(node: Node, sink: DiagnosticSink): GithubLayer {
   if (allowAuthors !== undefined) gh.allowAuthors = allowAuthors;
   const bots = getList(f, "bots");
   if (bots !== undefined) gh.bots = bots;
+  for (const child of f.special) {
+    const parsed = parseBotsNode(child, sink);
+    gh.bots = [...new Set([...(gh.bots ?? []), ...parsed.bots])];
+    gh.botSettings = { ...gh.botSettings, ...parsed.settings };
+  }
   const maxReworkCycles = getNumber(f, "max-rework-cycles");
   if (maxReworkCycles !== undefined) gh.maxReworkCycles = maxReworkCycles;
   const commentTimeoutMs = getNumber(f, "comment-timeout");

@@ -83,11 +83,19 @@ export interface ModelPrice {
   cacheWritePerM?: number;
 }
 
+/** A configured review bot: its default severity and a resolve/re-review command it understands. */
+export interface BotSetting {
+  severity?: Severity;
+  command?: string;
+}
+
 export interface GithubConfig {
   repo: string;
   baseUrl?: string;
   allowAuthors: string[];
   bots: string[];
+  /** Per bot login (see `bots { … }`): default severity and the command added to replies. */
+  botSettings?: Record<string, BotSetting>;
   maxReworkCycles: number;
   commentTimeoutMs: number;
   label: string;

@@ -1,0 +1,116 @@
+import type { Severity } from "../../domain/types.js";
+import { cleanComment, dropLine, titleFrom } from "./clean.js";
+import { detailsBlocks, plainText, sentence } from "./markdown.js";
+import { scaled } from "./scale.js";
+import { type BotAdapter, type BotComment, type BotFinding, byLogin } from "./types.js";
+
+const LOGINS = ["coderabbitai"];
+/** `_⚠️ Potential issue_ | _🟠 Major_`, `_🧹 Nitpick (assertive)_`, `_🛠️ Refactor suggestion_`. */
+const MARKER_LINE = /^\s*_[^_\n]{1,80}_(?:\s*\|\s*_[^_\n]{1,80}_){0,4}\s*$/u;
+const LEVEL = /(critical|major|minor|trivial|info)(?![a-z])/i;
+const KIND = /(potential issue|refactor suggestion|nitpick)/i;
+
+interface Marker {
+  severity: Severity | null;
+  category: string;
+}
+
+/** The severity line's level (Critical/Major/Minor/Trivial) or, without one, its kind. */
+export function coderabbitMarker(line: string): Marker | null {
+  if (!MARKER_LINE.test(line)) return null;
+  const level = scaled("coderabbit", LEVEL.exec(line)?.[1]);
+  const kind = KIND.exec(line)?.[1]?.toLowerCase();
+  const severity = level ?? scaled("coderabbit", kind);
+  if (severity === null && kind === undefined) return null;
+  return { severity, category: categoryOf(kind, line) };
+}
+
+function categoryOf(kind: string | undefined, line: string): string {
+  if (/security/i.test(line)) return "security";
+  if (kind === "potential issue") return "correctness";
+  if (kind === "refactor suggestion") return "maintainability";
+  if (kind === "nitpick") return "style";
+  return "pr-comment";
+}
+
+/** A line that is only bold text: CodeRabbit's title line. */
+const BOLD_LINE = /^\s*\*\*(.{1,500}?)\*\*\s*$/;
+
+function parse(comment: BotComment): BotFinding | null {
+  const cleaned = cleanComment(comment.body);
+  const lines = cleaned.text.split("\n");
+  const markerLine = lines.find((l) => MARKER_LINE.test(l));
+  const marker = markerLine === undefined ? null : coderabbitMarker(markerLine);
+  let text = markerLine === undefined ? cleaned.text : dropLine(cleaned.text, (l) => l === markerLine);
+  const boldTitle = text.split("\n").find((l) => l.trim() !== "");
+  const titleLine = boldTitle !== undefined && BOLD_LINE.test(boldTitle) ? boldTitle : undefined;
+  const title = titleLine !== undefined ? sentence(plainText(titleLine)) : titleFrom(text);
+  if (titleLine !== undefined) text = dropLine(text, (l) => l === titleLine);
+  return {
+    severity: marker?.severity ?? null,
+    title,
+    body: text,
+    category: marker?.category ?? "pr-comment",
+    ...(cleaned.suggestion !== undefined ? { suggestion: cleaned.suggestion } : {}),
+    ...(cleaned.agentPrompt !== undefined ? { agentPrompt: cleaned.agentPrompt } : {}),
+    ...(marker === null ? { unrecognised: true } : {}),
+  };
+}
+
+/** Review-body sections that hold findings; duplicates restate inline threads and are skipped. */
+const SECTIONS: { summary: RegExp; severity: Severity }[] = [
+  { summary: /nitpick comments/i, severity: "P3" },
+  { summary: /outside (?:the )?diff range comments/i, severity: "P2" },
+];
+
+/**
+ * The nitpick and outside-diff sections of a review body: `<details>` per section, one nested
+ * `<details>` per file (`path (n)`), entries separated by `---`, each opening with
+ * `` `12-34`: **Title.** `` and optionally a severity line of its own.
+ */
+function parseReviewBody(body: string): BotFinding[] {
+  const out: BotFinding[] = [];
+  for (const section of detailsBlocks(body.replace(/\r\n?/g, "\n"))) {
+    const kind = SECTIONS.find((s) => s.summary.test(section.summary));
+    if (!kind) continue;
+    for (const file of detailsBlocks(section.inner)) {
+      const path = file.summary.replace(/\s*\(\d+\)\s*$/, "").trim();
+      for (const entry of file.inner.split(/\n\s*---\s*\n/)) {
+        const f = reviewEntry(entry, path, kind.severity);
+        if (f) out.push(f);
+      }
+    }
+  }
+  return out;
+}
+
+const ENTRY_HEAD = /^\s*`(\d{1,7})(?:\s*-\s*(\d{1,7}))?`\s*:\s*(.*)$/m;
+
+function reviewEntry(entry: string, path: string, sectionSeverity: Severity): BotFinding | null {
+  const head = ENTRY_HEAD.exec(entry);
+  if (!head) return null;
+  const rest = `${head[3] ?? ""}\n${entry.slice(head.index + head[0].length)}`;
+  const found = parse({ author: "coderabbitai", authorIsBot: true, body: rest });
+  if (!found) return null;
+  const start = Number(head[1]);
+  const end = head[2] === undefined ? start : Number(head[2]);
+  const { unrecognised: _ignored, ...finding } = found;
+  return {
+    ...finding,
+    severity: found.severity ?? sectionSeverity,
+    category:
+      found.category === "pr-comment" ? (sectionSeverity === "P3" ? "style" : "pr-comment") : found.category,
+    ...(path ? { path } : {}),
+    line: start,
+    lineEnd: end,
+  };
+}
+
+export const coderabbit: BotAdapter = {
+  name: "coderabbit",
+  logins: LOGINS,
+  detect: (c) =>
+    byLogin(c, LOGINS) || /auto-generated (?:comment|reply) by coderabbit/i.test(c.body.slice(-2000)),
+  parse,
+  parseReviewBody,
+};

@@ -1,0 +1,60 @@
+import { parseBadged } from "./badge.js";
+import { scaled } from "./scale.js";
+import { type BotAdapter, type BotComment, type BotFinding, byLogin } from "./types.js";
+
+const LOGINS = ["chatgpt-codex-connector", "codex"];
+
+/** `![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)` inside `<sub><sub>`. */
+function level(img: { alt: string; src: string }): string | null {
+  return /^\s*(P[0-3])\b/i.exec(img.alt)?.[1] ?? /\/badge\/(P[0-3])[-_]/i.exec(img.src)?.[1] ?? null;
+}
+
+function parse(comment: BotComment): BotFinding | null {
+  const r = parseBadged(comment.body, level);
+  if (!r) return null;
+  const severity = scaled("codex", r.word ?? undefined);
+  return {
+    ...r.found,
+    severity,
+    category: "correctness",
+    ...(severity === null ? { unrecognised: true } : {}),
+  };
+}
+
+/**
+ * Findings Codex could not place inline: a blob permalink to `path#L12-L14`, then the badge
+ * line and the explanation, repeated per finding.
+ */
+function parseReviewBody(body: string): BotFinding[] {
+  const out: BotFinding[] = [];
+  const parts = body.replace(/\r\n?/g, "\n").split(/\n(?=\s*https:\/\/\S{1,500}\/blob\/[0-9a-f]{7,40}\/)/);
+  for (const part of parts) {
+    const link = /https:\/\/\S{1,500}?\/blob\/[0-9a-f]{7,40}\/(\S{1,500}?)#L(\d{1,7})(?:-L(\d{1,7}))?/.exec(
+      part,
+    );
+    if (!link) continue;
+    const r = parseBadged(part.slice(link.index + link[0].length), level);
+    const severity = scaled("codex", r?.word ?? undefined);
+    if (!r || severity === null) continue;
+    const line = Number(link[2]);
+    out.push({
+      ...r.found,
+      severity,
+      category: "correctness",
+      path: decodeURIComponent(link[1] ?? ""),
+      line,
+      lineEnd: link[3] === undefined ? line : Number(link[3]),
+    });
+  }
+  return out;
+}
+
+export const codex: BotAdapter = {
+  name: "codex",
+  logins: LOGINS,
+  detect: (c) =>
+    byLogin(c, LOGINS) ||
+    /!\[P[0-3] Badge\]\(https:\/\/img\.shields\.io\/badge\/P[0-3]/.test(c.body.slice(0, 2000)),
+  parse,
+  parseReviewBody,
+};

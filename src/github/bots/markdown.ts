@@ -1,0 +1,196 @@
+/**
+ * Markdown/HTML clean-up shared by the bot adapters. Bot comments are untrusted and may be huge,
+ * truncated or malformed: every scan here is linear (index scans and bounded quantifiers, never
+ * a lazy `[\s\S]*?` across the whole text) and nothing throws.
+ */
+
+export interface Block {
+  /** Plain text of the block's `<summary>`, "" when it has none. */
+  summary: string;
+  /** What is inside the block, the summary removed. */
+  inner: string;
+  start: number;
+  end: number;
+}
+
+/** Removes `<!-- … -->`; an unterminated `<!--` loses only the marker itself, not the text after it. */
+export function stripHtmlComments(text: string): string {
+  let out = "";
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf("<!--", at);
+    if (open < 0) return out + text.slice(at);
+    out += text.slice(at, open);
+    const close = text.indexOf("-->", open + 4);
+    if (close < 0) return out + text.slice(open + 4);
+    at = close + 3;
+  }
+}
+
+const DETAILS_OPEN = /<details\b[^>]{0,200}>/gi;
+const DETAILS_CLOSE = /<\/details\s*>/gi;
+
+/**
+ * The top-level `<details>` blocks, nested ones counted so the outer block ends at its own
+ * `</details>`. A block never closed runs to the end of the text.
+ */
+export function detailsBlocks(text: string): Block[] {
+  const tags: { at: number; end: number; open: boolean }[] = [];
+  for (const m of text.matchAll(DETAILS_OPEN))
+    tags.push({ at: m.index, end: m.index + m[0].length, open: true });
+  for (const m of text.matchAll(DETAILS_CLOSE))
+    tags.push({ at: m.index, end: m.index + m[0].length, open: false });
+  tags.sort((a, b) => a.at - b.at);
+  const blocks: Block[] = [];
+  let depth = 0;
+  let start = 0;
+  let innerStart = 0;
+  for (const t of tags) {
+    if (t.open) {
+      if (depth === 0) {
+        start = t.at;
+        innerStart = t.end;
+      }
+      depth++;
+    } else if (depth > 0) {
+      depth--;
+      if (depth === 0) blocks.push(block(text, start, innerStart, t.at, t.end));
+    }
+  }
+  if (depth > 0) blocks.push(block(text, start, innerStart, text.length, text.length));
+  return blocks;
+}
+
+function block(text: string, start: number, innerStart: number, innerEnd: number, end: number): Block {
+  let inner = text.slice(innerStart, innerEnd);
+  let summary = "";
+  const m = /^\s*<summary\b[^>]{0,200}>/i.exec(inner);
+  if (m) {
+    const close = inner.search(/<\/summary\s*>/i);
+    const stop = close < 0 ? inner.indexOf("\n", m[0].length) : close;
+    const cut = stop < 0 ? inner.length : stop;
+    summary = plainText(inner.slice(m[0].length, cut));
+    inner = inner.slice(close < 0 ? cut : cut + (/<\/summary\s*>/i.exec(inner.slice(cut))?.[0].length ?? 0));
+  }
+  return { summary, inner: unquoteBlockquote(inner), start, end };
+}
+
+/** CodeRabbit wraps section bodies in `<blockquote>`; the tags carry nothing. */
+function unquoteBlockquote(s: string): string {
+  return s.replace(/<\/?blockquote\s*>/gi, "\n");
+}
+
+/** `text` with the given blocks cut out. */
+export function cutBlocks(text: string, blocks: Block[]): string {
+  let out = "";
+  let at = 0;
+  for (const b of blocks) {
+    out += text.slice(at, b.start);
+    at = b.end;
+  }
+  return out + text.slice(at);
+}
+
+/** The first ```suggestion block's lines; undefined when there is none. */
+export function suggestionOf(text: string): string | undefined {
+  const start = /^[ \t]*(`{3,}|~{3,})suggestion[^\n]{0,40}\n/im.exec(text);
+  if (!start) return undefined;
+  const fence = start[1] ?? "```";
+  const from = start.index + start[0].length;
+  const closeAt = text.indexOf(`\n${fence}`, from - 1);
+  const body = closeAt < 0 ? text.slice(from) : text.slice(from, closeAt + 1);
+  return body.replace(/\n$/, "");
+}
+
+/** Fenced code blocks with their info string. Unclosed fences run to the end. */
+export function fencedBlocks(text: string): { info: string; body: string; start: number; end: number }[] {
+  const out: { info: string; body: string; start: number; end: number }[] = [];
+  const open = /^[ \t]{0,3}(`{3,}|~{3,})([^\n`]{0,80})$/gm;
+  for (;;) {
+    const m = open.exec(text);
+    if (!m) return out;
+    const fence = m[1] ?? "```";
+    const from = m.index + m[0].length + 1;
+    const close = new RegExp(`^[ \\t]{0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}[ \\t]*$`, "gm");
+    close.lastIndex = from;
+    const c = close.exec(text);
+    const end = c ? c.index + c[0].length : text.length;
+    out.push({
+      info: (m[2] ?? "").trim(),
+      body: text.slice(from, c ? c.index : text.length),
+      start: m.index,
+      end,
+    });
+    open.lastIndex = Math.max(end, open.lastIndex);
+  }
+}
+
+/** Markdown images, `<img>`, `<picture>` and links whose only content is an image. */
+export function stripImages(text: string): string {
+  return text
+    .replace(/<picture\b[^>]{0,500}>[\s\S]{0,3000}?<\/picture>/gi, " ")
+    .replace(/<a\b[^>]{0,2000}>\s{0,20}(?:<img\b[^>]{0,2000}>\s{0,20})+<\/a>/gi, " ")
+    .replace(/<img\b[^>]{0,2000}>/gi, " ")
+    .replace(/<a\b[^>]{0,2000}>\s{0,20}<\/a>/gi, " ")
+    .replace(/\[!\[[^\]\n]{0,300}\]\([^)\n]{0,2000}\)\]\([^)\n]{0,2000}\)/g, " ")
+    .replace(/!\[[^\]\n]{0,300}\]\([^)\n]{0,2000}\)/g, " ");
+}
+
+/** A line of markdown/HTML as plain text: tags, emphasis, links and images reduced to their words. */
+export function plainText(line: string): string {
+  return stripImages(line)
+    .replace(/<[^<>\n]{0,500}>/g, " ")
+    .replace(/\[([^\]\n]{0,500})\]\([^)\n]{0,2000}\)/g, "$1")
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/, "")
+    .replace(/(\*\*|__|\*|`|~~)/g, "")
+    .replace(/^\s{0,3}(\d{1,3}[.)])\s+/, "")
+    .replace(/(^|\s)_([^_\n]{1,500})_(?=\s|$|[.,:;!?|])/g, "$1$2")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+const TITLE_MAX = 100;
+
+/** The first sentence of `text`, without a trailing period or colon, at most 100 characters. */
+export function sentence(text: string): string {
+  const line = text.trim();
+  const first = /^(.{1,600}?[.!?])(?=\s|$)/u.exec(line)?.[1] ?? line;
+  const s = first.replace(/[.:]$/, "").trim();
+  return s.length <= TITLE_MAX ? s : `${s.slice(0, TITLE_MAX - 1).trimEnd()}…`;
+}
+
+/** Whether a line has something to read (a letter or a digit in any script). */
+export function hasWords(s: string): boolean {
+  return /[\p{L}\p{N}]/u.test(s);
+}
+
+/** The first line of `text` with words in it, as plain text (code blocks and HTML comments skipped). */
+export function firstWordsLine(text: string, skip: (line: string) => boolean = () => false): string {
+  const noComments = stripHtmlComments(text);
+  let inFence = false;
+  for (const raw of noComments.split("\n")) {
+    if (/^\s{0,3}(`{3,}|~{3,})/.test(raw)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence || skip(raw)) continue;
+    const line = plainText(raw);
+    if (hasWords(line)) return line;
+  }
+  return "";
+}
+
+/** Blank-line runs squeezed, trailing spaces and a trailing `---` rule dropped. */
+export function tidy(text: string): string {
+  return text
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .replace(/(\n\s*(---|\*\*\*|___)\s*)+$/g, "")
+    .trim();
+}

@@ -1,0 +1,78 @@
+import { cleanComment, dropLine } from "./clean.js";
+import { plainText, sentence } from "./markdown.js";
+import { scaled } from "./scale.js";
+import { type BotAdapter, type BotComment, type BotFinding, byLogin } from "./types.js";
+
+const LOGINS = ["sourcery-ai", "sourcery-ai-experiments"];
+/** `**issue (bug_risk):** …`, `**suggestion (security):** …`, `**nitpick (typo):** …`, `**praise:** …`. */
+const PREFIX =
+  /^\s*\*\*\s*(issue|suggestion|nitpick|question|praise|thought|todo|chore)\s*(?:\(\s*([a-z0-9_ -]{1,40})\s*\))?\s*:\s*\*\*\s*(.*)$/im;
+
+function severityOf(kind: string, sub: string | undefined): ReturnType<typeof scaled> {
+  const k = kind.toLowerCase();
+  const s = sub?.trim().toLowerCase();
+  if (s !== undefined) return scaled("sourcery", `${k} (${s})`) ?? scaled("sourcery", k);
+  return scaled("sourcery", k);
+}
+
+function categoryOf(sub: string | undefined, kind: string): string {
+  const s = sub?.toLowerCase() ?? "";
+  if (s.includes("security")) return "security";
+  if (s.includes("bug")) return "correctness";
+  if (s.includes("test")) return "tests";
+  if (s.includes("performance")) return "performance";
+  return kind.toLowerCase() === "issue" ? "correctness" : "style";
+}
+
+function parse(comment: BotComment): BotFinding | null {
+  const cleaned = cleanComment(comment.body);
+  const m = PREFIX.exec(cleaned.text);
+  const kind = m?.[1] ?? "";
+  // Praise is not a finding.
+  if (kind.toLowerCase() === "praise") return null;
+  const rest = plainText(m?.[3] ?? "");
+  let text = cleaned.text;
+  if (m) text = dropLine(text, (l) => l === m[0]);
+  const title = sentence(rest) || sentence(plainText(text.split("\n").find((l) => l.trim()) ?? ""));
+  const body = rest && m ? [rest, text].filter(Boolean).join("\n\n") : text;
+  const severity = m ? severityOf(kind, m[2]) : null;
+  return {
+    severity,
+    title,
+    body,
+    category: m ? categoryOf(m[2], kind) : "pr-comment",
+    ...(cleaned.suggestion !== undefined ? { suggestion: cleaned.suggestion } : {}),
+    ...(cleaned.agentPrompt !== undefined ? { agentPrompt: cleaned.agentPrompt } : {}),
+    ...(severity === null ? { unrecognised: true } : {}),
+  };
+}
+
+/**
+ * Sourcery's review body: its individual comments are also posted inline (and repeated in a
+ * prompt block), so only the "Overall Comments" bullets — findings with no place — are taken.
+ */
+function parseReviewBody(body: string): BotFinding[] {
+  const text = body.replace(/\r\n?/g, "\n");
+  const at = /^#{1,4}\s*overall comments\s*$/im.exec(text);
+  if (!at) return [];
+  const rest = text.slice(at.index + at[0].length);
+  const stop = /^#{1,4}\s|^<\/?details/im.exec(rest);
+  const out: BotFinding[] = [];
+  for (const item of (stop ? rest.slice(0, stop.index) : rest).split(/\n(?=\s{0,3}[-*+]\s)/)) {
+    if (!/^\s{0,3}[-*+]\s/.test(item)) continue;
+    const inner = item.replace(/^\s{0,3}[-*+]\s+/, "");
+    const parsed = parse({ author: "sourcery-ai", authorIsBot: true, body: inner });
+    if (!parsed) continue;
+    const { unrecognised: _u, ...f } = parsed;
+    out.push({ ...f, severity: parsed.severity ?? "P3" });
+  }
+  return out;
+}
+
+export const sourcery: BotAdapter = {
+  name: "sourcery",
+  logins: LOGINS,
+  detect: (c) => byLogin(c, LOGINS),
+  parse,
+  parseReviewBody,
+};
