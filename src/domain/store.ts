@@ -22,8 +22,10 @@ import type {
  * later); the same contract test suite runs against each. Every method is async so a networked
  * implementation fits; nothing dialect-specific leaks through.
  *
- * Timestamps are epoch milliseconds supplied by the caller's clock where they matter for
- * leases, so tests control time.
+ * Timestamps are epoch milliseconds supplied by the caller's clock, so tests control time. One
+ * exception: the PostgreSQL store measures leases on the database server's clock by default
+ * (workers on several machines must agree on when a lease ends); the `now` passed to
+ * claimTask/heartbeat then only sets `updatedAt`, and `Task.leaseExpiresAt` is server time.
  */
 export interface Store extends StoreOps {
   readonly kind: "sqlite" | "postgres";
@@ -39,6 +41,14 @@ export interface Store extends StoreOps {
    * transaction is open wait for it (SQLite serialises them on its one connection).
    */
   transaction<T>(fn: (tx: StoreOps) => Promise<T>, opts?: { fence?: Lease }): Promise<T>;
+
+  /**
+   * For an idle worker: resolves when a task may have become claimable (PostgreSQL: a
+   * LISTEN/NOTIFY wake-up when a task is queued or released), after `timeoutMs` at the latest
+   * (the slow poll), or at once when `signal` aborts. Optional: a store without it (SQLite, one
+   * machine) is polled by the caller every `timeoutMs`.
+   */
+  waitForWork?(timeoutMs: number, signal?: AbortSignal): Promise<void>;
 
   close(): Promise<void>;
 }
