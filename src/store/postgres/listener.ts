@@ -53,6 +53,7 @@ export class WorkListener {
   async wait(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return;
     await this.connect();
+    if (signal?.aborted) return;
     if (this.pending > 0) {
       this.pending--;
       return;
