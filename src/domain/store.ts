@@ -50,7 +50,26 @@ export interface Store extends StoreOps {
    */
   waitForWork?(timeoutMs: number, signal?: AbortSignal): Promise<void>;
 
+  // ---- the workers registry behind `fixpoint workers`
+  /** Records or refreshes a worker (upsert by id, every field written). */
+  saveWorker(worker: WorkerRecord): Promise<void>;
+  /** Forgets a worker that stopped; a no-op when absent. */
+  removeWorker(workerId: string): Promise<void>;
+  /** Every recorded worker, oldest first; a crashed one stays until its heartbeat is judged stale. */
+  listWorkers(): Promise<WorkerRecord[]>;
+
   close(): Promise<void>;
+}
+
+/** One `fixpoint work` process as the workers registry knows it. Times: the worker's clock. */
+export interface WorkerRecord {
+  /** `host:pid:random`, the same id its claims carry as `Task.workerId`. */
+  id: string;
+  host: string;
+  pid: number;
+  concurrency: number;
+  startedAt: number;
+  heartbeatAt: number;
 }
 
 /**

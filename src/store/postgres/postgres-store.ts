@@ -9,6 +9,7 @@ import type {
   StoreOps,
   TaskFilter,
   TaskPatch,
+  WorkerRecord,
 } from "../../domain/store.js";
 import type {
   Finding,
@@ -36,6 +37,7 @@ import {
   toStageExecution,
   toTask,
   toTaskSummary,
+  toWorker,
 } from "../sqlite/rows.js";
 import { parseJsonOrText } from "../sqlite/tolerant.js";
 import { backoffMs, openPool, type PoolOptions } from "./connection.js";
@@ -585,6 +587,25 @@ class PostgresStore extends PgOps implements Store {
   waitForWork(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     this.listener ??= new WorkListener(this.settings.url);
     return this.listener.wait(timeoutMs, signal);
+  }
+
+  async saveWorker(w: WorkerRecord): Promise<void> {
+    const p = new Params();
+    const sql = `INSERT INTO workers (id, host, pid, concurrency, started_at, heartbeat_at)
+      VALUES (${p.add(w.id)}, ${p.add(w.host)}, ${p.add(w.pid)}, ${p.add(w.concurrency)}, ${p.add(w.startedAt)}, ${p.add(w.heartbeatAt)})
+      ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid, concurrency = excluded.concurrency,
+        started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at`;
+    await this.count("recording a worker", sql, p);
+  }
+
+  async removeWorker(workerId: string): Promise<void> {
+    await this.count("removing a worker", "DELETE FROM workers WHERE id = $1", withValues(workerId));
+  }
+
+  async listWorkers(): Promise<WorkerRecord[]> {
+    return (
+      await this.rows("listing workers", "SELECT * FROM workers ORDER BY started_at, id", new Params())
+    ).map(toWorker);
   }
 
   async close(): Promise<void> {
