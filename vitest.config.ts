@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    globalSetup: ["test/global-setup.ts"],
+    globalSetup: ["test/global-setup.ts", "test/helpers/pg-server.ts"],
   },
 });

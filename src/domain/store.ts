@@ -22,8 +22,10 @@ import type {
  * later); the same contract test suite runs against each. Every method is async so a networked
  * implementation fits; nothing dialect-specific leaks through.
  *
- * Timestamps are epoch milliseconds supplied by the caller's clock where they matter for
- * leases, so tests control time.
+ * Timestamps are epoch milliseconds supplied by the caller's clock, so tests control time. One
+ * exception: the PostgreSQL store measures leases on the database server's clock by default
+ * (workers on several machines must agree on when a lease ends); the `now` passed to
+ * claimTask/heartbeat then only sets `updatedAt`, and `Task.leaseExpiresAt` is server time.
  */
 export interface Store extends StoreOps {
   readonly kind: "sqlite" | "postgres";
@@ -40,7 +42,34 @@ export interface Store extends StoreOps {
    */
   transaction<T>(fn: (tx: StoreOps) => Promise<T>, opts?: { fence?: Lease }): Promise<T>;
 
+  /**
+   * For an idle worker: resolves when a task may have become claimable (PostgreSQL: a
+   * LISTEN/NOTIFY wake-up when a task is queued or released), after `timeoutMs` at the latest
+   * (the slow poll), or at once when `signal` aborts. Optional: a store without it (SQLite, one
+   * machine) is polled by the caller every `timeoutMs`.
+   */
+  waitForWork?(timeoutMs: number, signal?: AbortSignal): Promise<void>;
+
+  // ---- the workers registry behind `fixpoint workers`
+  /** Records or refreshes a worker (upsert by id, every field written). */
+  saveWorker(worker: WorkerRecord): Promise<void>;
+  /** Forgets a worker that stopped; a no-op when absent. */
+  removeWorker(workerId: string): Promise<void>;
+  /** Every recorded worker, oldest first; a crashed one stays until its heartbeat is judged stale. */
+  listWorkers(): Promise<WorkerRecord[]>;
+
   close(): Promise<void>;
+}
+
+/** One `fixpoint work` process as the workers registry knows it. Times: the worker's clock. */
+export interface WorkerRecord {
+  /** `host:pid:random`, the same id its claims carry as `Task.workerId`. */
+  id: string;
+  host: string;
+  pid: number;
+  concurrency: number;
+  startedAt: number;
+  heartbeatAt: number;
 }
 
 /**

@@ -51,14 +51,35 @@ export async function runWorker(deps: EngineDeps, opts: WorkerOptions): Promise<
   }
   const summary: WorkerSummary = { ran: [], errors: [] };
   await releaseDeadLocalWorkers(deps);
+  const registry = registerWorker(deps, workerId, Math.max(1, opts.concurrency));
+  try {
+    await runSlots(deps, opts, workerId, leaseMs, summary);
+  } finally {
+    await registry.stop();
+  }
+  return summary;
+}
 
+/** How long an idle worker waits for a NOTIFY before claiming anyway (expired leases send none). */
+const NOTIFY_POLL_MS = 10_000;
+
+async function runSlots(
+  deps: EngineDeps,
+  opts: WorkerOptions,
+  workerId: string,
+  leaseMs: number,
+  summary: WorkerSummary,
+): Promise<void> {
   const slot = async (): Promise<void> => {
     for (;;) {
       if (opts.signal.aborted) return;
       const task = await deps.store.claimTask({ workerId, leaseMs, now: deps.clock.now(), ids: opts.ids });
       if (!task) {
         if (!opts.watch) return;
-        await deps.clock.sleep(opts.pollMs ?? 2000, opts.signal);
+        const pollMs = opts.pollMs ?? 2000;
+        if (deps.store.waitForWork)
+          await deps.store.waitForWork(Math.max(pollMs, NOTIFY_POLL_MS), opts.signal);
+        else await deps.clock.sleep(pollMs, opts.signal);
         continue;
       }
       await runClaimed(task, workerId, leaseMs, deps, opts.signal, summary);
@@ -66,7 +87,38 @@ export async function runWorker(deps: EngineDeps, opts: WorkerOptions): Promise<
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, slot));
-  return summary;
+}
+
+/** How often a worker refreshes its row in the workers registry (`fixpoint workers`). */
+export const WORKER_HEARTBEAT_MS = 10_000;
+
+/**
+ * Records this worker in the store's registry and refreshes it until `stop`, which removes it.
+ * The registry is informational: a failed write never stops the worker.
+ */
+function registerWorker(deps: EngineDeps, id: string, concurrency: number): { stop: () => Promise<void> } {
+  const startedAt = deps.clock.now();
+  const save = () =>
+    deps.store
+      .saveWorker({
+        id,
+        host: hostname(),
+        pid: process.pid,
+        concurrency,
+        startedAt,
+        heartbeatAt: deps.clock.now(),
+      })
+      .catch(() => undefined);
+  const first = save();
+  const timer = setInterval(save, WORKER_HEARTBEAT_MS);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await first;
+      await deps.store.removeWorker(id).catch(() => undefined);
+    },
+  };
 }
 
 async function runClaimed(

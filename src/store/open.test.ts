@@ -37,11 +37,21 @@ describe("openStore", () => {
     expect(existsSync(join(root, "state", "custom.db"))).toBe(true);
   });
 
-  it("says PostgreSQL is not available yet, and rejects anything else as config", async () => {
-    await expect(openStore("postgres://u@localhost/db", "/nowhere")).rejects.toMatchObject({
-      code: "config",
-      message: 'PostgreSQL support is not built yet; use database "sqlite" (the default) for now',
-    });
+  it("opens a sqlite: prefixed path", async () => {
+    root = mkdtempSync(join(tmpdir(), "fixpoint-open-"));
+    const store = await openStore("sqlite:.fixpoint/other.db", root);
+    await store.close();
+    expect(existsSync(join(root, ".fixpoint", "other.db"))).toBe(true);
+  });
+
+  it("names an unreachable PostgreSQL server and the setting in one line, and rejects anything else as config", async () => {
+    const failure = openStore("postgres://u:secret@127.0.0.1:1/db", "/nowhere");
+    await expect(failure).rejects.toMatchObject({ code: "store" });
+    const message = await failure.catch((e: unknown) => (e instanceof Error ? e.message : ""));
+    expect(message).toMatch(/^cannot reach PostgreSQL at postgres:\/\/127\.0\.0\.1:1\/db \(ECONNREFUSED\)/);
+    expect(message).toContain("FIXPOINT_DATABASE_URL");
+    expect(message).not.toContain("secret");
+    expect(message).not.toContain("\n");
     await expect(openStore("mysql://x", "/nowhere")).rejects.toMatchObject({ code: "config" });
   });
 });

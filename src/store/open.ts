@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import type { Store } from "../domain/store.js";
 import { FixpointError } from "../errors.js";
+import { openPostgresStore } from "./postgres/postgres-store.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
 
 /** Where the default SQLite store lives inside a project. */
@@ -8,22 +9,23 @@ export function defaultSqlitePath(projectRoot: string): string {
   return join(projectRoot, ".fixpoint", "fixpoint.db");
 }
 
+export function isPostgresUrl(spec: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(spec.trim());
+}
+
 /**
  * Resolves the configured `database` (or FIXPOINT_DATABASE_URL) to a Store:
  * - `sqlite` → `<projectRoot>/.fixpoint/fixpoint.db`;
- * - a path ending in `.db` → that file (relative paths are taken from the project root);
- * - `postgres://…` / `postgresql://…` → not available yet.
+ * - a path ending in `.db` (optionally prefixed `sqlite:`) → that file (relative paths are taken
+ *   from the project root);
+ * - `postgres://…` / `postgresql://…` → the PostgreSQL store (schema created or migrated on open).
  */
 export async function openStore(url: string, projectRoot: string): Promise<Store> {
   const spec = url.trim();
   if (spec === "sqlite") return openSqliteStore(defaultSqlitePath(projectRoot));
-  if (/^postgres(ql)?:\/\//i.test(spec)) {
-    throw new FixpointError(
-      "config",
-      'PostgreSQL support is not built yet; use database "sqlite" (the default) for now',
-    );
-  }
-  if (spec.endsWith(".db")) return openSqliteStore(isAbsolute(spec) ? spec : resolve(projectRoot, spec));
+  if (isPostgresUrl(spec)) return openPostgresStore(spec);
+  const file = spec.startsWith("sqlite:") ? spec.slice("sqlite:".length) : spec;
+  if (file.endsWith(".db")) return openSqliteStore(isAbsolute(file) ? file : resolve(projectRoot, file));
   throw new FixpointError(
     "config",
     `unknown database "${url}": use "sqlite", a file path ending in .db, or a postgres:// URL`,

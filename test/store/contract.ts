@@ -529,6 +529,21 @@ export function runStoreContract(name: string, open: OpenStore): void {
       });
     });
 
+    describe("workers registry", () => {
+      it("records, refreshes, lists and forgets workers", async () => {
+        const a = { id: "h1:10:aa", host: "h1", pid: 10, concurrency: 2, startedAt: 5, heartbeatAt: 5 };
+        const b = { id: "h2:20:bb", host: "h2", pid: 20, concurrency: 1, startedAt: 7, heartbeatAt: 7 };
+        expect(await store.listWorkers()).toEqual([]);
+        await store.saveWorker(b);
+        await store.saveWorker(a);
+        await store.saveWorker({ ...a, heartbeatAt: 50 });
+        expect(await store.listWorkers()).toEqual([{ ...a, heartbeatAt: 50 }, b]);
+        await store.removeWorker(a.id);
+        await store.removeWorker("never-seen");
+        expect(await store.listWorkers()).toEqual([b]);
+      });
+    });
+
     describe("markers", () => {
       it("sets a marker once, overwrites with setMarker, and reads JSON back", async () => {
         expect(await store.getMarker("pr:12:reply:abc")).toBeNull();

@@ -4,7 +4,7 @@
  * fixpoint reads as something this one can act on instead of an impossible type.
  */
 
-import type { StoredCheckpoint } from "../../domain/store.js";
+import type { StoredCheckpoint, WorkerRecord } from "../../domain/store.js";
 import {
   type FailureClass,
   FINAL_VERDICTS,
@@ -269,5 +269,16 @@ export function toCheckpoint(r: Row): StoredCheckpoint {
     seq: num(r.seq),
     state: parseJsonOrText(r.state),
     createdAt: num(r.created_at),
+  };
+}
+
+export function toWorker(r: Row): WorkerRecord {
+  return {
+    id: text(r.id),
+    host: text(r.host),
+    pid: num(r.pid),
+    concurrency: num(r.concurrency),
+    startedAt: num(r.started_at),
+    heartbeatAt: num(r.heartbeat_at),
   };
 }

@@ -8,6 +8,7 @@ import type {
   StoreOps,
   TaskFilter,
   TaskPatch,
+  WorkerRecord,
 } from "../../domain/store.js";
 import type {
   Finding,
@@ -47,6 +48,7 @@ import {
   toStageExecution,
   toTask,
   toTaskSummary,
+  toWorker,
 } from "./rows.js";
 import { Statements } from "./statements.js";
 import { CLAIM_AMONG, CLAIM_ANY, filterSql, INSERT_TASK, insertTaskParams, patchSql } from "./task-sql.js";
@@ -416,6 +418,32 @@ class SqliteStore implements Store {
         { key, value: JSON.stringify(value), now },
       );
     });
+  }
+
+  // ---- workers
+
+  saveWorker(w: WorkerRecord): Promise<void> {
+    return this.write("recording a worker", () => {
+      this.sql.run(
+        `INSERT INTO workers (id, host, pid, concurrency, started_at, heartbeat_at)
+         VALUES (@id, @host, @pid, @concurrency, @startedAt, @heartbeatAt)
+         ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid, concurrency = excluded.concurrency,
+           started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at`,
+        { ...w },
+      );
+    });
+  }
+
+  removeWorker(workerId: string): Promise<void> {
+    return this.write("removing a worker", () => {
+      this.sql.run("DELETE FROM workers WHERE id = @id", { id: workerId });
+    });
+  }
+
+  listWorkers(): Promise<WorkerRecord[]> {
+    return this.op("listing workers", () =>
+      this.sql.all("SELECT * FROM workers ORDER BY started_at, id").map(toWorker),
+    );
   }
 
   async close(): Promise<void> {

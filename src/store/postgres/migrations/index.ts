@@ -1,0 +1,20 @@
+import { sql as initial } from "./001_initial.js";
+import { sql as workers } from "./002_workers.js";
+
+export interface PgMigration {
+  /** Consecutive from 1; `fixpoint_schema_migrations` records each one applied. */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Every PostgreSQL migration, oldest first. Append only, like the SQLite list: a released
+ * migration is never edited. The numbering is the PostgreSQL store's own.
+ */
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, name: "initial", sql: initial },
+  { version: 2, name: "workers", sql: workers },
+];
+
+export const PG_LATEST_SCHEMA_VERSION: number = PG_MIGRATIONS.length;

@@ -1,0 +1,616 @@
+import type pg from "pg";
+import type {
+  ClaimRequest,
+  Lease,
+  RunPatch,
+  StageCommit,
+  Store,
+  StoredCheckpoint,
+  StoreOps,
+  TaskFilter,
+  TaskPatch,
+  WorkerRecord,
+} from "../../domain/store.js";
+import type {
+  Finding,
+  Json,
+  NewTask,
+  NewTaskEvent,
+  Run,
+  RunKind,
+  RunMeta,
+  StageExecution,
+  Task,
+  TaskEvent,
+  TaskSummary,
+} from "../../domain/types.js";
+import { FixpointError } from "../../errors.js";
+import {
+  type Cell,
+  type Row,
+  SUMMARY_SELECT,
+  TASK_SELECT,
+  toCheckpoint,
+  toEvent,
+  toFinding,
+  toRun,
+  toStageExecution,
+  toTask,
+  toTaskSummary,
+  toWorker,
+} from "../sqlite/rows.js";
+import { parseJsonOrText } from "../sqlite/tolerant.js";
+import { backoffMs, openPool, type PoolOptions } from "./connection.js";
+import { isConnectionError, toPgStoreError } from "./errors.js";
+import { WorkListener } from "./listener.js";
+import { migratePg } from "./migrate.js";
+import { claimSql, DB_NOW_MS, filterClause, insertTaskSql, Params, patchSet } from "./sql.js";
+
+export interface PostgresStoreOptions {
+  /**
+   * The clock leases are measured on. "database" (the default): a claim's lease ends at the
+   * server's `now()` + leaseMs and expiry is judged by the server's clock, so workers on machines
+   * whose clocks disagree never steal a live lease; the `now` a caller passes to claimTask and
+   * heartbeat is then only used for `updated_at`. "caller": leases use the caller's `now`, like the
+   * SQLite store (the contract suite uses it to control time without sleeping).
+   */
+  leaseClock?: "database" | "caller";
+  pool?: PoolOptions;
+}
+
+/** Any constant: serialises task creation so `t-<seq>` numbers are handed out once. */
+const TASK_SEQ_LOCK = 7_212_026_013;
+const NUMERIC_ID = /^\d+$/;
+/** Reads outside a transaction are retried this many times when the connection drops. */
+const READ_ATTEMPTS = 4;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Opens (creating the schema or migrating as needed) the PostgreSQL store at `url`. Refuses a
+ * database migrated by a newer fixpoint.
+ */
+export async function openPostgresStore(url: string, opts: PostgresStoreOptions = {}): Promise<Store> {
+  const pool = await openPool(url, opts.pool);
+  try {
+    await migratePg(pool, url);
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw toPgStoreError(e, url, "migrating the database");
+  }
+  return new PostgresStore(pool, null, { url, leaseClock: opts.leaseClock ?? "database" });
+}
+
+interface Settings {
+  url: string;
+  leaseClock: "database" | "caller";
+}
+
+type Query = { text: string; values: Params["values"]; rowMode?: "array" };
+
+/**
+ * The store's reads and writes over either the pool (each call its own statement or
+ * transaction) or one client inside `transaction` (every call joins it).
+ */
+class PgOps implements StoreOps {
+  constructor(
+    protected readonly pool: pg.Pool,
+    protected readonly client: pg.PoolClient | null,
+    protected readonly settings: Settings,
+  ) {}
+
+  private async run(action: string, query: Query, read: boolean): Promise<pg.QueryResult> {
+    if (this.client !== null) {
+      try {
+        return await this.client.query(query);
+      } catch (e) {
+        throw toPgStoreError(e, this.settings.url, action);
+      }
+    }
+    // A read that lost its connection is simply asked again; a write is not (it may have
+    // committed before the connection dropped), so it is never applied twice.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.pool.query(query);
+      } catch (e) {
+        if (!read || !isConnectionError(e) || attempt + 1 >= READ_ATTEMPTS)
+          throw toPgStoreError(e, this.settings.url, action);
+        await sleep(backoffMs(attempt));
+      }
+    }
+  }
+
+  protected rows(action: string, sql: string, p: Params, read = true): Promise<Row[]> {
+    return this.run(action, { text: sql, values: p.values }, read).then((r) => r.rows as Row[]);
+  }
+
+  protected cells(action: string, sql: string, p: Params, read = true): Promise<Cell[][]> {
+    return this.run(action, { text: sql, values: p.values, rowMode: "array" }, read).then(
+      (r) => r.rows as Cell[][],
+    );
+  }
+
+  protected async count(action: string, sql: string, p: Params, read = false): Promise<number> {
+    return (await this.run(action, { text: sql, values: p.values }, read)).rowCount ?? 0;
+  }
+
+  /** Runs `fn` in a transaction: the open one, or a new one on its own connection. */
+  protected async atomic<T>(action: string, fn: (ops: PgOps) => Promise<T>): Promise<T> {
+    if (this.client !== null) return fn(this);
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw toPgStoreError(e, this.settings.url, action);
+    }
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      const result = await fn(new PgOps(this.pool, client, this.settings));
+      await client.query("COMMIT");
+      return result;
+    } catch (e) {
+      await client.query("ROLLBACK").catch((err: unknown) => {
+        broken = err instanceof Error ? err : new Error(String(err));
+      });
+      throw toPgStoreError(e, this.settings.url, action);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  // ---- tasks
+
+  private async insertTask(input: NewTask, now: number): Promise<Task> {
+    await this.rows("creating a task", "SELECT pg_advisory_xact_lock($1)", withValues(TASK_SEQ_LOCK), false);
+    const next = await this.rows(
+      "creating a task",
+      "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks",
+      new Params(),
+    );
+    let seq = Number(next[0]?.next ?? 1);
+    let id = input.id;
+    if (id === undefined) {
+      // A task created with an explicit `t-<n>` id may already own the next number.
+      while (
+        (await this.rows("creating a task", "SELECT 1 AS x FROM tasks WHERE id = $1", withValues(`t-${seq}`)))
+          .length > 0
+      )
+        seq++;
+      id = `t-${seq}`;
+    } else if (
+      (await this.rows("creating a task", "SELECT 1 AS x FROM tasks WHERE id = $1", withValues(id))).length >
+      0
+    ) {
+      throw new FixpointError("store", `a task with id ${id} already exists`);
+    }
+    const { sql, params } = insertTaskSql(input, id, seq, now);
+    const row = (await this.cells("creating a task", sql, params, false))[0];
+    if (row === undefined) throw new FixpointError("store", `creating task ${id} returned nothing`);
+    return toTask(row);
+  }
+
+  createTask(input: NewTask, now: number): Promise<Task> {
+    return this.atomic("creating a task", (ops) => ops.insertTask(input, now));
+  }
+
+  createTaskOnce(input: NewTask & { id: string }, now: number): Promise<{ task: Task; created: boolean }> {
+    return this.atomic("creating a task", async (ops) => {
+      await ops.rows("creating a task", "SELECT pg_advisory_xact_lock($1)", withValues(TASK_SEQ_LOCK), false);
+      const existing = await ops.cells(
+        "creating a task",
+        `SELECT ${TASK_SELECT} FROM tasks WHERE id = $1`,
+        withValues(input.id),
+      );
+      if (existing[0] !== undefined) return { task: toTask(existing[0]), created: false };
+      return { task: await ops.insertTask(input, now), created: true };
+    });
+  }
+
+  async getTask(idOrNumber: string): Promise<Task | null> {
+    const byId = `SELECT ${TASK_SELECT} FROM tasks WHERE id = $1`;
+    let row = (await this.cells("reading a task", byId, withValues(idOrNumber)))[0];
+    if (row === undefined && NUMERIC_ID.test(idOrNumber)) {
+      row = (await this.cells("reading a task", byId, withValues(`t-${Number(idOrNumber)}`)))[0];
+    }
+    return row === undefined ? null : toTask(row);
+  }
+
+  async listTasks(filter: TaskFilter = {}): Promise<Task[]> {
+    const p = new Params();
+    const clause = filterClause(filter, false, p);
+    return (await this.cells("listing tasks", `SELECT ${TASK_SELECT} FROM tasks${clause}`, p)).map(toTask);
+  }
+
+  async listTaskSummaries(filter: TaskFilter = {}): Promise<TaskSummary[]> {
+    const p = new Params();
+    const clause = filterClause(filter, false, p);
+    return (await this.cells("listing tasks", `SELECT ${SUMMARY_SELECT} FROM tasks${clause}`, p)).map(
+      toTaskSummary,
+    );
+  }
+
+  async countTasks(filter: TaskFilter = {}): Promise<number> {
+    const p = new Params();
+    const clause = filterClause(filter, true, p);
+    const rows = await this.rows("counting tasks", `SELECT COUNT(*) AS n FROM tasks${clause}`, p);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private async patchTask(id: string, patch: TaskPatch, now: number): Promise<Task> {
+    const p = new Params();
+    const set = patchSet(patch, now, p);
+    const sql = `UPDATE tasks SET ${set} WHERE id = ${p.add(id)} RETURNING ${TASK_SELECT}`;
+    const row = (await this.cells("updating a task", sql, p, false))[0];
+    if (row === undefined) throw new FixpointError("not_found", `task ${id} not found`);
+    return toTask(row);
+  }
+
+  /** `id` is the stored id (resolve `29` with getTask first). */
+  updateTask(id: string, patch: TaskPatch, now: number): Promise<Task> {
+    return this.patchTask(id, patch, now);
+  }
+
+  async claimTask(claim: ClaimRequest): Promise<Task | null> {
+    const { sql, params } = claimSql(
+      claim.workerId,
+      claim.leaseMs,
+      claim.now,
+      this.settings.leaseClock,
+      claim.ids,
+    );
+    const row = (await this.cells("claiming a task", sql, params, false))[0];
+    return row === undefined ? null : toTask(row);
+  }
+
+  async heartbeat(taskId: string, workerId: string, leaseMs: number, now: number): Promise<boolean> {
+    const p = new Params();
+    const base = this.settings.leaseClock === "database" ? DB_NOW_MS : `${p.add(now)}::bigint`;
+    const sql = `UPDATE tasks SET lease_expires_at = ${base} + ${p.add(Math.max(0, Math.floor(leaseMs)))}::bigint
+      WHERE id = ${p.add(taskId)} AND worker_id = ${p.add(workerId)} AND status = 'running'`;
+    return (await this.count("renewing a lease", sql, p)) === 1;
+  }
+
+  /**
+   * Applies the patch only while `workerId` still holds the task: a worker whose lease expired
+   * and was taken over must not overwrite the new worker's state. Then it is a no-op.
+   */
+  async releaseTask(taskId: string, workerId: string, patch: TaskPatch, now: number): Promise<void> {
+    const p = new Params();
+    const set = patchSet(patch, now, p);
+    await this.count(
+      "releasing a task",
+      `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL WHERE id = ${p.add(taskId)} AND worker_id = ${p.add(workerId)}`,
+      p,
+    );
+  }
+
+  // ---- runs
+
+  async createRun(taskId: string, kind: RunKind, meta: RunMeta, now: number): Promise<Run> {
+    const p = new Params();
+    const sql = `INSERT INTO runs (task_id, kind, status, started_at, meta)
+      VALUES (${p.add(taskId)}, ${p.add(kind)}, 'running', ${p.add(now)}, ${p.json(meta)}) RETURNING *`;
+    const row = (await this.rows("creating a run", sql, p, false))[0];
+    if (row === undefined) throw new FixpointError("store", `creating a run of ${taskId} returned nothing`);
+    return toRun(row);
+  }
+
+  async getRun(runId: number): Promise<Run | null> {
+    const row = (await this.rows("reading a run", "SELECT * FROM runs WHERE id = $1", withValues(runId)))[0];
+    return row === undefined ? null : toRun(row);
+  }
+
+  async listRuns(taskId: string): Promise<Run[]> {
+    return (
+      await this.rows("listing runs", "SELECT * FROM runs WHERE task_id = $1 ORDER BY id", withValues(taskId))
+    ).map(toRun);
+  }
+
+  async updateRun(runId: number, patch: RunPatch, _now: number): Promise<Run> {
+    const p = new Params();
+    const sets: string[] = [];
+    if (patch.status !== undefined) sets.push(`status = ${p.add(patch.status)}`);
+    if (patch.finalVerdict !== undefined) sets.push(`final_verdict = ${p.add(patch.finalVerdict)}`);
+    if (patch.reason !== undefined) sets.push(`reason = ${p.add(patch.reason)}`);
+    if (patch.endedAt !== undefined) sets.push(`ended_at = ${p.add(patch.endedAt)}`);
+    if (patch.meta !== undefined) sets.push(`meta = ${p.json(patch.meta)}`);
+    const where = `WHERE id = ${p.add(runId)}`;
+    const sql =
+      sets.length === 0
+        ? `SELECT * FROM runs ${where}`
+        : `UPDATE runs SET ${sets.join(", ")} ${where} RETURNING *`;
+    const row = (await this.rows("updating a run", sql, p, sets.length === 0))[0];
+    if (row === undefined) throw new FixpointError("not_found", `run ${runId} not found`);
+    return toRun(row);
+  }
+
+  // ---- stages, checkpoints, findings
+
+  commitStage(c: StageCommit): Promise<StageExecution | null> {
+    return this.atomic("committing a stage", async (ops) => {
+      if (c.workerId !== undefined) await ops.assertHolder(c.taskId, c.workerId);
+      let saved: StageExecution | null = null;
+      if (c.stage !== null) {
+        saved = await ops.insertStage(c.stage);
+        const s = c.stage;
+        const p = new Params();
+        const tokens = s.usage.input + s.usage.output + s.usage.cacheRead + s.usage.cacheWrite;
+        await ops.count(
+          "committing a stage",
+          `UPDATE tasks SET cost_usd = cost_usd + ${p.add(s.costUsd)}, tokens = tokens + ${p.add(tokens)} WHERE id = ${p.add(s.taskId)}`,
+          p,
+        );
+      }
+      if (c.checkpoint !== null) {
+        const p = new Params();
+        const runId = p.add(c.runId);
+        await ops.count(
+          "committing a stage",
+          `INSERT INTO checkpoints (run_id, seq, task_id, state, created_at)
+           VALUES (${runId}, (SELECT COALESCE(MAX(seq), 0) + 1 FROM checkpoints WHERE run_id = ${runId}),
+             ${p.add(c.taskId)}, ${p.json(c.checkpoint.state)}, ${p.add(c.now)})`,
+          p,
+        );
+      }
+      await ops.upsertFindings(c.taskId, c.findings);
+      await ops.insertEvents(c.events, c.now);
+      await ops.patchTask(c.taskId, c.task, c.now);
+      return saved;
+    });
+  }
+
+  private async insertStage(s: StageCommit["stage"] & object): Promise<StageExecution> {
+    const p = new Params();
+    const v = [
+      p.add(s.runId),
+      p.add(s.taskId),
+      p.add(s.stageId),
+      p.add(s.kind),
+      p.add(s.visit),
+      p.add(s.cycle),
+      p.add(s.outcome),
+      p.add(s.failureClass),
+      p.add(s.failureReason),
+      p.add(s.verdict),
+      p.add(s.startedAt),
+      p.add(s.endedAt),
+      p.add(s.usage.input),
+      p.add(s.usage.output),
+      p.add(s.usage.cacheRead),
+      p.add(s.usage.cacheWrite),
+      p.add(s.costUsd),
+      p.add(s.headBefore),
+      p.add(s.headAfter),
+      p.add(s.sessionId),
+      p.add(s.summary),
+      p.add(s.attempts),
+    ];
+    const sql = `INSERT INTO stage_executions (run_id, task_id, stage_id, kind, visit, cycle, outcome, failure_class,
+      failure_reason, verdict, started_at, ended_at, input_tokens, output_tokens, cache_read_tokens,
+      cache_write_tokens, cost_usd, head_before, head_after, session_id, summary, attempts)
+      VALUES (${v.join(", ")}) RETURNING *`;
+    const row = (await this.rows("committing a stage", sql, p, false))[0];
+    if (row === undefined)
+      throw new FixpointError("store", `recording a stage of ${s.taskId} returned nothing`);
+    return toStageExecution(row);
+  }
+
+  /** Locks the task row, so no claim can take it over until this transaction ends. */
+  async assertLease(lease: Lease): Promise<void> {
+    const row = (
+      await this.rows(
+        "checking a lease",
+        "SELECT worker_id, lease_token FROM tasks WHERE id = $1 FOR UPDATE",
+        withValues(lease.taskId),
+        false,
+      )
+    )[0];
+    const holder = typeof row?.worker_id === "string" ? row.worker_id : null;
+    if (holder !== lease.workerId || Number(row?.lease_token) !== lease.token) {
+      throw new FixpointError(
+        "lease_lost",
+        `task ${lease.taskId} is no longer held by this worker (${holder === null ? "released" : `now ${holder}`}); nothing was recorded`,
+      );
+    }
+  }
+
+  private async assertHolder(taskId: string, workerId: string): Promise<void> {
+    const row = (
+      await this.rows(
+        "checking a lease",
+        "SELECT worker_id FROM tasks WHERE id = $1 FOR UPDATE",
+        withValues(taskId),
+        false,
+      )
+    )[0];
+    const holder = typeof row?.worker_id === "string" ? row.worker_id : null;
+    if (holder !== workerId) {
+      throw new FixpointError(
+        "lease_lost",
+        `task ${taskId} is no longer held by this worker (${holder === null ? "released" : `now ${holder}`}); its result was not recorded`,
+      );
+    }
+  }
+
+  async listStageExecutions(taskId: string, runId?: number): Promise<StageExecution[]> {
+    const p = new Params();
+    const sql =
+      runId === undefined
+        ? `SELECT * FROM stage_executions WHERE task_id = ${p.add(taskId)} ORDER BY id`
+        : `SELECT * FROM stage_executions WHERE task_id = ${p.add(taskId)} AND run_id = ${p.add(runId)} ORDER BY id`;
+    return (await this.rows("listing stages", sql, p)).map(toStageExecution);
+  }
+
+  async getCheckpoint(runId: number): Promise<StoredCheckpoint | null> {
+    const sql = "SELECT * FROM checkpoints WHERE run_id = $1 ORDER BY seq DESC LIMIT 1";
+    const row = (await this.rows("reading a checkpoint", sql, withValues(runId)))[0];
+    return row === undefined ? null : toCheckpoint(row);
+  }
+
+  private async upsertFindings(taskId: string, findings: Finding[]): Promise<void> {
+    for (const f of findings) {
+      const p = new Params();
+      const v = [
+        p.add(taskId),
+        p.add(f.id),
+        p.add(f.fingerprint),
+        p.add(f.severity),
+        p.add(f.category),
+        p.add(f.title),
+        p.add(f.body),
+        p.add(f.file),
+        p.add(f.lineStart),
+        p.add(f.lineEnd),
+        p.add(f.suggestedFix),
+        p.json(f.sources),
+        p.add(f.status),
+        p.add(f.firstCycle),
+        p.add(f.lastCycle),
+        p.add(f.timesReopened),
+        p.json(f.attempts),
+        p.add(f.note),
+        p.add(f.createdAt),
+        p.add(f.updatedAt),
+      ];
+      await this.count(
+        "saving findings",
+        `${UPSERT_FINDING_HEAD} VALUES (${v.join(", ")}) ${UPSERT_FINDING_TAIL}`,
+        p,
+      );
+    }
+  }
+
+  async listFindings(taskId: string): Promise<Finding[]> {
+    // `ord` is first-insertion order (an upsert keeps it), so F-2 stays before F-10.
+    const sql = "SELECT * FROM findings WHERE task_id = $1 ORDER BY ord";
+    return (await this.rows("listing findings", sql, withValues(taskId))).map(toFinding);
+  }
+
+  saveFindings(taskId: string, findings: Finding[], events: NewTaskEvent[], now: number): Promise<void> {
+    return this.atomic("saving findings", async (ops) => {
+      await ops.upsertFindings(taskId, findings);
+      await ops.insertEvents(events, now);
+    });
+  }
+
+  // ---- events
+
+  private async insertEvents(events: NewTaskEvent[], now: number): Promise<void> {
+    if (events.length === 0) return;
+    const p = new Params();
+    const rows = events.map(
+      (e) =>
+        `(${p.add(e.taskId)}, ${p.add(e.runId)}, ${p.add(e.ts ?? now)}, ${p.add(e.type)}, ${p.json(e.data)})`,
+    );
+    // One statement: identities are assigned in VALUES order, so append order is kept.
+    await this.count(
+      "appending events",
+      `INSERT INTO events (task_id, run_id, ts, type, data) VALUES ${rows.join(", ")}`,
+      p,
+    );
+  }
+
+  appendEvents(events: NewTaskEvent[], now: number): Promise<void> {
+    return this.insertEvents(events, now);
+  }
+
+  async listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]> {
+    const p = new Params();
+    const sql = `SELECT * FROM events WHERE task_id = ${p.add(taskId)} AND id > ${p.add(afterId ?? 0)} ORDER BY id`;
+    return (await this.rows("listing events", sql, p)).map(toEvent);
+  }
+
+  // ---- markers
+
+  async getMarker(key: string): Promise<Json | null> {
+    const row = (
+      await this.rows("reading a marker", "SELECT value FROM markers WHERE key = $1", withValues(key))
+    )[0];
+    return row === undefined ? null : parseJsonOrText(row.value);
+  }
+
+  async setMarkerOnce(key: string, value: Json, now: number): Promise<boolean> {
+    const p = new Params();
+    const sql = `INSERT INTO markers (key, value, created_at) VALUES (${p.add(key)}, ${p.json(value)}, ${p.add(now)})
+      ON CONFLICT (key) DO NOTHING`;
+    return (await this.count("setting a marker", sql, p)) === 1;
+  }
+
+  async setMarker(key: string, value: Json, now: number): Promise<void> {
+    const p = new Params();
+    const sql = `INSERT INTO markers (key, value, created_at) VALUES (${p.add(key)}, ${p.json(value)}, ${p.add(now)})
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+    await this.count("setting a marker", sql, p);
+  }
+}
+
+const UPSERT_FINDING_HEAD = `
+INSERT INTO findings (task_id, id, fingerprint, severity, category, title, body, file, line_start,
+  line_end, suggested_fix, sources, status, first_cycle, last_cycle, times_reopened, attempts, note,
+  created_at, updated_at)`;
+const UPSERT_FINDING_TAIL = `
+ON CONFLICT (task_id, id) DO UPDATE SET
+  fingerprint = excluded.fingerprint, severity = excluded.severity, category = excluded.category,
+  title = excluded.title, body = excluded.body, file = excluded.file, line_start = excluded.line_start,
+  line_end = excluded.line_end, suggested_fix = excluded.suggested_fix, sources = excluded.sources,
+  status = excluded.status, first_cycle = excluded.first_cycle, last_cycle = excluded.last_cycle,
+  times_reopened = excluded.times_reopened, attempts = excluded.attempts, note = excluded.note,
+  created_at = excluded.created_at, updated_at = excluded.updated_at`;
+
+function withValues(...values: (string | number)[]): Params {
+  const p = new Params();
+  for (const v of values) p.add(v);
+  return p;
+}
+
+/**
+ * The PostgreSQL store. Unlike SQLite's single connection, calls from elsewhere while a
+ * `transaction` is open run on other pooled connections, so they neither wait for it nor join it.
+ */
+class PostgresStore extends PgOps implements Store {
+  readonly kind = "postgres";
+  private listener: WorkListener | null = null;
+
+  async transaction<T>(fn: (tx: StoreOps) => Promise<T>, opts: { fence?: Lease } = {}): Promise<T> {
+    return this.atomic("running a transaction", async (ops) => {
+      if (opts.fence) await ops.assertLease(opts.fence);
+      return fn(ops);
+    });
+  }
+
+  /**
+   * Resolves when a task may have become claimable (a NOTIFY from the database: one waiter of
+   * this process per notification), after `timeoutMs` at the latest (the slow poll), or at once
+   * when `signal` aborts.
+   */
+  waitForWork(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    this.listener ??= new WorkListener(this.settings.url);
+    return this.listener.wait(timeoutMs, signal);
+  }
+
+  async saveWorker(w: WorkerRecord): Promise<void> {
+    const p = new Params();
+    const sql = `INSERT INTO workers (id, host, pid, concurrency, started_at, heartbeat_at)
+      VALUES (${p.add(w.id)}, ${p.add(w.host)}, ${p.add(w.pid)}, ${p.add(w.concurrency)}, ${p.add(w.startedAt)}, ${p.add(w.heartbeatAt)})
+      ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid, concurrency = excluded.concurrency,
+        started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at`;
+    await this.count("recording a worker", sql, p);
+  }
+
+  async removeWorker(workerId: string): Promise<void> {
+    await this.count("removing a worker", "DELETE FROM workers WHERE id = $1", withValues(workerId));
+  }
+
+  async listWorkers(): Promise<WorkerRecord[]> {
+    return (
+      await this.rows("listing workers", "SELECT * FROM workers ORDER BY started_at, id", new Params())
+    ).map(toWorker);
+  }
+
+  async close(): Promise<void> {
+    await this.listener?.close();
+    this.listener = null;
+    await this.pool.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * SQL text and parameters for the PostgreSQL store. Statements are built from the *shape* of a
+ * patch or filter (which keys are set), never from values: every value is a `$n` parameter.
+ */
+import type { TaskFilter, TaskPatch } from "../../domain/store.js";
+import type { Json, NewTask } from "../../domain/types.js";
+import { TASK_SELECT } from "../sqlite/rows.js";
+
+export type PgValue = string | number | boolean | null | readonly string[];
+
+/** Collects positional parameters: `p.add(v)` returns the `$n` to put in the statement. */
+export class Params {
+  readonly values: PgValue[] = [];
+  add(v: PgValue): string {
+    // PostgreSQL text cannot hold NUL; agent output occasionally does. It reads back as U+FFFD.
+    this.values.push(typeof v === "string" && v.includes("\0") ? v.replaceAll("\0", "\uFFFD") : v);
+    return `$${this.values.length}`;
+  }
+  /** A JSON value for a jsonb column. */
+  json(v: Json | object): string {
+    return `${this.add(jsonText(v))}::jsonb`;
+  }
+}
+
+/**
+ * JSON text jsonb accepts: it refuses the escape `\u0000` (a NUL inside a string), which
+ * JSON.stringify writes; it is stored as U+FFFD instead. Only an escape preceded by an even
+ * number of backslashes is one.
+ */
+export function jsonText(v: Json | object): string {
+  const text = JSON.stringify(v);
+  return text.includes("\\u0000") ? text.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\ufffd") : text;
+}
+
+/** The server's clock in epoch milliseconds, read once per statement. */
+export const DB_NOW_MS = "(extract(epoch from statement_timestamp()) * 1000)::bigint";
+
+export function insertTaskSql(
+  input: NewTask,
+  id: string,
+  seq: number,
+  now: number,
+): { sql: string; params: Params } {
+  const p = new Params();
+  const sql = `
+INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, branch, worktree_path,
+  status, max_cycles, cycle, budget, agents, meta, parent_id, created_at, updated_at)
+VALUES (${p.add(id)}, ${p.add(seq)}, ${p.add(input.type)}, ${p.add(input.title)}, ${p.add(input.prompt)},
+  ${p.add(input.workflow)}, ${p.add(input.repo)}, ${p.add(input.baseBranch)}, ${p.add(input.branch ?? null)},
+  ${p.add(input.worktreePath ?? null)}, 'queued', ${p.add(input.maxCycles)}, 0, ${p.json(input.budget ?? {})},
+  ${p.json(input.agents ?? {})}, ${p.json(input.meta ?? {})}, ${p.add(input.parentId ?? null)}, ${p.add(now)}, ${p.add(now)})
+RETURNING ${TASK_SELECT}`;
+  return { sql, params: p };
+}
+
+/**
+ * One statement: pick the oldest live task that is queued or whose lease expired, lock it with
+ * SKIP LOCKED (a row another claimer is taking is passed over, never waited for), and take it.
+ * `nowSql` is the clock leases are measured on (the server's, or the caller's in tests).
+ */
+export function claimSql(
+  workerId: string,
+  leaseMs: number,
+  callerNow: number,
+  clock: "database" | "caller",
+  ids: readonly string[] | undefined,
+): { sql: string; params: Params } {
+  const p = new Params();
+  const nowSql = clock === "database" ? DB_NOW_MS : `${p.add(callerNow)}::bigint`;
+  const idFilter = ids === undefined ? "" : ` AND id = ANY(${p.add(ids)}::text[])`;
+  const sql = `
+UPDATE tasks SET status = 'running', worker_id = ${p.add(workerId)},
+  lease_expires_at = ${nowSql} + ${p.add(Math.max(0, Math.floor(leaseMs)))}::bigint,
+  lease_token = lease_token + 1, updated_at = ${p.add(callerNow)}
+WHERE id = (
+  SELECT id FROM tasks
+  WHERE status IN ('queued', 'running') AND (status = 'queued' OR lease_expires_at < ${nowSql})${idFilter}
+  ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+RETURNING ${TASK_SELECT}`;
+  return { sql, params: p };
+}
+
+/** Patch key → column, and whether the value is JSON. */
+const PATCH_COLUMNS: Record<keyof TaskPatch, { column: string; json?: true }> = {
+  status: { column: "status" },
+  finalVerdict: { column: "final_verdict" },
+  reason: { column: "reason" },
+  cycle: { column: "cycle" },
+  currentStage: { column: "current_stage" },
+  branch: { column: "branch" },
+  worktreePath: { column: "worktree_path" },
+  maxCycles: { column: "max_cycles" },
+  workflow: { column: "workflow" },
+  budget: { column: "budget", json: true },
+  agents: { column: "agents", json: true },
+  // Replaced whole: callers spread the task's current meta (unknown keys included) into it.
+  meta: { column: "meta", json: true },
+};
+
+function isPatchKey(k: string): k is keyof TaskPatch {
+  return Object.hasOwn(PATCH_COLUMNS, k);
+}
+
+/** `col = $n, …, updated_at = $m` for the keys set in the patch (undefined: leave; null: clear). */
+export function patchSet(patch: TaskPatch, now: number, p: Params): string {
+  const sets: string[] = [];
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined || !isPatchKey(key)) continue;
+    const { column, json } = PATCH_COLUMNS[key];
+    if (json === true && typeof value === "object" && value !== null)
+      sets.push(`${column} = ${p.json(value)}`);
+    else if (typeof value === "string" || typeof value === "number" || value === null)
+      sets.push(`${column} = ${p.add(value)}`);
+    else sets.push(`${column} = ${p.add(JSON.stringify(value))}`);
+  }
+  sets.push(`updated_at = ${p.add(now)}`);
+  return sets.join(", ");
+}
+
+/** WHERE … ORDER BY … LIMIT for a filter. */
+export function filterClause(filter: TaskFilter, forCount: boolean, p: Params): string {
+  const where: string[] = [];
+  if (filter.statuses !== undefined) where.push(`status = ANY(${p.add(filter.statuses)}::text[])`);
+  if (filter.ids !== undefined) where.push(`id = ANY(${p.add(filter.ids)}::text[])`);
+  if (filter.parentId !== undefined) where.push(`parent_id = ${p.add(filter.parentId)}`);
+  let clause = where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "";
+  if (!forCount) {
+    clause += filter.newestFirst === true ? " ORDER BY seq DESC" : " ORDER BY seq";
+    if (filter.limit !== undefined) clause += ` LIMIT ${p.add(Math.max(0, Math.floor(filter.limit)))}`;
+  }
+  return clause;
+}

@@ -1,0 +1,195 @@
+/**
+ * The Store contract on a real PostgreSQL server (test/helpers/pg-server.ts), plus what only the
+ * PostgreSQL store has: leases on the server's clock, migrations under an advisory lock, a newer
+ * schema refused, login and connection failures named in one line, NOTIFY wake-ups.
+ */
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Store } from "../../src/domain/store.js";
+import { FixpointError } from "../../src/errors.js";
+import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.js";
+import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
+import { serverUrlWith, type TestDatabase, testDatabase } from "../helpers/pg-server.js";
+import { runStoreContract } from "./contract.js";
+import { newTask } from "./samples.js";
+
+runStoreContract("postgresql", async () => {
+  const db = await testDatabase();
+  const store = await openPostgresStore(db.url, { leaseClock: "caller" });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await db.drop();
+    },
+  };
+});
+
+const opened: { close: () => Promise<void> }[] = [];
+const databases: TestDatabase[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+  for (const d of databases.splice(0)) await d.drop();
+});
+
+async function freshDb(): Promise<TestDatabase> {
+  const db = await testDatabase();
+  databases.push(db);
+  return db;
+}
+
+async function open(url: string, opts: Parameters<typeof openPostgresStore>[1] = {}): Promise<Store> {
+  const store = await openPostgresStore(url, opts);
+  opened.push(store);
+  return store;
+}
+
+async function sql(url: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
+describe("PostgreSQL store", () => {
+  it("measures leases on the server's clock: a worker whose clock runs an hour ahead cannot take a live lease", async () => {
+    const db = await freshDb();
+    const store = await open(db.url);
+    await store.createTask(newTask(), Date.now());
+    const before = Date.now();
+    const a = await store.claimTask({ workerId: "a", leaseMs: 60_000, now: 0 });
+    // The caller said "now = 0"; the lease still ends a minute after the server's now.
+    expect(a?.leaseExpiresAt).toBeGreaterThanOrEqual(before + 60_000 - 5_000);
+    expect(a?.leaseExpiresAt).toBeLessThanOrEqual(Date.now() + 60_000 + 5_000);
+    const skewed = Date.now() + 3_600_000;
+    expect(await store.claimTask({ workerId: "b", leaseMs: 60_000, now: skewed })).toBeNull();
+    expect(await store.heartbeat("t-1", "a", 1, 0)).toBe(true);
+    await new Promise((r) => setTimeout(r, 30));
+    // With a 1 ms lease renewed on the server's clock, the lease is now over: b takes it.
+    expect((await store.claimTask({ workerId: "b", leaseMs: 60_000, now: 0 }))?.workerId).toBe("b");
+  });
+
+  it("migrates once when several workers open a new database at the same time", async () => {
+    const db = await freshDb();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => open(db.url)));
+    const rows = await sql(db.url, "SELECT version FROM fixpoint_schema_migrations ORDER BY version");
+    expect(rows.rows.map((r) => Number(r.version))).toEqual(PG_MIGRATIONS.map((m) => m.version));
+    await stores[0]?.createTask(newTask(), 1);
+    expect(await stores[3]?.countTasks()).toBe(1);
+  });
+
+  it("refuses a database migrated by a newer fixpoint, saying so in one line", async () => {
+    const db = await freshDb();
+    await (await open(db.url)).close();
+    await sql(
+      db.url,
+      "INSERT INTO fixpoint_schema_migrations (version, name, applied_at) VALUES ($1, 'future', 0)",
+      [PG_LATEST_SCHEMA_VERSION + 1],
+    );
+    const failure = openPostgresStore(db.url);
+    await expect(failure).rejects.toMatchObject({ code: "store_version" });
+    await expect(failure).rejects.toThrow(
+      new RegExp(`has schema version ${PG_LATEST_SCHEMA_VERSION + 1}, which is newer than this fixpoint`),
+    );
+  });
+
+  it("names a refused login and the setting to fix, without the password", async () => {
+    const url = await serverUrlWith("postgres", "wrong-password-xyz");
+    const failure = openPostgresStore(url);
+    await expect(failure).rejects.toMatchObject({ code: "config" });
+    const message = await failure.catch((e: unknown) => (e instanceof FixpointError ? e.message : ""));
+    expect(message).toMatch(
+      /^PostgreSQL refused the login at postgres:\/\/127\.0\.0\.1:\d+\/postgres \(password authentication failed/,
+    );
+    expect(message).toContain("FIXPOINT_DATABASE_URL");
+    expect(message).not.toContain("wrong-password-xyz");
+  });
+
+  it("wakes an idle worker when a task is queued by another process, and polls slowly otherwise", async () => {
+    const db = await freshDb();
+    const worker = await open(db.url);
+    const producer = await open(db.url);
+    const quiet = Date.now();
+    await worker.waitForWork?.(300);
+    expect(Date.now() - quiet).toBeGreaterThanOrEqual(250);
+
+    const started = Date.now();
+    const woken = worker.waitForWork?.(20_000);
+    await new Promise((r) => setTimeout(r, 100));
+    await producer.createTask(newTask(), 1);
+    await woken;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await worker.claimTask({ workerId: "w", leaseMs: 1000, now: 1 }))?.id).toBe("t-1");
+
+    const aborted = new AbortController();
+    const waiting = worker.waitForWork?.(20_000, aborted.signal);
+    aborted.abort();
+    const t0 = Date.now();
+    await waiting;
+    expect(Date.now() - t0).toBeLessThan(1_000);
+  });
+
+  it("gives every task to exactly one of many concurrent claimers", async () => {
+    const db = await freshDb();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => open(db.url, { pool: { max: 4 } })));
+    const first = stores[0];
+    if (first === undefined) throw new Error("no store");
+    for (let i = 0; i < 120; i++) await first.createTask(newTask(), i);
+    const claimed: string[] = [];
+    await Promise.all(
+      stores.flatMap((s, si) =>
+        Array.from({ length: 4 }, async (_, slot) => {
+          for (;;) {
+            const t = await s.claimTask({ workerId: `w${si}-${slot}`, leaseMs: 60_000, now: Date.now() });
+            if (t === null) return;
+            claimed.push(t.id);
+          }
+        }),
+      ),
+    );
+    expect(claimed).toHaveLength(120);
+    expect(new Set(claimed).size).toBe(120);
+  });
+
+  it("keeps working after the server drops its connections (reads are retried)", async () => {
+    const db = await freshDb();
+    const store = await open(db.url);
+    await store.createTask(newTask(), 1);
+    expect(await store.countTasks()).toBe(1);
+    const name = new URL(db.url).pathname.slice(1);
+    await sql(
+      db.url,
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+      [name],
+    );
+    expect((await store.getTask("t-1"))?.id).toBe("t-1");
+    await store.createTask(newTask(), 2);
+    expect(await store.countTasks()).toBe(2);
+  });
+
+  it("stores NUL characters from agent output as U+FFFD instead of failing the write", async () => {
+    const db = await freshDb();
+    const store = await open(db.url);
+    const t = await store.createTask(newTask({ title: "a\0b", meta: { origin: "x\0y" } }), 1);
+    expect(t.title).toBe("a\uFFFDb");
+    expect(t.meta.origin).toBe("x\uFFFDy");
+    await store.setMarker("k", { text: "\\u0000 stays literal", nul: "\0" }, 1);
+    expect(await store.getMarker("k")).toEqual({ text: "\\u0000 stays literal", nul: "\uFFFD" });
+  });
+
+  it("reads hand-edited metadata tolerantly: wrong types dropped, unknown keys kept", async () => {
+    const db = await freshDb();
+    const store = await open(db.url);
+    await store.createTask(newTask(), 1);
+    await sql(
+      db.url,
+      `UPDATE tasks SET meta = '{"prNumber":"twelve","future":{"a":1},"origin":"cli"}', budget = '[1]'`,
+    );
+    const t = await store.getTask("t-1");
+    expect(t?.meta).toEqual({ future: { a: 1 }, origin: "cli" });
+    expect(t?.budget).toEqual({});
+  });
+});
