@@ -7,6 +7,7 @@ import type { Store } from "../domain/store.js";
 import { FixpointError } from "../errors.js";
 import { createGit } from "../git/git-cli.js";
 import { openStore } from "../store/open.js";
+import { setRedactedEnvNames } from "../util/redact.js";
 
 /** A repository fixpoint works in: its root, its configuration and its store. */
 export interface Project {
@@ -37,6 +38,7 @@ export async function openProject(
   const git = createGit();
   const root = await findRepoRoot(cwd, git);
   const config = await loadConfig({ projectRoot: root, flags: opts.flags, env: opts.env, cwd });
+  setRedactedEnvNames(config.defaults.redactEnv ?? []);
   const dir = join(root, ".fixpoint");
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const store = await openStore(config.database.url, root);

@@ -1,6 +1,6 @@
 import type { Node } from "@bgotink/kdl";
 import type { DiagnosticSink } from "./diagnostics.js";
-import { type FieldSchema, getBool, getNumber, getString, readNodeFields } from "./kdl-fields.js";
+import { type FieldSchema, getBool, getList, getNumber, getString, readNodeFields } from "./kdl-fields.js";
 import type { DefaultsLayer, GateLayer } from "./layer.js";
 import type { PathContext } from "./parse-agent.js";
 import { resolvePath } from "./paths.js";
@@ -14,6 +14,7 @@ const DEFAULTS_FIELDS: FieldSchema = {
   followups: "bool",
   "findings-token-budget": "positive-int",
   "base-branch": "string",
+  "redact-env": "list",
 };
 
 /** `defaults { workflow "…"; max-cycles 3; budget usd=10 tokens=4000000; … }` */
@@ -32,6 +33,8 @@ export function parseDefaults(node: Node, sink: DiagnosticSink): DefaultsLayer {
   if (tokenBudget !== undefined) d.findingsTokenBudget = tokenBudget;
   const baseBranch = getString(f, "base-branch");
   if (baseBranch !== undefined) d.baseBranch = baseBranch;
+  const redactEnv = getList(f, "redact-env");
+  if (redactEnv !== undefined) d.redactEnv = redactEnv;
   const [budget, again] = f.special;
   if (again !== undefined) sink.report(again.name, "`budget` is given twice");
   if (budget !== undefined) d.budget = parseBudget(budget, sink);

@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import type { Store } from "../domain/store.js";
 import { FixpointError } from "../errors.js";
+import { redactingStore } from "./redacting.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
 
 /** Where the default SQLite store lives inside a project. */
@@ -15,6 +16,11 @@ export function defaultSqlitePath(projectRoot: string): string {
  * - `postgres://…` / `postgresql://…` → not available yet.
  */
 export async function openStore(url: string, projectRoot: string): Promise<Store> {
+  // Every write passes the redactor: a secret an agent or gate printed never reaches the database.
+  return redactingStore(await openRawStore(url, projectRoot));
+}
+
+async function openRawStore(url: string, projectRoot: string): Promise<Store> {
   const spec = url.trim();
   if (spec === "sqlite") return openSqliteStore(defaultSqlitePath(projectRoot));
   if (/^postgres(ql)?:\/\//i.test(spec)) {
