@@ -23,7 +23,7 @@ describe("the store redacts every write, whoever forgot to", () => {
     try {
       const task = await store.createTask(newTask({ prompt: `use ${TOKEN} to push` }), 1);
       await store.updateTask(task.id, { reason: `failed with ${AWS}` }, 2);
-      const run = await store.createRun(task.id, "initial", {}, 3);
+      const run = await store.createRun(task.id, "start", {}, 3);
       await store.commitStage({
         taskId: task.id,
         runId: run.id,
