@@ -3,6 +3,7 @@ import type { ProcessRunner } from "../domain/process.js";
 import { type TokenUsage, totalTokens } from "../domain/types.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { createProcessRunner } from "../util/process-runner.js";
+import { redactSecrets } from "../util/redact.js";
 import { agentEnvironment } from "./env.js";
 import { cliFailure } from "./failure.js";
 import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.js";
@@ -56,7 +57,7 @@ function progressOf(e: StreamEvent, s: StreamSummary): AgentProgress | undefined
     case "tool":
       return { kind: "tool", message: e.detail ? `${e.name} ${e.detail}` : e.name };
     case "text":
-      return { kind: "text", message: e.text.length > 120 ? `${e.text.slice(0, 117)}...` : e.text };
+      return { kind: "text", message: clip(redactSecrets(e.text), 120) };
     case "usage":
     case "result":
       return {
@@ -152,4 +153,8 @@ export async function runCli(deps: CliDeps, req: AgentRequest, inv: CliInvocatio
       }),
   });
   return { ...last.result, durationMs: Math.max(last.result.durationMs, deps.clock.now() - started) };
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }

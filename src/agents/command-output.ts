@@ -1,4 +1,5 @@
 import { type TokenUsage, ZERO_USAGE } from "../domain/types.js";
+import { redactSecrets } from "../util/redact.js";
 
 /**
  * The command backend's output protocol (docs/agents.md): when stdout — or its last non-empty
@@ -78,6 +79,7 @@ export function parseCommandOutput(stdout: string): CommandOutput {
 
 /** The last non-empty line of stderr, else of stdout: the likeliest reason for a failure. */
 export function failureLine(stderr: string, stdout: string, max = 200): string {
-  const line = lastNonEmptyLine(stderr)?.line ?? lastNonEmptyLine(stdout)?.line ?? "";
+  const raw = lastNonEmptyLine(stderr)?.line ?? lastNonEmptyLine(stdout)?.line ?? "";
+  const line = redactSecrets(raw); // before the cut, so no prefix of a secret survives it
   return line.length > max ? line.slice(0, max) : line;
 }

@@ -1,6 +1,7 @@
 import type { AgentFailure } from "../domain/agent.js";
 import type { ProcessResult } from "../domain/process.js";
 import { formatDuration } from "../util/duration.js";
+import { redactSecrets } from "../util/redact.js";
 
 /**
  * Turns what went wrong in an agent run into one clear sentence and a failure kind:
@@ -11,7 +12,8 @@ import { formatDuration } from "../util/duration.js";
 const MAX_MESSAGE = 300;
 
 export function oneLine(text: string): string {
-  const t = text.replace(/\s+/g, " ").trim();
+  // Redact before the cut: a cut can leave a token prefix no pattern recognises.
+  const t = redactSecrets(text).replace(/\s+/g, " ").trim();
   return t.length > MAX_MESSAGE ? `${t.slice(0, MAX_MESSAGE - 3)}...` : t;
 }
 

@@ -92,6 +92,12 @@ describe("loadConfig layering", () => {
     });
   });
 
+  test("redact-env names add up across the user and project files", async () => {
+    await write(userFile, 'defaults {\n redact-env "DEPLOY_KEY"\n}');
+    await write(join(project, "fixpoint.kdl"), 'defaults {\n redact-env "MY_TOKEN" "DEPLOY_KEY"\n}');
+    expect((await load()).defaults.redactEnv).toEqual(["DEPLOY_KEY", "MY_TOKEN"]);
+  });
+
   test("the budget merges per field: file usd, environment tokens, flag usd", async () => {
     await write(join(project, "fixpoint.kdl"), "defaults {\n budget usd=10 tokens=100\n}");
     const c = await load({ FIXPOINT_BUDGET_TOKENS: "4000000" }, { budgetUsd: 2.5, workflow: "flagged" });

@@ -23,11 +23,14 @@ export function mergeLayers(layers: readonly ConfigLayer[], sources: string[]): 
   for (const layer of layers) {
     for (const agent of layer.agents) agents.set(agent.name, { ...agents.get(agent.name), ...agent });
     for (const gate of layer.gates) gates.set(gate.name, { ...gates.get(gate.name), ...gate });
+    // Secret names add up across layers: a project file cannot un-name the user's secrets.
+    const redactEnv = [...new Set([...(defaults.redactEnv ?? []), ...(layer.defaults.redactEnv ?? [])])];
     defaults = {
       ...defaults,
       ...layer.defaults,
       budget: { ...defaults.budget, ...layer.defaults.budget },
     };
+    if (redactEnv.length > 0) defaults.redactEnv = redactEnv;
     if (layer.github !== undefined) github = { ...github, ...layer.github };
     if (layer.database !== undefined) config.database = { url: layer.database };
     if (layer.worktrees !== undefined) config.worktrees = layer.worktrees;
@@ -104,7 +107,11 @@ function completeDefaults(d: Partial<DefaultsConfig>): DefaultsConfig {
     budget: d.budget ?? {},
   };
   if (d.baseBranch !== undefined) out.baseBranch = d.baseBranch;
+<<<<<<< HEAD
   if (d.promptBudget !== undefined) out.promptBudget = d.promptBudget;
+=======
+  if (d.redactEnv !== undefined) out.redactEnv = d.redactEnv;
+>>>>>>> rel
   return out;
 }
 

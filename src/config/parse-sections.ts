@@ -1,6 +1,6 @@
 import type { Node } from "@bgotink/kdl";
 import type { DiagnosticSink } from "./diagnostics.js";
-import { type FieldSchema, getBool, getNumber, getString, readNodeFields } from "./kdl-fields.js";
+import { type FieldSchema, getBool, getList, getNumber, getString, readNodeFields } from "./kdl-fields.js";
 import type { DefaultsLayer, GateLayer } from "./layer.js";
 import type { PathContext } from "./parse-agent.js";
 import { resolvePath } from "./paths.js";
@@ -15,6 +15,7 @@ const DEFAULTS_FIELDS: FieldSchema = {
   "findings-token-budget": "positive-int",
   "prompt-budget": "size",
   "base-branch": "string",
+  "redact-env": "list",
 };
 
 /** `defaults { workflow "…"; max-cycles 3; budget usd=10 tokens=4000000; … }` */
@@ -35,6 +36,8 @@ export function parseDefaults(node: Node, sink: DiagnosticSink): DefaultsLayer {
   if (promptBudget !== undefined) d.promptBudget = promptBudget;
   const baseBranch = getString(f, "base-branch");
   if (baseBranch !== undefined) d.baseBranch = baseBranch;
+  const redactEnv = getList(f, "redact-env");
+  if (redactEnv !== undefined) d.redactEnv = redactEnv;
   const [budget, again] = f.special;
   if (again !== undefined) sink.report(again.name, "`budget` is given twice");
   if (budget !== undefined) d.budget = parseBudget(budget, sink);

@@ -62,6 +62,11 @@ export interface DefaultsConfig {
   promptBudget?: number;
   /** Default base branch; when absent, the repository's current branch at `add` time. */
   baseBranch?: string;
+  /**
+   * Environment variables whose values are secrets: redacted from everything stored, shown,
+   * posted or logged (on top of GITHUB_TOKEN, GH_TOKEN, ANTHROPIC_API_KEY, OPENAI_API_KEY).
+   */
+  redactEnv?: string[];
 }
 
 export interface GateConfig {

@@ -1,4 +1,5 @@
 import type { FinalVerdict, Finding, Severity } from "../domain/types.js";
+import { redactSecrets } from "../util/redact.js";
 import { ACTIVE, byId } from "./registry-core.js";
 import { isBlocking } from "./severity.js";
 
@@ -39,7 +40,7 @@ function idList(fs: Finding[], max = 6): string {
 /** What the last attempt on a blocked finding said, reduced to the accepted reason. */
 function blockedWhy(f: Finding): string {
   const j = f.attempts.at(-1)?.justification ?? "blocked";
-  const reason = j.split(":")[0]?.trim() ?? j;
+  const reason = redactSecrets(j.split(":")[0]?.trim() ?? j);
   return reason.length > 80 ? `${reason.slice(0, 79)}…` : reason;
 }
 

@@ -4,6 +4,7 @@
  * longest backtick run inside the text (CommonMark's rule), and inner runs of three or more are
  * additionally broken with zero-width joiners so a model skimming for ``` cannot be fooled either.
  */
+import { redactSecrets } from "../util/redact.js";
 
 const ZWJ = "\u200d";
 
@@ -26,7 +27,7 @@ export function oneLine(text: string, max = 200): string {
     const code = ch.codePointAt(0) ?? 0;
     flat += code < 0x20 || code === 0x7f ? " " : ch;
   }
-  flat = flat.replace(/\s+/g, " ").trim();
+  flat = redactSecrets(flat.replace(/\s+/g, " ").trim());
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

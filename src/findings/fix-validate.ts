@@ -1,3 +1,4 @@
+import { redactSecrets } from "../util/redact.js";
 import { normalizedDistance, normalizeTitle } from "./fingerprint.js";
 
 /** SPEC §8 rule 3: the only reasons a fixer may give for `blocked`. */
@@ -93,6 +94,7 @@ export function judgeJustification(raw: string): Judgement {
 
 /** The rejection text the fixer sees next cycle. */
 export function rejectionMessage(justification: string, why: string): string {
-  const quoted = justification.trim() === "" ? "(empty)" : `"${justification.trim().slice(0, 200)}"`;
+  const quoted =
+    justification.trim() === "" ? "(empty)" : `"${redactSecrets(justification.trim()).slice(0, 200)}"`;
   return `weak justification: ${quoted} (${why}). Fix it, or defer with a concrete reason: what stops you and what would unblock it.`;
 }

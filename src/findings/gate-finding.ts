@@ -1,4 +1,5 @@
 import type { RawFinding } from "../domain/types.js";
+import { redactSecrets } from "../util/redact.js";
 
 /** Tails kept per stream: enough to see the failure, bounded so a noisy gate cannot flood the prompt. */
 export const GATE_TAIL_BYTES = 4096;
@@ -41,10 +42,13 @@ function section(name: string, text: string): string {
 export function gateFinding(
   name: string,
   exitCode: number | null,
-  stdout: string,
-  stderr: string,
+  rawStdout: string,
+  rawStderr: string,
   timedOut: boolean,
 ): RawFinding {
+  // Gate logs quote tokens (a failing test's fixture, an env dump): redact before any tail or cut.
+  const stdout = redactSecrets(rawStdout);
+  const stderr = redactSecrets(rawStderr);
   const how = timedOut ? "timed out" : exitCode === null ? "killed by a signal" : `exit ${exitCode}`;
   const lines = digest(stdout, stderr);
   const head = `The gate \`${name}\` failed (${how}).`;

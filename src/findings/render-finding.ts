@@ -1,4 +1,5 @@
 import type { Finding, FixAttempt } from "../domain/types.js";
+import { redactSecrets } from "../util/redact.js";
 import { fenceUntrusted, oneLine } from "./fence.js";
 
 /** How much detail one finding gets; the renderer steps down these as the budget tightens. */
@@ -17,7 +18,7 @@ export const LAST_ATTEMPT: Detail = { bodyMax: 400, attempts: 1, textMax: 240 };
 export const MINIMAL: Detail = { bodyMax: 120, attempts: 1, textMax: 120 };
 
 function clip(text: string, max: number | null): string {
-  const t = text.trim();
+  const t = redactSecrets(text.trim());
   if (max === null || t.length <= max) return t;
   return `${t.slice(0, max).trimEnd()} … [truncated]`;
 }

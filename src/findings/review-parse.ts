@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PriorVerdict, ReviewOutput, ReviewVerdict, Severity } from "../domain/types.js";
+import { redactSecrets } from "../util/redact.js";
 import { extractJson, structuredValue } from "./json-extract.js";
 import {
   asText,
@@ -95,7 +96,7 @@ export function parseReviewOutput(text: string, structured?: unknown): ReviewPar
   }
   const line = verdictLine(text);
   if (line) {
-    const summary = text.slice(0, line.at).trim().slice(0, 1000);
+    const summary = redactSecrets(text.slice(0, line.at).trim()).slice(0, 1000);
     return {
       ok: true,
       output: { verdict: line.verdict, summary, findings: [], prior: [] },

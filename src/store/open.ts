@@ -2,6 +2,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { Store } from "../domain/store.js";
 import { FixpointError } from "../errors.js";
 import { openPostgresStore } from "./postgres/postgres-store.js";
+import { redactingStore } from "./redacting.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
 
 /** Where the default SQLite store lives inside a project. */
@@ -21,6 +22,11 @@ export function isPostgresUrl(spec: string): boolean {
  * - `postgres://…` / `postgresql://…` → the PostgreSQL store (schema created or migrated on open).
  */
 export async function openStore(url: string, projectRoot: string): Promise<Store> {
+  // Every write passes the redactor: a secret an agent or gate printed never reaches the database.
+  return redactingStore(await openRawStore(url, projectRoot));
+}
+
+async function openRawStore(url: string, projectRoot: string): Promise<Store> {
   const spec = url.trim();
   if (spec === "sqlite") return openSqliteStore(defaultSqlitePath(projectRoot));
   if (isPostgresUrl(spec)) return openPostgresStore(spec);

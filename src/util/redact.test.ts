@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "./redact.js";
+import { redactDeep, redactSecrets, setRedactedEnvNames } from "./redact.js";
 
 const noEnv = {};
 
@@ -46,5 +47,104 @@ describe("redactSecrets", () => {
     } finally {
       delete process.env[name];
     }
+  });
+});
+
+describe("redactSecrets: every documented shape, anywhere in any text", () => {
+  const b64 = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  const tokenChars = fc.string({ unit: fc.constantFrom(...b64.split("")), minLength: 24, maxLength: 48 });
+  const secret = fc.oneof(
+    fc.tuple(fc.constantFrom("ghp_", "gho_", "ghs_", "ghu_", "ghr_"), tokenChars).map(([p, t]) => p + t),
+    tokenChars.map((t) => `github_pat_11A_${t}`),
+    tokenChars.map((t) => `sk-ant-api03-${t}`),
+    tokenChars.map((t) => `sk-proj-${t}`),
+    tokenChars.map((t) => `sk-${t}`),
+    fc
+      .tuple(
+        fc.constantFrom("AKIA", "ASIA"),
+        fc.string({
+          unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".split("")),
+          minLength: 16,
+          maxLength: 16,
+        }),
+      )
+      .map(([p, t]) => p + t),
+    fc.tuple(fc.constantFrom("xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"), tokenChars).map(([p, t]) => p + t),
+    fc.tuple(tokenChars, tokenChars).map(([a, c]) => `eyJhbGciOiJIUzI1NiJ9.eyJ${a}.${c}`),
+  );
+  const filler = fc.string({ maxLength: 60 }).map((s) => s.replace(/[A-Za-z0-9_-]$/, ""));
+
+  it("a planted token never survives, and no cut of the redacted text reveals 12 of its characters", () => {
+    fc.assert(
+      fc.property(filler, secret, filler, fc.nat(), (before, token, after, cutAt) => {
+        const text = `${before} ${token} ${after}`;
+        const out = redactSecrets(text, noEnv);
+        expect(out).not.toContain(token);
+        // Truncation after redaction never brings a piece back.
+        const cut = out.slice(0, cutAt % (out.length + 1));
+        expect(cut).not.toContain(token.slice(0, 12));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a token cut short before redaction loses its remaining prefix too", () => {
+    fc.assert(
+      fc.property(
+        filler,
+        secret,
+        fc.integer({ min: 10, max: 20 }),
+        fc.constantFrom("", "…", "...", " … [truncated]"),
+        (before, token, keep, mark) => {
+          // A JWT's first segment is only its header (`{"alg":…}`): no secret to hide there.
+          fc.pre(!token.startsWith("eyJ"));
+          // Keep the known prefix and at least 6 characters of the secret after it.
+          const known =
+            /^(github_pat_|sk-ant-|sk-proj-|sk-|gh[a-z]_|xox[a-z]-|AKIA|ASIA)/.exec(token)?.[0] ?? "";
+          const prefix = token.slice(0, known.length + keep - 4);
+          const out = redactSecrets(`${before} ${prefix}${mark}`, noEnv);
+          expect(out).not.toContain(prefix);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("hides a PEM private key block whole, and one whose end was cut off", () => {
+    const pem =
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234\nabcdEFGH5678\n-----END RSA PRIVATE KEY-----";
+    expect(redactSecrets(`key:\n${pem}\ndone`, noEnv)).toBe("key:\n[REDACTED]\ndone");
+    expect(redactSecrets(`key:\n${pem.slice(0, 50)}`, noEnv)).toBe("key:\n[REDACTED]");
+  });
+
+  it.each([
+    ["Authorization: token abcdef123456", "Authorization: token [REDACTED]"],
+    ["Authorization: Basic dXNlcjpwYXNz", "Authorization: Basic [REDACTED]"],
+    ['"authorization": "Bearer abc.def.ghi"', '"authorization": "Bearer [REDACTED]"'],
+  ])("hides the credential of an Authorization header: %s", (input, expected) => {
+    expect(redactSecrets(input, noEnv)).toBe(expected);
+  });
+
+  it("hides the values of the default and the configured secret variables, whatever their names", () => {
+    const env = { GH_TOKEN: "ghvalue1", MY_DEPLOY: "deploy-value-42", UNRELATED: "deploy-value-43" };
+    expect(redactSecrets("a ghvalue1 b deploy-value-42 c deploy-value-43", env)).toBe(
+      "a [REDACTED] b deploy-value-42 c deploy-value-43",
+    );
+    setRedactedEnvNames(["MY_DEPLOY"]);
+    try {
+      expect(redactSecrets("b deploy-value-42 c deploy-value-43", env)).toBe(
+        "b [REDACTED] c deploy-value-43",
+      );
+    } finally {
+      setRedactedEnvNames([]);
+    }
+  });
+
+  it("redactDeep reaches every string of a nested value and keeps the rest", () => {
+    const token = `ghp_${"b".repeat(30)}`;
+    const value = { a: [1, { b: `x ${token}` }], c: null, d: true, e: "plain" };
+    expect(redactDeep(value, noEnv)).toEqual({ a: [1, { b: "x [REDACTED]" }], c: null, d: true, e: "plain" });
+    const clean = { a: ["plain"] };
+    expect(redactDeep(clean, noEnv)).toBe(clean);
   });
 });

@@ -1,39 +1,88 @@
 /**
- * Secret redaction for logs, events and artifacts (SPEC §13). Two nets: the values of
- * secret-looking environment variables, and the shapes of well-known tokens, so a key that
- * never passed through our environment (pasted into a prompt, printed by an agent) is caught too.
+ * Secret redaction (SPEC §13): the one step every text passes before it is stored, rendered,
+ * posted or logged. Two nets: the values of secret environment variables (those named in the
+ * config's `redact-env`, the well-known API-key variables, and any whose name looks secret), and
+ * the shapes of well-known tokens, so a key that never passed through our environment (pasted
+ * into a prompt, printed by an agent, quoted in a test log) is caught too.
+ *
+ * Redact BEFORE truncating: a cut can leave a prefix that no longer matches a whole-token shape.
+ * As a second net, a known token prefix followed by a few token characters at the very end of a
+ * text (or right before an ellipsis) is treated as a cut-off secret and hidden as well.
  */
 
 export const REDACTED = "[REDACTED]";
 
-const SECRET_NAME = /(TOKEN|SECRET|KEY|PASSWORD)/i;
+const SECRET_NAME = /(TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL)/i;
+/** Heuristic names need a value this long: short values ("1", "yes") would shred ordinary text. */
 const MIN_SECRET_LENGTH = 8;
+/** Variables named explicitly (defaults and `redact-env`) are trusted to be secrets from this length. */
+const MIN_NAMED_SECRET_LENGTH = 4;
+
+/** Always redacted when set, whatever else the config says. */
+export const DEFAULT_REDACT_ENV: readonly string[] = [
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ANTHROPIC_API_KEY",
+  "OPENAI_API_KEY",
+];
 
 /** Token shapes; each replaces the whole match unless it keeps a prefix group ($1). */
 const TOKEN_PATTERNS: { re: RegExp; keep?: boolean }[] = [
+  // A PEM private key goes whole, header to footer (or to the end when the footer was cut off).
+  {
+    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+  },
   // Anthropic keys are short after the prefix in test fixtures; the generic `sk-` shape needs 16.
   { re: /\bsk-ant-[A-Za-z0-9_-]{8,}/g },
   { re: /\bsk-[A-Za-z0-9_-]{16,}/g },
   { re: /\bgh[pousr]_[A-Za-z0-9]{20,}/g },
   { re: /\bgithub_pat_[A-Za-z0-9_]{20,}/g },
   { re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  // AWS access key ids (long-term AKIA…, temporary ASIA…, and the other documented prefixes).
+  { re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
+  // JWTs: three base64url segments, the first two starting with `eyJ` (a JSON object).
+  { re: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g },
+  // `Authorization: Bearer x`, `Authorization: token x`, `Authorization: Basic x`, or a bare value.
+  {
+    re: /(\bAuthorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|token|Token|Digest)?\s*)[A-Za-z0-9._~+/=:-]{4,}/gi,
+    keep: true,
+  },
   { re: /(\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, keep: true },
-  { re: /(\bAuthorization:\s*(?:token|Basic)\s+)[A-Za-z0-9._~+/=-]{8,}/gi, keep: true },
   // `postgres://user:password@host`, `https://x:token@github.com`: keep the user, hide the password.
   { re: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)[^\s/@]+(?=@)/gi, keep: true },
 ];
 
-const envSecretsCache = new WeakMap<NodeJS.ProcessEnv, string[]>();
+/**
+ * What is left of a token after a cut: a known prefix and some token characters at the end of the
+ * text or right before an ellipsis. Bare prefixes (`sk-` alone) are too common to hide.
+ */
+const CUT_TOKEN =
+  /\b(?:(?:sk-ant-|sk-proj-|sk-|gh[pousr]_|github_pat_|xox[abposr]-)[A-Za-z0-9_-]{6,}|(?:AKIA|ASIA)[A-Z0-9]{6,})(?=\s*(?:\.\.\.|…)?\s*(?:\[truncated\]|\]|\))?\s*$|\s*(?:\.\.\.|…))/g;
 
-/** Values of secret-looking variables, longest first so a secret containing another goes whole. */
+let configuredNames: readonly string[] = [];
+
+/**
+ * The environment variables the project names as secrets (`defaults { redact-env "MY_TOKEN" }`).
+ * Set once by the CLI after loading the config; every later redaction hides their values.
+ */
+export function setRedactedEnvNames(names: readonly string[]): void {
+  configuredNames = [...names];
+  envSecretsCache = new WeakMap();
+}
+
+let envSecretsCache = new WeakMap<NodeJS.ProcessEnv, string[]>();
+
+/** Values of secret variables, longest first so a secret containing another goes whole. */
 function envSecrets(env: NodeJS.ProcessEnv): string[] {
   const cached = envSecretsCache.get(env);
   if (cached) return cached;
   const values = new Set<string>();
+  const named = new Set([...DEFAULT_REDACT_ENV, ...configuredNames]);
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_NAME.test(name)) {
-      values.add(value);
-    }
+    if (value === undefined) continue;
+    const trimmed = value.trim();
+    if (named.has(name) && trimmed.length >= MIN_NAMED_SECRET_LENGTH) values.add(trimmed);
+    else if (trimmed.length >= MIN_SECRET_LENGTH && SECRET_NAME.test(name)) values.add(trimmed);
   }
   const sorted = [...values].sort((a, b) => b.length - a.length);
   // Cached per env object; `process.env` changes rarely and fixpoint itself never changes it.
@@ -41,7 +90,7 @@ function envSecrets(env: NodeJS.ProcessEnv): string[] {
   return sorted;
 }
 
-/** Replaces secrets in `text` with `[REDACTED]`. `env` defaults to `process.env`. */
+/** Replaces secrets in `text` with `[REDACTED]`. `env` defaults to `process.env`. Never throws. */
 export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
   let out = text;
   for (const secret of envSecrets(env)) {
@@ -50,5 +99,39 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
   for (const { re, keep } of TOKEN_PATTERNS) {
     out = out.replace(re, keep ? `$1${REDACTED}` : REDACTED);
   }
-  return out;
+  return out.replace(CUT_TOKEN, REDACTED);
+}
+
+/**
+ * Redacts every string inside a JSON-like value (objects, arrays), leaving keys and non-strings
+ * as they are. Returns the same object when nothing changed, so callers can skip copies.
+ */
+export function redactDeep<T>(value: T, env: NodeJS.ProcessEnv = process.env): T {
+  return redactValue(value, env, 0) as T;
+}
+
+const MAX_DEPTH = 64;
+
+function redactValue(value: unknown, env: NodeJS.ProcessEnv, depth: number): unknown {
+  if (typeof value === "string") return redactSecrets(value, env);
+  if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v) => {
+      const r = redactValue(v, env, depth + 1);
+      if (r !== v) changed = true;
+      return r;
+    });
+    return changed ? out : value;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const r = redactValue(v, env, depth + 1);
+    if (r !== v) changed = true;
+    out[k] = r;
+  }
+  return changed ? out : value;
 }

@@ -1,4 +1,5 @@
 import { addUsage, type TokenUsage, ZERO_USAGE } from "../../domain/types.js";
+import { redactSecrets } from "../../util/redact.js";
 
 /**
  * What the agent CLIs' JSONL streams say, in one vocabulary. Each CLI has a pure parser
@@ -129,7 +130,14 @@ export function asString(v: unknown): string {
 export function toolDetail(input: unknown): string {
   const o = asObject(input);
   for (const key of ["file_path", "path", "command", "cmd", "pattern", "url", "description"]) {
-    const v = o[key];
+    const found = o[key];
+    // Redact before the cut: a command line can carry a token (`curl -H "Authorization: …"`).
+    const v =
+      typeof found === "string"
+        ? redactSecrets(found)
+        : Array.isArray(found)
+          ? redactSecrets(found.join(" "))
+          : found;
     if (typeof v === "string" && v !== "") return v.length > 120 ? `${v.slice(0, 117)}...` : v;
     if (Array.isArray(v)) return v.join(" ").slice(0, 120);
   }

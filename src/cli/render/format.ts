@@ -1,4 +1,5 @@
 import { formatDuration } from "../../util/duration.js";
+import { redactSecrets } from "../../util/redact.js";
 
 export function money(usd: number): string {
   return `$${usd.toFixed(2)}`;
@@ -15,7 +16,9 @@ export function dotted(name: string, width = 20): string {
   return `${name} ${".".repeat(dots)}`;
 }
 
-export function truncate(text: string, max: number): string {
+/** Redacts first: a cut could leave a prefix of a secret that no pattern recognises any more. */
+export function truncate(raw: string, max: number): string {
+  const text = redactSecrets(raw);
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
