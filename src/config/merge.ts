@@ -107,11 +107,8 @@ function completeDefaults(d: Partial<DefaultsConfig>): DefaultsConfig {
     budget: d.budget ?? {},
   };
   if (d.baseBranch !== undefined) out.baseBranch = d.baseBranch;
-<<<<<<< HEAD
   if (d.promptBudget !== undefined) out.promptBudget = d.promptBudget;
-=======
   if (d.redactEnv !== undefined) out.redactEnv = d.redactEnv;
->>>>>>> rel
   return out;
 }
 

@@ -66,7 +66,9 @@ describe("PostgreSQL store", () => {
     expect(a?.leaseExpiresAt).toBeLessThanOrEqual(Date.now() + 60_000 + 5_000);
     const skewed = Date.now() + 3_600_000;
     expect(await store.claimTask({ workerId: "b", leaseMs: 60_000, now: skewed })).toBeNull();
-    expect(await store.heartbeat("t-1", "a", 1, 0)).toBe(true);
+    expect(await store.heartbeat({ taskId: "t-1", workerId: "a", token: a?.leaseToken ?? 0 }, 1, 0)).toBe(
+      true,
+    );
     await new Promise((r) => setTimeout(r, 30));
     // With a 1 ms lease renewed on the server's clock, the lease is now over: b takes it.
     expect((await store.claimTask({ workerId: "b", leaseMs: 60_000, now: 0 }))?.workerId).toBe("b");

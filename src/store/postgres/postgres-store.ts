@@ -263,24 +263,26 @@ class PgOps implements StoreOps {
     return row === undefined ? null : toTask(row);
   }
 
-  async heartbeat(taskId: string, workerId: string, leaseMs: number, now: number): Promise<boolean> {
+  async heartbeat(lease: Lease, leaseMs: number, now: number): Promise<boolean> {
     const p = new Params();
     const base = this.settings.leaseClock === "database" ? DB_NOW_MS : `${p.add(now)}::bigint`;
     const sql = `UPDATE tasks SET lease_expires_at = ${base} + ${p.add(Math.max(0, Math.floor(leaseMs)))}::bigint
-      WHERE id = ${p.add(taskId)} AND worker_id = ${p.add(workerId)} AND status = 'running'`;
+      WHERE id = ${p.add(lease.taskId)} AND worker_id = ${p.add(lease.workerId)}
+        AND lease_token = ${p.add(lease.token)} AND status = 'running'`;
     return (await this.count("renewing a lease", sql, p)) === 1;
   }
 
   /**
-   * Applies the patch only while `workerId` still holds the task: a worker whose lease expired
+   * Applies the patch only while `lease` still holds the task: a worker whose lease expired
    * and was taken over must not overwrite the new worker's state. Then it is a no-op.
    */
-  async releaseTask(taskId: string, workerId: string, patch: TaskPatch, now: number): Promise<void> {
+  async releaseTask(lease: Lease, patch: TaskPatch, now: number): Promise<void> {
     const p = new Params();
     const set = patchSet(patch, now, p);
     await this.count(
       "releasing a task",
-      `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL WHERE id = ${p.add(taskId)} AND worker_id = ${p.add(workerId)}`,
+      `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL
+        WHERE id = ${p.add(lease.taskId)} AND worker_id = ${p.add(lease.workerId)} AND lease_token = ${p.add(lease.token)}`,
       p,
     );
   }
@@ -329,7 +331,15 @@ class PgOps implements StoreOps {
 
   commitStage(c: StageCommit): Promise<StageExecution | null> {
     return this.atomic("committing a stage", async (ops) => {
-      if (c.workerId !== undefined) await ops.assertHolder(c.taskId, c.workerId);
+      if (c.fence !== undefined) {
+        if (c.fence.taskId !== c.taskId) {
+          throw new FixpointError(
+            "lease_lost",
+            `a lease on ${c.fence.taskId} cannot fence a write to ${c.taskId}`,
+          );
+        }
+        await ops.assertLease(c.fence);
+      }
       let saved: StageExecution | null = null;
       if (c.stage !== null) {
         saved = await ops.insertStage(c.stage);
@@ -411,24 +421,6 @@ class PgOps implements StoreOps {
       throw new FixpointError(
         "lease_lost",
         `task ${lease.taskId} is no longer held by this worker (${holder === null ? "released" : `now ${holder}`}); nothing was recorded`,
-      );
-    }
-  }
-
-  private async assertHolder(taskId: string, workerId: string): Promise<void> {
-    const row = (
-      await this.rows(
-        "checking a lease",
-        "SELECT worker_id FROM tasks WHERE id = $1 FOR UPDATE",
-        withValues(taskId),
-        false,
-      )
-    )[0];
-    const holder = typeof row?.worker_id === "string" ? row.worker_id : null;
-    if (holder !== workerId) {
-      throw new FixpointError(
-        "lease_lost",
-        `task ${taskId} is no longer held by this worker (${holder === null ? "released" : `now ${holder}`}); its result was not recorded`,
       );
     }
   }
