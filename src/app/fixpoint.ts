@@ -130,7 +130,8 @@ export async function createFixpoint(options: FixpointOptions = {}) {
     approve: (input: { task: string; reason?: string }) => approve(ctx, input),
     reject: (input: { task: string; reason: string }) => reject(ctx, input),
     cancel: (task: string) => cancelTask(ctx, task),
-    resume: (task: string) => resumeTask(ctx, task),
+    /** Continues a task; `feedback` becomes an open blocking finding the fix loop must answer. */
+    resume: (input: Parameters<typeof resumeTask>[1]) => resumeTask(ctx, input),
     retry: (input: Parameters<typeof retryTask>[1]) => retryTask(ctx, input),
     improve: (input: Parameters<typeof improveTask>[1]) => improveTask(ctx, input),
     editTask: (input: Parameters<typeof editTask>[1]) => editTask(ctx, input),
