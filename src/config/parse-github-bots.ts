@@ -1,7 +1,7 @@
 import type { Node } from "@bgotink/kdl";
+import { parseSeverity } from "../findings/severity.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { type FieldSchema, getString, readNodeFields } from "./kdl-fields.js";
-import { parseSeverity } from "./severity.js";
 import type { BotSetting } from "./types.js";
 
 const BOT_FIELDS: FieldSchema = { severity: "severity", command: "string" };
@@ -37,7 +37,7 @@ export function parseBotsNode(
     const c = readNodeFields(child, BOT_FIELDS, { positional: [], block: true }, sink);
     const setting: BotSetting = {};
     const severity = getString(c, "severity");
-    const level = severity === undefined ? undefined : parseSeverity(severity);
+    const level = severity === undefined ? undefined : (parseSeverity(severity) ?? undefined);
     if (level !== undefined) setting.severity = level;
     const command = getString(c, "command");
     if (command !== undefined) setting.command = command;
