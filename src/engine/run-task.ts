@@ -13,6 +13,7 @@ import { LEASE_LOST, type RunEnd, type RunEnv, relCycle } from "./run-env.js";
 import { ensureTaskWorktree, planRun, saveInterruptedWork } from "./run-setup.js";
 import { runSingleStage } from "./single.js";
 import type { RunState } from "./state.js";
+import { hasSavedTurns } from "./turns.js";
 
 export interface RunTaskOptions {
   signal: AbortSignal;
@@ -45,7 +46,17 @@ async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortControl
   const workdir = task.worktreePath as string;
   const plan = await planRun(task, workflow, deps);
   const { run, state } = plan;
-  if (plan.resumed) await saveInterruptedWork(task, workdir, deps, state.next);
+  if (plan.resumed && state.next !== null) {
+    // Work an agent left on disk is kept as a WIP commit — unless its reply was saved (turns.ts):
+    // then the resumed stage reuses the reply and commits that work as its own.
+    const next = workflow.stages.get(state.next);
+    const cycle = state.cycle + (next?.nextCycle ? 1 : 0);
+    const at = (id: string) => ({ id, cycle, visit: (state.visits[id] ?? 0) + 1 });
+    const stages = next ? [at(next.id), ...next.children.map((c) => at(c.id))] : [];
+    if (!(await hasSavedTurns({ task, runId: run.id, deps }, stages))) {
+      await saveInterruptedWork(task, workdir, deps, state.next);
+    }
+  }
   const registry = Registry.load(task.id, await deps.store.listFindings(task.id), {
     blockingSeverity: deps.config.defaults.blockingSeverity,
     now: () => deps.clock.now(),
