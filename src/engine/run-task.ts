@@ -70,7 +70,7 @@ async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortControl
     resumed: plan.resumed,
   });
 
-  const env: RunEnv = { task, runId: run.id, workflow, registry, workdir, deps };
+  const env: RunEnv = { task, runId: run.id, workflow, registry, workdir, deps, counters: plan.counters };
   if (plan.finish) return finishRun(env, state, plan.finish);
   try {
     while (state.next !== null) {
@@ -87,7 +87,9 @@ async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortControl
         task,
         runId: run.id,
         workflow,
-        state: structuredClone(state),
+        // A shallow copy: handlers read it, never write it (a deep copy per stage would cost
+        // O(stages visited) each time: quadratic over a long run).
+        state: { ...state },
         registry,
         visit: (state.visits[stage.id] ?? 0) + 1,
         workdir,

@@ -54,11 +54,11 @@ function assertNotRunning(task: Task): void {
 }
 
 async function lastRunState(project: Project, task: Task): Promise<{ run: Run; state: RunState } | null> {
-  const { parseRunState } = await import("../../engine/state.js");
+  const { loadRunState } = await import("../../engine/checkpoint.js");
   const run = (await project.store.listRuns(task.id)).at(-1);
   if (!run) return null;
-  const cp = await project.store.getCheckpoint(run.id);
-  return cp ? { run, state: parseRunState(cp.state, task.id) } : null;
+  const cp = await loadRunState(project.store, task.id, run.id);
+  return cp ? { run, state: cp.state } : null;
 }
 
 /**
