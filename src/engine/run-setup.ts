@@ -3,10 +3,10 @@ import { branchName, worktreePath } from "../git/naming.js";
 import type { Workflow } from "../workflow/types.js";
 import { type CounterLog, loadRunState, newCounterLog } from "./checkpoint.js";
 import { crashPoint } from "./crash-points.js";
-import { exitReason } from "./decide.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./run-env.js";
 import { initialRunState, type RunState, stateToJson } from "./state.js";
+import { exitReason } from "./step.js";
 
 /**
  * Makes sure the task has its worktree (created once, reused for the whole loop and across

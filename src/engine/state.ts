@@ -8,7 +8,7 @@ import type {
   TokenUsage,
 } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
-import type { Effect } from "./effects.js";
+import type { Effect } from "./effect-types.js";
 
 /**
  * Everything the engine needs to continue a run, written as the checkpoint after every stage in
