@@ -1,14 +1,16 @@
 import type { StoreOps, TaskPatch } from "../domain/store.js";
 import type { JsonObject, Run, Task } from "../domain/types.js";
-import { parseRunState, type RunState, stateToJson } from "../engine/state.js";
+import { loadRunState } from "../engine/checkpoint.js";
+import { type RunState, stateToJson } from "../engine/state.js";
 import { FixpointError } from "../errors.js";
 
 /** The task's last run and the run state of its latest checkpoint; null before the first run. */
 export async function lastRunState(tx: StoreOps, task: Task): Promise<{ run: Run; state: RunState } | null> {
   const run = (await tx.listRuns(task.id)).at(-1);
   if (!run) return null;
-  const cp = await tx.getCheckpoint(run.id);
-  return cp ? { run, state: parseRunState(cp.state, task.id) } : null;
+  // Through the engine's reader: a checkpoint may hold only the counters changed since a snapshot.
+  const cp = await loadRunState(tx, task.id, run.id);
+  return cp ? { run, state: cp.state } : null;
 }
 
 /** A checkpoint written by a use case (resume, retry): the state, one event, the task's position. */

@@ -1,47 +1,10 @@
-import type { FixReport, RawFinding, ReviewOutput, ReviewVerdict, Severity } from "../domain/types.js";
+import type { RawFinding, ReviewOutput, ReviewVerdict, Severity } from "../domain/types.js";
 import type { Registry } from "../findings/registry.js";
 import { effectiveVerdict } from "../findings/review-parse.js";
+import type { Effect } from "./effect-types.js";
 import type { RunState } from "./state.js";
 
-/**
- * What a stage did to the task's accounts, as plain data. Handlers return effects; the executor
- * applies them to the registry and the run state in a fixed order (declaration order for the
- * children of a parallel stage), so the result never depends on completion order and a parallel
- * stage interrupted half-way can be finished from its checkpoint.
- */
-export type Effect =
-  | { type: "none" }
-  | {
-      type: "review";
-      stageId: string;
-      output: ReviewOutput;
-      expectedIds: string[];
-      head: string | null;
-      failed?: boolean;
-    }
-  | { type: "gates"; results: GateResultData[] }
-  | {
-      type: "fix";
-      report: FixReport | null;
-      shownIds: string[];
-      commitSha: string | null;
-      parseError?: string;
-    }
-  | {
-      type: "findings";
-      source: string;
-      findings: RawFinding[];
-      /** Per finding, same order: its own source and author (a PR thread `pr:<id>`); default `source`. */
-      origins?: { source: string; author?: string }[];
-      /** Findings raised by these sources are resolved (threads resolved on GitHub). */
-      resolvedSources?: string[];
-    };
-
-export interface GateResultData {
-  name: string;
-  passed: boolean;
-  finding: RawFinding | null;
-}
+export type { Effect, GateResultData } from "./effect-types.js";
 
 export interface AppliedEffect {
   /** Short human summary for the progress line, e.g. "2 findings (1 P1, 1 P2)". */
@@ -49,28 +12,37 @@ export interface AppliedEffect {
   verdict: ReviewVerdict | null;
 }
 
-export function applyEffect(
+/** What applying an effect to the registry tells the run state (see StageFacts in step.ts). */
+export interface EffectFacts extends AppliedEffect {
+  review?: { verdict: ReviewVerdict; failed: boolean; head: string | null };
+  gatesPassed?: boolean;
+}
+
+/**
+ * Applies a stage's effect to the registry (the one mutable account of a run) and returns what
+ * the run state learns from it; the state itself is folded purely by `foldStage` (step.ts).
+ */
+export function applyEffectToRegistry(
   effect: Effect,
   registry: Registry,
-  state: RunState,
+  cycle: number,
   opts: { blockingSeverity: Severity },
-): AppliedEffect {
+): EffectFacts {
   switch (effect.type) {
     case "none":
       return { summary: null, verdict: null };
     case "findings":
-      return applyFindings(effect, registry, state.cycle);
+      return applyFindings(effect, registry, cycle);
     case "review":
-      return applyReview(effect, registry, state, opts.blockingSeverity);
+      return applyReview(effect, registry, cycle, opts.blockingSeverity);
     case "gates": {
       for (const g of effect.results) {
         registry.applyGate(
           g.name,
-          state.cycle,
+          cycle,
           g.passed || !g.finding ? { passed: true } : { passed: false, finding: g.finding },
         );
       }
-      state.gatesPassed = effect.results.every((g) => g.passed);
       const failed = effect.results.filter((g) => !g.passed).map((g) => g.name);
       const summary =
         effect.results.length === 0
@@ -78,14 +50,14 @@ export function applyEffect(
           : failed.length === 0
             ? "passed"
             : `failed: ${failed.join(", ")}`;
-      return { summary, verdict: null };
+      return { summary, verdict: null, gatesPassed: failed.length === 0 };
     }
     case "fix": {
       if (!effect.report) {
         return { summary: `report unparsable: ${effect.parseError ?? "no report"}`, verdict: null };
       }
       const out = registry.applyFixReport(effect.report, {
-        cycle: state.cycle,
+        cycle,
         commitSha: effect.commitSha,
         shownIds: effect.shownIds,
       });
@@ -100,6 +72,28 @@ export function applyEffect(
       };
     }
   }
+}
+
+/**
+ * Applies an effect to the registry and writes what it says into `state` in place (verdicts,
+ * failed reviews, reviewed heads, gate result). For callers that hold a mutable state.
+ */
+export function applyEffect(
+  effect: Effect,
+  registry: Registry,
+  state: RunState,
+  opts: { blockingSeverity: Severity },
+): AppliedEffect {
+  const facts = applyEffectToRegistry(effect, registry, state.cycle, opts);
+  if (facts.review && effect.type === "review") {
+    if (facts.review.failed && !state.failedReviews.includes(effect.stageId)) {
+      state.failedReviews.push(effect.stageId);
+    }
+    state.verdicts[effect.stageId] = facts.review.verdict;
+    if (facts.review.head) state.reviewedAt[effect.stageId] = facts.review.head;
+  }
+  if (facts.gatesPassed !== undefined) state.gatesPassed = facts.gatesPassed;
+  return { summary: facts.summary, verdict: facts.verdict };
 }
 
 function applyFindings(
@@ -148,22 +142,22 @@ function applyFindings(
 function applyReview(
   effect: Extract<Effect, { type: "review" }>,
   registry: Registry,
-  state: RunState,
+  cycle: number,
   blockingSeverity: Severity,
-): AppliedEffect {
+): EffectFacts {
   const source = `review:${effect.stageId}`;
   const prior = registry.applyPrior(effect.output.prior, {
     source,
-    cycle: state.cycle,
+    cycle,
     expectedIds: effect.expectedIds,
   });
-  registry.addFindings(effect.output.findings, { source, cycle: state.cycle });
+  registry.addFindings(effect.output.findings, { source, cycle });
   const verdict = effectiveVerdict(effect.output, blockingSeverity);
-  if (effect.failed && !state.failedReviews.includes(effect.stageId))
-    state.failedReviews.push(effect.stageId);
-  state.verdicts[effect.stageId] = verdict;
-  if (effect.head) state.reviewedAt[effect.stageId] = effect.head;
-  return { summary: reviewSummary(verdict, effect.output, prior.resolved.length), verdict };
+  return {
+    summary: reviewSummary(verdict, effect.output, prior.resolved.length),
+    verdict,
+    review: { verdict, failed: effect.failed === true, head: effect.head },
+  };
 }
 
 /** `CHANGES_REQUESTED  2 findings (1 P1, 1 P2)`, `APPROVED  (2 resolved)`. */

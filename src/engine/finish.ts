@@ -2,12 +2,13 @@ import { type FinalVerdict, isApproval, type TaskStatus } from "../domain/types.
 import { toStoredReviewIssues } from "../findings/stored-issues.js";
 import { redactSecrets } from "../util/redact.js";
 import { budgetState } from "./budget.js";
+import { encodeCheckpoint, writeSnapshot } from "./checkpoint.js";
 import { crashPoint } from "./crash-points.js";
 import { createFollowups } from "./followups.js";
 import type { StageRecord } from "./record.js";
 import { type RunEnd, type RunEnv, relCycle } from "./run-env.js";
 import { saveInterruptedWork } from "./run-setup.js";
-import { type RunState, stateToJson } from "./state.js";
+import type { RunState } from "./state.js";
 import { deriveFinalVerdict } from "./verdict.js";
 
 export type { RunEnd };
@@ -53,6 +54,10 @@ export async function finishRun(
     : toStoredReviewIssues(registry.all(), deps.config.defaults.blockingSeverity);
   const drained = registry.drainChanges();
   const now = deps.clock.now();
+  const write = encodeCheckpoint(state, env.counters, last ? [last.stage.stageId] : [], {
+    taskId: task.id,
+    runId,
+  });
   const status = await deps.store.transaction(
     async (tx) => {
       const current = await tx.getTask(task.id);
@@ -62,7 +67,7 @@ export async function finishRun(
         taskId: task.id,
         runId,
         stage: last?.stage ?? null,
-        checkpoint: { state: stateToJson(state) },
+        checkpoint: { state: write.state },
         findings: drained.findings,
         events: [
           ...drained.events.map((e) => ({ ...e, runId })),
@@ -78,6 +83,7 @@ export async function finishRun(
         },
         now,
       });
+      await writeSnapshot(tx, write, now);
       if (end.kind === "exit") await createFollowups(env, tx, verdict);
       const run = await tx.getRun(runId);
       await tx.updateRun(

@@ -1,13 +1,21 @@
-import { addUsage, type ReviewVerdict, type Severity, type StageOutcome } from "../domain/types.js";
+import {
+  addUsage,
+  type ReviewVerdict,
+  type Severity,
+  type StageOutcome,
+  ZERO_USAGE,
+} from "../domain/types.js";
 import { effectiveVerdict } from "../findings/review-parse.js";
 import type { StageDef } from "../workflow/types.js";
 import { writeReviewSection } from "./artifacts.js";
-import { applyResult } from "./decide.js";
 import type { StageContext, StageResult } from "./deps.js";
+import { applyEffectToRegistry } from "./effects.js";
 import { recordStage } from "./record.js";
+import { registryFacts } from "./registry-facts.js";
 import { type RunEnv, relCycle } from "./run-env.js";
 import { runSingleStage } from "./single.js";
 import type { PendingChild, RunState } from "./state.js";
+import { foldStage } from "./step.js";
 
 /**
  * A `parallel` stage runs its children concurrently (at most `max` at once) — all of them, even
@@ -65,16 +73,32 @@ export async function runParallel(
   await Promise.all(Array.from({ length: limit }, worker));
   if (ctx.signal.aborted) return aborted();
 
-  // Merge in declaration order.
+  // Merge in declaration order. Usage and visits were counted when each child was recorded.
   const outcomes: StageOutcome[] = [];
   const summaries: string[] = [];
   for (const child of children) {
     const p = state.pending[child.id];
     if (!p) continue;
-    const visitsBefore = state.visits[child.id] ?? 1;
-    const applied = applyResult(child, fromPending(p), state, env.registry, env.deps);
-    state.visits[child.id] = visitsBefore; // already counted when the child was recorded
-    state.outcomes[child.id] = p.outcome;
+    const facts = applyEffectToRegistry(p.effect, env.registry, state.cycle, {
+      blockingSeverity: env.deps.config.defaults.blockingSeverity,
+    });
+    const folded = foldStage(
+      state,
+      child,
+      {
+        outcome: p.outcome,
+        failureReason: p.failureReason ?? undefined,
+        usage: ZERO_USAGE,
+        costUsd: 0,
+        agent: p.agent,
+        sessionId: p.sessionId,
+        review: facts.review,
+        gatesPassed: facts.gatesPassed,
+      },
+      registryFacts(env.registry),
+      { countVisit: false },
+    );
+    Object.assign(state, folded);
     if (p.effect.type === "review") {
       await writeReviewSection(
         env.deps.reviewsDir,
@@ -82,11 +106,11 @@ export async function runParallel(
         state.cycle,
         child.id,
         p.effect.output,
-        applied.verdict,
+        facts.verdict,
       );
     }
     outcomes.push(p.outcome);
-    summaries.push(`${child.id}: ${applied.summary ?? p.outcome}`);
+    summaries.push(`${child.id}: ${facts.summary ?? p.outcome}`);
   }
   state.pending = {};
   const anyFail = outcomes.some((o) => o === "fail");
@@ -112,20 +136,6 @@ function toPending(r: StageResult): PendingChild {
   };
 }
 
-/** Usage and cost were already counted when the child was recorded; the merge applies effects only. */
-function fromPending(p: PendingChild): StageResult {
-  return {
-    outcome: p.outcome,
-    effect: p.effect,
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    costUsd: 0,
-    attempts: 0,
-    sessionId: p.sessionId,
-    agent: p.agent,
-    failureReason: p.failureReason ?? undefined,
-  };
-}
-
 function aborted(): StageResult {
   return {
     outcome: "fail",
@@ -140,4 +150,18 @@ function aborted(): StageResult {
 
 function childVerdict(r: StageResult, blockingSeverity: Severity): ReviewVerdict | null {
   return r.effect.type === "review" ? effectiveVerdict(r.effect.output, blockingSeverity) : null;
+}
+
+/**
+ * A mutable copy of a state for a parallel block to work on: the maps it changes while its
+ * children finish are copied, the rest is shared (and only read).
+ */
+export function workingCopy(run: Readonly<RunState>): RunState {
+  return {
+    ...run,
+    visits: { ...run.visits },
+    outcomes: { ...run.outcomes },
+    pending: { ...run.pending },
+    usage: { ...run.usage },
+  };
 }

@@ -3,11 +3,12 @@ import type { NewStageExecution, NewTaskEvent } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
 import type { StageDef } from "../workflow/types.js";
 import { writeReviewSection } from "./artifacts.js";
+import { encodeCheckpoint, writeSnapshot } from "./checkpoint.js";
 import { crashPoint } from "./crash-points.js";
 import type { StageResult } from "./deps.js";
 import type { AppliedEffect } from "./effects.js";
 import { type RunEnv, relCycle } from "./run-env.js";
-import { type RunState, stateToJson } from "./state.js";
+import type { RunState } from "./state.js";
 
 export interface StageRecordOpts {
   started: number;
@@ -123,17 +124,27 @@ export async function recordStage(
   const built = await buildStageRecord(env, state, stage, result, applied, opts);
   const { deps, task, runId } = env;
   const drained = env.registry.drainChanges();
-  await deps.store.commitStage({
+  const write = encodeCheckpoint(state, env.counters, [stage.id], { taskId: task.id, runId });
+  const commit = {
     taskId: task.id,
     runId,
     stage: built.stage,
-    checkpoint: { state: stateToJson(state) },
+    checkpoint: { state: write.state },
     findings: drained.findings,
     events: [...drained.events.map((e) => ({ ...e, runId })), ...built.events],
     task: { cycle: relCycle(state), currentStage: state.next, ...opts.task },
     now: built.stage.endedAt,
-    fence: deps.lease,
-  });
+  };
+  if (write.snapshot === null) await deps.store.commitStage({ ...commit, fence: deps.lease });
+  else {
+    await deps.store.transaction(
+      async (tx) => {
+        await tx.commitStage(commit);
+        await writeSnapshot(tx, write, commit.now);
+      },
+      { fence: deps.lease },
+    );
+  }
   crashPoint("checkpoint-written");
   built.announce();
 }

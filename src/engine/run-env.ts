@@ -1,6 +1,7 @@
 import type { Task } from "../domain/types.js";
 import type { Registry } from "../findings/registry.js";
 import type { Workflow } from "../workflow/types.js";
+import type { CounterLog } from "./checkpoint.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunState } from "./state.js";
 
@@ -12,6 +13,8 @@ export interface RunEnv {
   registry: Registry;
   workdir: string;
   deps: EngineDeps;
+  /** Which checkpoint counters changed since the run's last snapshot (see checkpoint.ts). */
+  counters: CounterLog;
 }
 
 /** How a run ended, before it is turned into a verdict. */

@@ -1,11 +1,12 @@
 import type { Run, Task } from "../domain/types.js";
 import { branchName, worktreePath } from "../git/naming.js";
 import type { Workflow } from "../workflow/types.js";
+import { type CounterLog, loadRunState, newCounterLog } from "./checkpoint.js";
 import { crashPoint } from "./crash-points.js";
-import { exitReason } from "./decide.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./run-env.js";
-import { initialRunState, parseRunState, type RunState, stateToJson } from "./state.js";
+import { initialRunState, type RunState, stateToJson } from "./state.js";
+import { exitReason } from "./step.js";
 
 /**
  * Makes sure the task has its worktree (created once, reused for the whole loop and across
@@ -33,6 +34,8 @@ export interface RunPlan {
    * them): the run is finished from the checkpoint, and no stage runs again.
    */
   finish?: RunEnd;
+  /** Where the run's checkpoint counters stand (see checkpoint.ts). */
+  counters: CounterLog;
 }
 
 /**
@@ -45,14 +48,15 @@ export async function planRun(task: Task, workflow: Workflow, deps: EngineDeps):
   const runs = await store.listRuns(task.id);
   const last = runs.at(-1);
   if (last && (last.status === "running" || last.status === "interrupted")) {
-    const cp = await store.getCheckpoint(last.id);
-    const state = cp ? parseRunState(cp.state, task.id) : initialRunState(workflow.start);
+    const cp = await loadRunState(store, task.id, last.id);
+    const state = cp ? cp.state : initialRunState(workflow.start);
+    const counters = cp ? cp.log : newCounterLog();
     if (state.next !== null || (cp !== null && last.status === "running")) {
       const run = await store.transaction((tx) => tx.updateRun(last.id, { status: "running" }, clock.now()), {
         fence: deps.lease,
       });
-      if (state.next !== null) return { run, state, resumed: cp !== null };
-      return { run, state, resumed: true, finish: endOfRecordedRun(state, workflow, last.id) };
+      if (state.next !== null) return { run, state, resumed: cp !== null, counters };
+      return { run, state, resumed: true, finish: endOfRecordedRun(state, workflow, last.id), counters };
     }
   }
   const now = clock.now();
@@ -82,7 +86,7 @@ export async function planRun(task: Task, workflow: Workflow, deps: EngineDeps):
     { fence: deps.lease },
   );
   crashPoint("run-started");
-  return { run, state, resumed: false };
+  return { run, state, resumed: false, counters: newCounterLog() };
 }
 
 /**

@@ -1,18 +1,21 @@
 import type { Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { Registry } from "../findings/registry.js";
-import type { StageDef } from "../workflow/types.js";
+import type { StageDef, Workflow } from "../workflow/types.js";
 import { budgetState } from "./budget.js";
 import { crashPoint } from "./crash-points.js";
-import { applyResult, decideNext } from "./decide.js";
-import type { EngineDeps, StageContext } from "./deps.js";
+import type { EngineDeps, StageContext, StageResult } from "./deps.js";
+import { type AppliedEffect, applyEffectToRegistry } from "./effects.js";
 import { finishRun } from "./finish.js";
-import { runParallel } from "./parallel.js";
+import { runParallel, workingCopy } from "./parallel.js";
 import { buildStageRecord, recordStage } from "./record.js";
+import { registryFacts } from "./registry-facts.js";
 import { LEASE_LOST, type RunEnd, type RunEnv, relCycle } from "./run-env.js";
 import { ensureTaskWorktree, planRun, saveInterruptedWork } from "./run-setup.js";
 import { runSingleStage } from "./single.js";
 import type { RunState } from "./state.js";
+import { type StageFacts, type StepOutput, type StepState, step } from "./step.js";
+import { hasSavedTurns } from "./turns.js";
 
 export interface RunTaskOptions {
   signal: AbortSignal;
@@ -20,9 +23,9 @@ export interface RunTaskOptions {
 
 /**
  * Runs one claimed task until its workflow exits, a stop condition ends it, or it is interrupted.
- * The loop is: check bounds → run the stage → apply its effects → decide the next stage → commit
- * all of it in one transaction. Deciding is a pure function of the workflow, the state and the
- * registry; everything durable goes through `recordStage`.
+ * This is the interpreter of the pure engine step (step.ts): it performs each effect the step
+ * asks for — run a stage, record it, finish the run — and feeds the results back as events.
+ * Everything durable goes through `recordStage` and `finishRun`, one transaction each.
  */
 export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOptions): Promise<RunEnd> {
   // Our own abort too: a fenced write that finds the lease gone stops every agent still running
@@ -39,13 +42,12 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
 }
 
 async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortController): Promise<RunEnd> {
-  const signal = ctl.signal;
   const workflow = await deps.loadWorkflow(claimed.workflow);
   const task = await ensureTaskWorktree(claimed, deps);
   const workdir = task.worktreePath as string;
   const plan = await planRun(task, workflow, deps);
   const { run, state } = plan;
-  if (plan.resumed) await saveInterruptedWork(task, workdir, deps, state.next);
+  if (plan.resumed && state.next !== null) await keepLeftWork(task, run.id, workflow, state, workdir, deps);
   const registry = Registry.load(task.id, await deps.store.listFindings(task.id), {
     blockingSeverity: deps.config.defaults.blockingSeverity,
     now: () => deps.clock.now(),
@@ -59,116 +61,170 @@ async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortControl
     resumed: plan.resumed,
   });
 
-  const env: RunEnv = { task, runId: run.id, workflow, registry, workdir, deps };
-  if (plan.finish) return finishRun(env, state, plan.finish);
+  const env: RunEnv = { task, runId: run.id, workflow, registry, workdir, deps, counters: plan.counters };
+  if (plan.finish) return finishRun(env, { ...state }, plan.finish);
+  const rules = {
+    workflow,
+    maxCycles: task.maxCycles,
+    budget: task.budget,
+    prior: { usd: budget.priorUsd, tokens: budget.priorTokens },
+  };
+  let current: StepState = { rules, run: state };
   try {
-    while (state.next !== null) {
-      const stage = workflow.stages.get(state.next);
-      if (!stage) return finishRun(env, state, stopped(`workflow has no stage \`${state.next}\``));
-      const stop = checkBounds(stage, state, task, budget.left(state));
-      if (stop) return finishRun(env, state, stop);
-      if (signal.aborted) return finishRun(env, state, interrupted(signal, stage.id));
-
-      // An interrupted stage runs again on resume, and entering it again starts its cycle again.
-      const entry = { cycle: state.cycle, verdicts: state.verdicts, failedReviews: state.failedReviews };
-      await beforeStage(stage, state, registry, workdir, deps);
-      const ctx: StageContext = {
-        task,
-        runId: run.id,
-        workflow,
-        state: structuredClone(state),
-        registry,
-        visit: (state.visits[stage.id] ?? 0) + 1,
-        workdir,
-        signal,
-        deps,
-      };
-      const started = deps.clock.now();
-      deps.listener({
-        type: "stage.started",
-        taskId: task.id,
-        stageId: stage.id,
-        kind: stage.kind,
-        cycle: relCycle(state),
-        maxCycles: task.maxCycles,
-      });
-      crashPoint("stage-started");
-      const result =
-        stage.kind === "parallel"
-          ? await runParallel(stage, ctx, state, env)
-          : await runSingleStage(stage, ctx);
-      if (signal.reason === LEASE_LOST) return leaseLost(stage.id);
-      if (signal.aborted) {
-        await saveInterruptedWork(task, workdir, deps, stage.id);
-        Object.assign(state, entry);
-        return finishRun(env, state, interrupted(signal, stage.id));
+    let out = step(current, { type: "continue" });
+    let last: Executed | null = null;
+    for (;;) {
+      const effect = out.effects[0];
+      if (effect === undefined) return finishRun(env, { ...out.state.run }, { kind: "exit", stageId: null });
+      if (effect.type === "finish") {
+        const record =
+          last && effect.recordStageId === last.stage.id
+            ? await buildStageRecord(env, { ...out.state.run }, last.stage, last.result, last.applied, {
+                started: last.started,
+              })
+            : undefined;
+        return finishRun(env, { ...out.state.run }, effect.end, record);
       }
-      if (result.pause) {
-        const reason = result.pause.reason;
-        await recordStage(
-          env,
-          state,
-          stage,
-          result,
-          { summary: result.summary ?? null, verdict: null },
-          { started, pause: true, task: { status: "needs_human", reason } },
-        );
-        deps.listener({ type: "notice", taskId: task.id, message: `${task.id} paused: ${reason}` });
-        return { kind: "paused", reason };
+      if (effect.type === "record") {
+        if (!last) throw new FixpointError("internal", `no result to record for stage ${effect.stageId}`);
+        await recordStage(env, { ...out.state.run }, last.stage, last.result, last.applied, {
+          started: last.started,
+        });
+        current = out.state;
+        last = null;
+        out = step(current, { type: "continue" });
+        continue;
       }
-      const applied = applyResult(stage, result, state, registry, deps);
-      const next = decideNext(workflow, stage, result, state, registry, task, deps, budget);
-      state.next = next.stage;
-      if (next.end) {
-        // The stage that ended the run is recorded in the run's finishing transaction.
-        const last = await buildStageRecord(env, state, stage, result, applied, { started });
-        return finishRun(env, state, next.end, last);
-      }
-      await recordStage(env, state, stage, result, applied, { started });
+      const ran = await execute(env, effect.stage, current, out.state, ctl.signal);
+      if ("end" in ran) return ran.end;
+      last = ran.executed;
+      out = ran.out;
     }
-    return finishRun(env, state, { kind: "exit", stageId: null });
   } catch (e) {
     // Another worker owns the task now: record nothing more, touch nothing.
-    if ((e instanceof FixpointError && e.code === "lease_lost") || signal.reason === LEASE_LOST) {
+    if ((e instanceof FixpointError && e.code === "lease_lost") || ctl.signal.reason === LEASE_LOST) {
       ctl.abort(LEASE_LOST);
-      return leaseLost(state.next);
+      return leaseLost(current.run.next);
     }
-    if (signal.aborted) return finishRun(env, state, interrupted(signal, state.next));
-    return finishRun(env, state, stopped(`internal error: ${errorMessage(e)}`, e));
+    const at = { ...current.run };
+    if (ctl.signal.aborted) return finishRun(env, at, interrupted(ctl.signal, at.next));
+    return finishRun(env, at, stopped(`internal error: ${errorMessage(e)}`, e));
   }
 }
 
-function checkBounds(stage: StageDef, state: RunState, task: Task, budgetLeft: boolean) {
-  const visits = state.visits[stage.id] ?? 0;
-  if (visits >= stage.maxVisits) {
-    return stopped(`stage ${stage.id} reached its bound of ${stage.maxVisits} visits`);
-  }
-  if (stage.nextCycle && relCycle(state) >= task.maxCycles) {
-    // Starting this stage would begin fix cycle maxCycles+1. Whatever the workflow's routes say,
-    // the run ends here and its verdict is derived as at an exit (MAX_CYCLES_REACHED while
-    // blocking findings remain).
-    return { kind: "exit" as const, stageId: null };
-  }
-  if (!budgetLeft && stage.kind !== "exit" && stage.kind !== "decision") {
-    return { kind: "budget" as const, stageId: stage.id };
-  }
-  return null;
+/** A stage that ran, kept until the step says how to record it. */
+interface Executed {
+  stage: StageDef;
+  result: StageResult;
+  applied: AppliedEffect;
+  started: number;
 }
 
-async function beforeStage(
+/**
+ * Performs a `run-stage` effect: runs the stage from the state the step entered it with, applies
+ * its effect to the registry and asks the step what follows. An interrupted stage leaves the run
+ * at the state before it (entering again starts its cycle again); a paused one is recorded.
+ */
+async function execute(
+  env: RunEnv,
   stage: StageDef,
+  before: StepState,
+  entered: StepState,
+  signal: AbortSignal,
+): Promise<{ end: RunEnd } | { executed: Executed; out: StepOutput }> {
+  const { task, deps, registry, workdir } = env;
+  if (signal.aborted) return { end: await finishRun(env, { ...before.run }, interrupted(signal, stage.id)) };
+  const run = entered.run;
+  if (stage.kind === "fix") {
+    await registry.autoBlockDeleted((file) => deps.fileExists(workdir, file), run.cycle);
+  }
+  // A parallel block checkpoints its children as they finish: it works on a copy of its own.
+  const work = stage.kind === "parallel" ? workingCopy(run) : null;
+  const ctx: StageContext = {
+    task,
+    runId: env.runId,
+    workflow: env.workflow,
+    // A shallow copy: handlers read it, never write it (a deep copy per stage would cost
+    // O(stages visited) each time: quadratic over a long run).
+    state: { ...run },
+    registry,
+    visit: (run.visits[stage.id] ?? 0) + 1,
+    workdir,
+    signal,
+    deps,
+  };
+  const started = deps.clock.now();
+  deps.listener({
+    type: "stage.started",
+    taskId: task.id,
+    stageId: stage.id,
+    kind: stage.kind,
+    cycle: relCycle(run),
+    maxCycles: task.maxCycles,
+  });
+  crashPoint("stage-started");
+  const result = work ? await runParallel(stage, ctx, work, env) : await runSingleStage(stage, ctx);
+  if (signal.reason === LEASE_LOST) return { end: leaseLost(stage.id) };
+  if (signal.aborted) {
+    await saveInterruptedWork(task, workdir, deps, stage.id);
+    // Entering the stage again starts its cycle again; children a parallel block already
+    // recorded stay recorded (pending in the checkpoint), so they do not run twice.
+    const { cycle, verdicts, failedReviews } = before.run;
+    const at = work ? { ...work, cycle, verdicts, failedReviews } : { ...before.run };
+    return { end: await finishRun(env, at, interrupted(signal, stage.id)) };
+  }
+  if (result.pause) {
+    const reason = result.pause.reason;
+    const applied = { summary: result.summary ?? null, verdict: null };
+    const task2 = { status: "needs_human" as const, reason };
+    await recordStage(env, { ...run }, stage, result, applied, { started, pause: true, task: task2 });
+    deps.listener({ type: "notice", taskId: task.id, message: `${task.id} paused: ${reason}` });
+    return { end: { kind: "paused", reason } };
+  }
+  const effect = applyEffectToRegistry(result.effect, registry, run.cycle, {
+    blockingSeverity: deps.config.defaults.blockingSeverity,
+  });
+  const facts: StageFacts = {
+    outcome: result.outcome,
+    failureClass: result.failureClass,
+    failureReason: result.failureReason,
+    usage: result.usage,
+    costUsd: result.costUsd,
+    agent: result.agent,
+    sessionId: result.sessionId,
+    context: result.context,
+    review: effect.review,
+    gatesPassed: effect.gatesPassed,
+    merged: work ?? undefined,
+  };
+  const out = step(entered, {
+    type: "stage-finished",
+    stageId: stage.id,
+    facts,
+    registry: registryFacts(registry),
+  });
+  const applied = { summary: effect.summary, verdict: effect.verdict };
+  return { executed: { stage, result, applied, started }, out };
+}
+
+/**
+ * Work an agent left on disk when its worker died is kept as a WIP commit — unless its reply
+ * was saved (turns.ts): then the resumed stage reuses the reply and commits that work itself.
+ */
+async function keepLeftWork(
+  task: Task,
+  runId: number,
+  workflow: Workflow,
   state: RunState,
-  registry: Registry,
   workdir: string,
   deps: EngineDeps,
-) {
-  if (stage.nextCycle) {
-    state.cycle += 1;
-    state.verdicts = {};
-    state.failedReviews = [];
-  }
-  if (stage.kind === "fix") {
-    await registry.autoBlockDeleted((file) => deps.fileExists(workdir, file), state.cycle);
+): Promise<void> {
+  const next = state.next === null ? undefined : workflow.stages.get(state.next);
+  const cycle = state.cycle + (next?.nextCycle ? 1 : 0);
+  const at = (id: string) => ({ id, cycle, visit: (state.visits[id] ?? 0) + 1 });
+  const stages = next ? [at(next.id), ...next.children.map((c) => at(c.id))] : [];
+  if (!(await hasSavedTurns({ task, runId, deps }, stages))) {
+    await saveInterruptedWork(task, workdir, deps, state.next);
   }
 }
 

@@ -8,14 +8,18 @@ import type {
   TokenUsage,
 } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
-import type { Effect } from "./effects.js";
+import type { Effect } from "./effect-types.js";
 
 /**
  * Everything the engine needs to continue a run, written as the checkpoint after every stage in
  * the same transaction as the stage record. Versioned: a checkpoint from a newer fixpoint is
  * refused, an older one is migrated here step by step.
+ *
+ * Version 2 (constant-size checkpoints, see checkpoint.ts): a row may hold only the changed
+ * entries of `visits`/`outcomes` plus `counters.gen`, merged with a snapshot marker on load.
+ * A version 1 row is a whole state and loads as one.
  */
-export const RUN_STATE_VERSION = 1;
+export const RUN_STATE_VERSION = 2;
 
 export interface RunState {
   version: number;

@@ -6,7 +6,7 @@ import { isBlocking } from "../findings/severity.js";
 import type { RunState } from "./state.js";
 
 /** The verdict of the current cycle: the most serious of the reviewers' verdicts. */
-export function cycleVerdict(state: RunState): ReviewVerdict | null {
+export function cycleVerdict(state: Pick<RunState, "verdicts">): ReviewVerdict | null {
   const vs = Object.values(state.verdicts);
   if (vs.length === 0) return null;
   if (vs.includes("NEEDS_DISCUSSION")) return "NEEDS_DISCUSSION";

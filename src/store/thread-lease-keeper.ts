@@ -25,7 +25,6 @@ export function createThreadLeaseKeeper(data: LeaseThreadData): LeaseKeeper {
         f?.(msg.why);
       } else if (msg.type === "stopped") {
         stopped.get(msg.id)?.();
-        stopped.delete(msg.id);
         if (lost.size === 0 && stopped.size === 0 && thread === w) {
           thread = null;
           void w.terminate();
@@ -60,10 +59,17 @@ export function createThreadLeaseKeeper(data: LeaseThreadData): LeaseKeeper {
           new Promise<void>((resolve) => {
             lost.delete(id);
             if (thread !== w) return resolve();
-            stopped.set(id, resolve);
-            w.postMessage({ type: "stop", id } satisfies ToThread);
             // The thread answers at once unless a renewal is in flight; never wait on a dead one.
-            setTimeout(resolve, 2000).unref();
+            // This timer is NOT unref'd: the thread and its port are, so without it nothing would
+            // keep the process alive until the answer arrives, and it would exit mid-`finally`.
+            const timer = setTimeout(done, 2000);
+            function done() {
+              clearTimeout(timer);
+              stopped.delete(id);
+              resolve();
+            }
+            stopped.set(id, done);
+            w.postMessage({ type: "stop", id } satisfies ToThread);
           }),
       };
     },

@@ -4,6 +4,7 @@ import { addUsage, type TokenUsage, ZERO_USAGE } from "../../domain/types.js";
 import type { StageDef } from "../../workflow/types.js";
 import { crashPoint } from "../crash-points.js";
 import type { StageContext } from "../deps.js";
+import { loadTurns, saveTurn } from "../turns.js";
 
 /** Protocol failures (unparsable output) are retried in place this many times (SPEC §6). */
 export const PROTOCOL_RETRIES = 2;
@@ -49,8 +50,9 @@ export async function runAgentTurn<T>(
   let costUsd = 0;
   let attempts = 0;
   let freshStarted = false;
-  for (;;) {
-    attempts++;
+  // Replies this visit of the stage already got before a worker died (see turns.ts).
+  const saved = await loadTurns(ctx, stage.id);
+  const runAgent = async (attempt: number) => {
     const result = await agent.backend.run({
       agent: agentName,
       purpose: opts.purpose,
@@ -69,7 +71,7 @@ export async function runAgentTurn<T>(
       transcriptPath: join(
         ctx.deps.transcriptsDir,
         ctx.task.id,
-        `${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempts}.log`,
+        `${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempt}.log`,
       ),
       onProgress: (p) =>
         ctx.deps.listener({
@@ -80,6 +82,12 @@ export async function runAgentTurn<T>(
           costUsd: p.costUsd,
         }),
     });
+    await saveTurn(ctx, stage.id, attempt, result, saved);
+    return result;
+  };
+  for (;;) {
+    attempts++;
+    const result = saved.get(attempts) ?? (await runAgent(attempts));
     crashPoint("agent-exited");
     usage = addUsage(usage, result.usage);
     costUsd += result.costUsd;
@@ -105,17 +113,14 @@ export async function runAgentTurn<T>(
 async function sessionLost(ctx: StageContext, agent: string, sessionId: string): Promise<void> {
   const message = `session ${sessionId} of ${agent} could not be resumed; started a fresh one`;
   ctx.deps.listener({ type: "notice", taskId: ctx.task.id, message });
-  await ctx.deps.store.appendEvents(
-    [
-      {
-        taskId: ctx.task.id,
-        runId: ctx.runId,
-        type: "agent.session_lost",
-        data: { agent, session: sessionId, message },
-      },
-    ],
-    ctx.deps.clock.now(),
-  );
+  const event = {
+    taskId: ctx.task.id,
+    runId: ctx.runId,
+    type: "agent.session_lost",
+    data: { agent, session: sessionId, message },
+  };
+  const now = ctx.deps.clock.now();
+  await ctx.deps.store.transaction((tx) => tx.appendEvents([event], now), { fence: ctx.deps.lease });
 }
 
 function retryPrompt(original: string, error: string, inSession: boolean): string {

@@ -44,7 +44,11 @@ export function botDefaults(overrides: Readonly<Record<string, { severity?: Seve
 
 /** The bot's own adapter by login first; a marker only one bot writes second (a renamed app, GHE). */
 export function adapterFor(comment: BotComment): BotAdapter | null {
-  return BOT_ADAPTERS.find((a) => byLogin(comment, a.logins)) ?? BOT_ADAPTERS.find((a) => a.detect(comment)) ?? null;
+  return (
+    BOT_ADAPTERS.find((a) => byLogin(comment, a.logins)) ??
+    BOT_ADAPTERS.find((a) => a.detect(comment)) ??
+    null
+  );
 }
 
 export interface ParsedBotComment {

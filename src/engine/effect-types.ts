@@ -1,0 +1,41 @@
+import type { FixReport, RawFinding, ReviewOutput } from "../domain/types.js";
+
+/**
+ * What a stage did to the task's accounts, as plain data. Handlers return effects; the executor
+ * applies them to the registry and the run state in a fixed order (declaration order for the
+ * children of a parallel stage), so the result never depends on completion order and a parallel
+ * stage interrupted half-way can be finished from its checkpoint.
+ */
+export type Effect =
+  | { type: "none" }
+  | {
+      type: "review";
+      stageId: string;
+      output: ReviewOutput;
+      expectedIds: string[];
+      head: string | null;
+      failed?: boolean;
+    }
+  | { type: "gates"; results: GateResultData[] }
+  | {
+      type: "fix";
+      report: FixReport | null;
+      shownIds: string[];
+      commitSha: string | null;
+      parseError?: string;
+    }
+  | {
+      type: "findings";
+      source: string;
+      findings: RawFinding[];
+      /** Per finding, same order: its own source and author (a PR thread `pr:<id>`); default `source`. */
+      origins?: { source: string; author?: string }[];
+      /** Findings raised by these sources are resolved (threads resolved on GitHub). */
+      resolvedSources?: string[];
+    };
+
+export interface GateResultData {
+  name: string;
+  passed: boolean;
+  finding: RawFinding | null;
+}

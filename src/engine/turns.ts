@@ -1,0 +1,104 @@
+import type { AgentResult } from "../domain/agent.js";
+import type { Json, JsonObject } from "../domain/types.js";
+import { redactSecrets } from "../util/redact.js";
+import type { StageContext } from "./deps.js";
+
+/**
+ * Agent turns are saved in the store the moment the agent exits, before the stage commits its
+ * work to git and records itself. A worker killed in between (the agent's work on disk or in a
+ * commit, the stage not recorded) resumes the stage with the saved reply instead of running the
+ * agent again on top of its own work: no agent run paid twice, no second implementation.
+ *
+ * One marker per run and stage id holds the turns of the stage's current visit (cycle + visit),
+ * so what is kept is bounded by the workflow's stage count, not by the run's length. Replies are
+ * redacted before they are stored, like everything else an agent says.
+ */
+interface SavedTurns {
+  visit: string;
+  turns: Record<string, AgentResult>;
+}
+
+function markerKey(ctx: Pick<StageContext, "task" | "runId">, stageId: string): string {
+  return `turns:${ctx.task.id}:${ctx.runId}:${stageId}`;
+}
+
+function visitKey(ctx: Pick<StageContext, "state" | "visit">): string {
+  return `${ctx.state.cycle}.${ctx.visit}`;
+}
+
+/** The saved replies of this visit of the stage, by attempt number (empty when none). */
+export async function loadTurns(ctx: StageContext, stageId: string): Promise<Map<number, AgentResult>> {
+  const raw = await ctx.deps.store.getMarker(markerKey(ctx, stageId));
+  const saved = parseSaved(raw);
+  const out = new Map<number, AgentResult>();
+  if (saved === null || saved.visit !== visitKey(ctx)) return out;
+  for (const [attempt, result] of Object.entries(saved.turns)) out.set(Number(attempt), result);
+  return out;
+}
+
+/** Saves one reply durably (fenced by the run's lease). A cancelled turn is never saved: it reruns. */
+export async function saveTurn(
+  ctx: StageContext,
+  stageId: string,
+  attempt: number,
+  result: AgentResult,
+  earlier: Map<number, AgentResult>,
+): Promise<void> {
+  if (result.failure?.kind === "cancelled" || ctx.signal.aborted) return;
+  earlier.set(attempt, result);
+  const turns: Record<string, AgentResult> = {};
+  for (const [n, r] of earlier) turns[String(n)] = redactTurn(r);
+  const value = { visit: visitKey(ctx), turns } as unknown as JsonObject;
+  const now = ctx.deps.clock.now();
+  await ctx.deps.store.transaction((tx) => tx.setMarker(markerKey(ctx, stageId), value, now), {
+    fence: ctx.deps.lease,
+  });
+}
+
+function redactTurn(r: AgentResult): AgentResult {
+  const out: AgentResult = { ...r, text: redactSecrets(r.text) };
+  if (r.structured !== undefined) out.structured = JSON.parse(redactSecrets(JSON.stringify(r.structured)));
+  if (r.failure) out.failure = { ...r.failure, message: redactSecrets(r.failure.message) };
+  return out;
+}
+
+function parseSaved(raw: Json | null): SavedTurns | null {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return null;
+  const visit = raw.visit;
+  const turns = raw.turns;
+  if (typeof visit !== "string" || turns === null || typeof turns !== "object" || Array.isArray(turns))
+    return null;
+  const out: Record<string, AgentResult> = {};
+  for (const [k, v] of Object.entries(turns)) {
+    if (isAgentResult(v)) out[k] = v;
+  }
+  return { visit, turns: out };
+}
+
+function isAgentResult(v: unknown): v is AgentResult {
+  if (v === null || typeof v !== "object") return false;
+  const r = v as Record<string, unknown>;
+  return (
+    typeof r.ok === "boolean" &&
+    typeof r.text === "string" &&
+    typeof r.costUsd === "number" &&
+    r.usage !== null &&
+    typeof r.usage === "object"
+  );
+}
+
+/**
+ * True when one of these stages has a reply saved for the visit it would make now: it was cut
+ * short after its agent answered, and the work on disk is that answer's, to be committed by the
+ * stage itself. `stages` gives each stage's cycle and visit number as the resumed run computes them.
+ */
+export async function hasSavedTurns(
+  ctx: Pick<StageContext, "task" | "runId" | "deps">,
+  stages: { id: string; cycle: number; visit: number }[],
+): Promise<boolean> {
+  for (const st of stages) {
+    const saved = parseSaved(await ctx.deps.store.getMarker(markerKey(ctx, st.id)));
+    if (saved !== null && saved.visit === `${st.cycle}.${st.visit}`) return true;
+  }
+  return false;
+}

@@ -1,0 +1,131 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { JsonObject } from "../../src/domain/types.js";
+import { countersKey, loadRunState, SNAPSHOT_AFTER } from "../../src/engine/checkpoint.js";
+import { initialRunState } from "../../src/engine/state.js";
+import { approveAll } from "../helpers/agent-replies.js";
+import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** A pipeline of `n` no-op decision stages, then an exit. */
+function chain(n: number): string {
+  const lines = [`workflow "chain${n}" {`, `  start "s1"`];
+  for (let i = 1; i <= n; i++) {
+    lines.push(
+      `  stage "s${i}" kind="decision" { route to="${i === n ? "done" : `s${i + 1}`}" when="true" }`,
+    );
+  }
+  lines.push(`  stage "done" kind="exit"`, "}");
+  return lines.join("\n");
+}
+
+async function harnessWith(...sizes: number[]): Promise<EngineHarness> {
+  const harness = await createEngineHarness({
+    agents: { implementer: approveAll(), reviewer: approveAll(), fixer: approveAll() },
+  });
+  const dir = join(harness.root, ".fixpoint", "workflows");
+  mkdirSync(dir, { recursive: true });
+  for (const n of sizes) writeFileSync(join(dir, `chain${n}.kdl`), chain(n));
+  return harness;
+}
+
+describe("checkpoints", () => {
+  it("stay the same size however many stages a run has visited", async () => {
+    h = await harnessWith(10, 400);
+    const harness = h;
+    const small = await h.addTask({ workflow: "chain10" });
+    const big = await h.addTask({ workflow: "chain400" });
+    await h.runAll();
+    const size = async (taskId: string) => {
+      const [run] = await harness.runs(taskId);
+      const cp = await harness.store.getCheckpoint(run?.id ?? -1);
+      return JSON.stringify(cp?.state).length;
+    };
+    expect((await h.task(big.id)).finalVerdict).toBe("APPROVED");
+    // The last checkpoint of a 400-stage run holds at most SNAPSHOT_AFTER counter entries.
+    expect(await size(big.id)).toBeLessThan((await size(small.id)) + SNAPSHOT_AFTER * 40);
+    // Loaded, it is the whole state: every one of the 400 stages counted once.
+    const [run] = await h.runs(big.id);
+    const loaded = await loadRunState(h.store, big.id, run?.id ?? -1);
+    expect(Object.keys(loaded?.state.visits ?? {}).filter((k) => k.startsWith("s"))).toHaveLength(400);
+    expect(Object.values(loaded?.state.visits ?? {}).every((v) => v === 1)).toBe(true);
+  });
+
+  it("resume a run interrupted between snapshots with every counter intact", async () => {
+    h = await harnessWith(300);
+    const harness = h;
+    const t = await h.addTask({ workflow: "chain300" });
+    const controller = new AbortController();
+    harness.listen((e) => {
+      if (e.type === "stage.finished" && e.stageId === `s${SNAPSHOT_AFTER * 2 + 7}`)
+        controller.abort("SIGINT");
+    });
+    await h.runAll({ signal: controller.signal });
+    const [run] = await h.runs(t.id);
+    expect(run?.status).toBe("interrupted");
+    const mid = await loadRunState(h.store, t.id, run?.id ?? -1);
+    expect(Object.keys(mid?.state.visits ?? {}).length).toBeGreaterThan(SNAPSHOT_AFTER * 2);
+
+    await h.store.updateTask(t.id, { status: "queued" }, Date.now());
+    await h.runAll();
+    expect((await h.task(t.id)).finalVerdict).toBe("APPROVED");
+    const end = await loadRunState(h.store, t.id, run?.id ?? -1);
+    // No stage ran twice and none was forgotten across the resume.
+    expect(Object.values(end?.state.visits ?? {}).every((v) => v === 1)).toBe(true);
+    expect(Object.keys(end?.state.visits ?? {})).toHaveLength(301);
+    expect(await h.runs(t.id)).toHaveLength(1);
+  });
+
+  it("refuse, naming the task, a checkpoint whose counter snapshot is missing", async () => {
+    h = await harnessWith(10);
+    const t = await h.addTask({ workflow: "chain10" });
+    const run = await h.store.createRun(t.id, "start", {}, 1);
+    const state = { ...initialRunState("s3"), counters: { gen: 4 } } as unknown as JsonObject;
+    await h.store.commitStage({
+      taskId: t.id,
+      runId: run.id,
+      stage: null,
+      checkpoint: { state },
+      findings: [],
+      events: [],
+      task: {},
+      now: 2,
+    });
+    expect(await h.store.getMarker(countersKey(t.id, run.id))).toBeNull();
+    await expect(loadRunState(h.store, t.id, run.id)).rejects.toMatchObject({
+      code: "checkpoint",
+      message: expect.stringContaining(`task ${t.id}`),
+    });
+  });
+
+  it("of version 1 (a whole state in every row) still load and continue", async () => {
+    h = await harnessWith(10);
+    const t = await h.addTask({ workflow: "chain10" });
+    const run = await h.store.createRun(t.id, "start", {}, 1);
+    const v1 = { ...initialRunState("s4"), version: 1, visits: { s1: 1, s2: 1, s3: 1 } };
+    v1.outcomes = { s1: "success", s2: "success", s3: "success" };
+    await h.store.commitStage({
+      taskId: t.id,
+      runId: run.id,
+      stage: null,
+      checkpoint: { state: v1 as unknown as JsonObject },
+      findings: [],
+      events: [],
+      task: {},
+      now: 2,
+    });
+    await h.runAll();
+    expect((await h.task(t.id)).finalVerdict).toBe("APPROVED");
+    expect(await h.runs(t.id)).toHaveLength(1);
+    const end = await loadRunState(h.store, t.id, run.id);
+    expect(end?.state.visits).toMatchObject({ s1: 1, s3: 1, s4: 1, s10: 1 });
+    // s1–s3 were done before: the run went on at s4.
+    expect((await h.stages(t.id)).map((s) => s.stageId)[0]).toBe("s4");
+  });
+});
