@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { TaskStatus } from "../../domain/types.js";
 import { type Io, printJson } from "../io.js";
 import { openProject } from "../project.js";
-import { taskJson } from "../render/json.js";
+import { STATUS_PAGE, taskJson, writeTaskJsonStream } from "../render/json.js";
 import { statusTable } from "../render/status.js";
 
 const ACTIVE: TaskStatus[] = ["queued", "running", "completed", "needs_human", "failed"];
@@ -16,7 +16,18 @@ export function registerStatus(program: Command, io: Io): void {
     .action(async (opts: { json?: boolean; all?: boolean }) => {
       const project = await openProject(io.cwd, { env: io.env });
       try {
-        const tasks = await project.store.listTaskSummaries(opts.all ? {} : { statuses: ACTIVE });
+        const filter = opts.all ? {} : { statuses: ACTIVE };
+        if (opts.json && !io.isTTY) {
+          await writeTaskJsonStream(io.out, (afterSeq) =>
+            project.store.listTaskSummaries({
+              ...filter,
+              limit: STATUS_PAGE,
+              ...(afterSeq === undefined ? {} : { afterSeq }),
+            }),
+          );
+          return;
+        }
+        const tasks = await project.store.listTaskSummaries(filter);
         if (opts.json) printJson(io, tasks.map(taskJson));
         else io.out(statusTable(tasks));
       } finally {

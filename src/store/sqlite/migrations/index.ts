@@ -2,6 +2,7 @@ import { sql as initial } from "./001_initial.js";
 import { sql as claimIndexes } from "./002_claim_indexes.js";
 import { sql as taskSpend } from "./003_task_spend.js";
 import { sql as leaseToken } from "./004_lease_token.js";
+import { sql as taskListing } from "./006_task_listing.js";
 
 export interface Migration {
   /** Consecutive from 1; the database's `user_version` is the last one applied. */
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "claim_indexes", sql: claimIndexes },
   { version: 3, name: "task_spend", sql: taskSpend },
   { version: 4, name: "lease_token", sql: leaseToken },
+  { version: 6, name: "task_listing", sql: taskListing },
 ];
 
-export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.length;
+export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
