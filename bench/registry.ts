@@ -15,8 +15,10 @@ function seeded(n: number): Finding[] {
   let t = 0;
   const reg = Registry.load("t-bench", [], { blockingSeverity: "P1", now: () => ++t });
   const raws = syntheticFindings(Math.ceil(n * 1.5), Math.max(10, Math.floor(n / 20)), 7);
-  for (let i = 0; i < raws.length && reg.all().length < n; i += 500) {
-    reg.addFindings(raws.slice(i, i + 500), { source: REVIEWERS[i % 3] ?? "review:code", cycle: 0 });
+  let held = 0;
+  for (let i = 0; i < raws.length && held < n; i += 500) {
+    const batch = raws.slice(i, Math.min(i + 500, i + (n - held)));
+    held += reg.addFindings(batch, { source: REVIEWERS[i % 3] ?? "review:code", cycle: 0 }).added.length;
   }
   return reg.all();
 }

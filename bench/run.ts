@@ -1,19 +1,45 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { benchChains, CHAIN_SIZES } from "./chain.js";
 import { benchClaimsSqlite } from "./claims.js";
 import { benchConvergence } from "./convergence.js";
 import { benchDedup } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
-import { benchStatus } from "./status.js";
+import { benchPromptBytes } from "./prompt-bytes.js";
+import { benchRegistry, REGISTRY_SIZES } from "./registry.js";
+import { fmt, renderReport } from "./report.js";
+import { benchStatus, STATUS_SIZES } from "./status.js";
 import { type BenchResult, machine } from "./util.js";
 
 /**
  * `npm run bench`: every SPEC §14 budget we can measure here, one after another (never in
  * parallel, so they do not disturb each other), written to docs/benchmarks.md.
  */
+/**
+ * Sizes for the issue 10 benchmarks; each can be overridden with a comma list, e.g.
+ * `FIXPOINT_BENCH_CHAIN=10,100 npm run bench -- chain` (then docs/benchmarks.md is not rewritten).
+ */
+function sizes(name: string, defaults: number[]): number[] {
+  const v = process.env[name];
+  if (!v) return defaults;
+  const parsed = v.split(",").map((x) => Number(x.trim()));
+  if (parsed.some((n) => !Number.isSafeInteger(n) || n < 1))
+    throw new Error(`${name} must be a comma-separated list of whole numbers ≥ 1, got ${JSON.stringify(v)}`);
+  return parsed;
+}
+const SIZE_VARS = [
+  "FIXPOINT_BENCH_CHAIN",
+  "FIXPOINT_BENCH_FINDINGS",
+  "FIXPOINT_BENCH_TASKS",
+  "FIXPOINT_BENCH_RESOLVED",
+];
+
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["engine", benchEngineOverhead],
-  ["status", benchStatus],
+  ["chain", () => benchChains(sizes("FIXPOINT_BENCH_CHAIN", CHAIN_SIZES))],
+  ["registry", () => benchRegistry(sizes("FIXPOINT_BENCH_FINDINGS", REGISTRY_SIZES))],
+  ["prompt", () => benchPromptBytes(sizes("FIXPOINT_BENCH_RESOLVED", [5_000])[0])],
+  ["status", () => benchStatus(sizes("FIXPOINT_BENCH_TASKS", STATUS_SIZES))],
   ["claims", benchClaimsSqlite],
   ["convergence", benchConvergence],
   [
@@ -46,42 +72,16 @@ async function main(): Promise<void> {
       );
     }
   }
-  if (only.length === 0) writeReport(results);
+  if (only.length === 0 && !SIZE_VARS.some((v) => process.env[v])) writeReport(results);
   if (results.some((r) => !r.ok)) process.exitCode = 1;
-}
-
-function fmt(v: number): string {
-  return v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toFixed(3);
 }
 
 function writeReport(results: BenchResult[]): void {
   const path = fileURLToPath(new URL("../../docs/benchmarks.md", import.meta.url));
-  const rows = results.map(
-    (r) =>
-      `| ${r.name} | **${fmt(r.value)} ${r.unit}** | ${r.budget} | ${r.ok ? "met" : "NOT met"} | ${r.detail} |`,
+  writeFileSync(
+    path,
+    renderReport(results, { date: new Date().toISOString().slice(0, 10), machine: machine() }),
   );
-  const text = `# Benchmarks
-
-Measured by \`npm run bench\` (sources in \`bench/\`) on ${new Date().toISOString().slice(0, 10)}.
-Machine: ${machine()}.
-
-| what | measured | budget (SPEC §14) | | how |
-|---|---|---|---|---|
-${rows.join("\n")}
-
-Notes:
-- The engine benchmark runs the real engine, worker and SQLite store on a real file with a no-op
-  scripted agent and a git that does nothing, so it measures fixpoint's own work per stage: the
-  handler, effects, the pure decision and the one-transaction checkpoint.
-- The status benchmark times the whole \`fixpoint status --json\` process, Node's own start-up
-  included.
-- Not measured: task claims on PostgreSQL with 8 worker processes (SPEC §14). The store has
-  only its SQLite implementation so far; the contract suite in \`test/store/contract.ts\` is
-  ready for a PostgreSQL one.
-- Agent CLIs end to end (real Claude Code, Codex and pi against the fake model server): see
-  [e2e-timings.md](e2e-timings.md).
-`;
-  writeFileSync(path, text);
   process.stdout.write(`wrote ${path}\n`);
 }
 

@@ -1,4 +1,7 @@
+import { existsSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export interface BenchResult {
   name: string;
@@ -19,4 +22,15 @@ export function median(xs: number[]): number {
 export function machine(): string {
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
+}
+
+/** The checkout's root, whether this runs compiled (dist-bench/bench) or from source (bench/). */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json"))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error("bench: no package.json above the bench folder");
+    dir = up;
+  }
+  return dir;
 }

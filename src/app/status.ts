@@ -11,3 +11,19 @@ export async function listTasks(
 ): Promise<TaskSummary[]> {
   return ctx.store.listTaskSummaries(input.all ? {} : { statuses: LISTED });
 }
+
+/**
+ * One page of `listTasks`: up to `limit` summaries after the task numbered `afterSeq`, oldest
+ * first. Callers that stream (`status --json`) walk the pages so memory and time to first byte do
+ * not grow with the number of tasks.
+ */
+export async function listTasksPage(
+  ctx: Pick<AppContext, "store">,
+  input: { all?: boolean; limit: number; afterSeq?: number | undefined },
+): Promise<TaskSummary[]> {
+  return ctx.store.listTaskSummaries({
+    ...(input.all ? {} : { statuses: LISTED }),
+    limit: input.limit,
+    ...(input.afterSeq === undefined ? {} : { afterSeq: input.afterSeq }),
+  });
+}

@@ -161,6 +161,11 @@ export interface TaskFilter {
   /** Most recent first when set; default oldest first. */
   newestFirst?: boolean;
   limit?: number;
+  /**
+   * Keyset paging: only tasks after this `seq` in the listing order (greater oldest-first, smaller
+   * with `newestFirst`). Pass the last `seq` of one page to get the next.
+   */
+  afterSeq?: number;
 }
 
 export type TaskPatch = Partial<

@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RawFinding } from "../domain/types.js";
-import { dedupFindings, isDuplicate } from "./dedup.js";
-import { fingerprint, normalizeTitle } from "./fingerprint.js";
+import { DedupIndex, dedupFindings, isDuplicate } from "./dedup.js";
+import { fingerprint, type Locatable, normalizedDistance, normalizeTitle } from "./fingerprint.js";
 import { syntheticFindings } from "./synthetic.js";
 
 function raw(over: Partial<RawFinding> = {}): RawFinding {
@@ -86,5 +87,55 @@ describe("dedupFindings", () => {
       times.push(performance.now() - t0);
     }
     expect(times.sort((a, b) => a - b)[1]).toBeLessThanOrEqual(250);
+  });
+});
+
+describe("DedupIndex against a plain scan", () => {
+  type Item = Locatable & { n: number };
+  const item = fc.record({
+    file: fc.constantFrom<string | null>("a.ts", "b.ts", null),
+    lineStart: fc.option(fc.integer({ min: 1, max: 80 }), { nil: null }),
+    span: fc.integer({ min: 0, max: 30 }),
+    title: fc.constantFrom(
+      "null check missing",
+      "null check mising",
+      "race in cache",
+      "race in cach",
+      "leak",
+    ),
+  });
+  const toItem = (
+    r: { file: string | null; lineStart: number | null; span: number; title: string },
+    n: number,
+  ): Item => ({
+    n,
+    file: r.file,
+    title: r.title,
+    lineStart: r.lineStart,
+    lineEnd: r.lineStart === null ? null : r.lineStart + r.span,
+  });
+
+  it("property: finds the same finding as comparing with every finding (closest, earliest on ties)", () => {
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 60 }), item, fc.integer({ min: 0, max: 3 }), (rs, q, skip) => {
+        const items = rs.map(toItem);
+        const index = new DedupIndex<Item>();
+        for (const it of items) index.add(it);
+        const accept = (it: Item) => it.n % 4 !== skip;
+        const query = toItem(q, -1);
+        let best: Item | undefined;
+        let bestD = Number.POSITIVE_INFINITY;
+        for (const it of items) {
+          if (!isDuplicate(query, it) || !accept(it)) continue;
+          const d = normalizedDistance(normalizeTitle(query.title), normalizeTitle(it.title));
+          if (d < bestD) {
+            best = it;
+            bestD = d;
+          }
+        }
+        expect(index.findBest(query, accept)?.n).toBe(best?.n);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

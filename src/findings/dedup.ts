@@ -48,12 +48,40 @@ function matchDistance(a: Prepared, b: Prepared): number | null {
   return d < limit ? d : null;
 }
 
+interface Bucket<T extends Locatable> {
+  /** In insertion order: the index is the tie-breaker (earliest wins). */
+  items: Prepared<T>[];
+  /** Indexes of items with a line, sorted by lineStart. */
+  byLine: number[];
+  /** Indexes of items without a line: they are near any line. */
+  noLine: number[];
+  /** The longest lineEnd - lineStart in byLine, so a window search cannot miss a long range. */
+  maxSpan: number;
+  /** Exact normalized title → indexes, for the common "same title again" case. */
+  byTitle: Map<string, number[]>;
+}
+
+function lowerBound(bucket: Bucket<Locatable>, line: number): number {
+  let lo = 0;
+  let hi = bucket.byLine.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = bucket.items[bucket.byLine[mid] as number]?.item.lineStart ?? 0;
+    if (at < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
- * Findings bucketed by file so a lookup compares only against findings of the same file.
- * Items are indexed with their title and place at insertion; callers must not change those later.
+ * Findings bucketed by file so a lookup compares only against findings of the same file; inside a
+ * file, only against those whose lines are within the window (a sorted line index), so a file
+ * holding thousands of findings costs a lookup O(log k + nearby), not O(k). An exact title match
+ * is found by hash first. Items are indexed with their title and place at insertion; callers must
+ * not change those later.
  */
 export class DedupIndex<T extends Locatable> {
-  private readonly buckets = new Map<string, Prepared<T>[]>();
+  private readonly buckets = new Map<string, Bucket<T>>();
 
   add(item: T): void {
     this.addPrepared(prepare(item));
@@ -61,9 +89,23 @@ export class DedupIndex<T extends Locatable> {
 
   addPrepared(p: Prepared<T>): void {
     const key = p.file ?? "\u0000";
-    const bucket = this.buckets.get(key);
-    if (bucket) bucket.push(p);
-    else this.buckets.set(key, [p]);
+    let b = this.buckets.get(key);
+    if (!b) {
+      b = { items: [], byLine: [], noLine: [], maxSpan: 0, byTitle: new Map() };
+      this.buckets.set(key, b);
+    }
+    const at = b.items.length;
+    b.items.push(p);
+    const same = b.byTitle.get(p.title);
+    if (same) same.push(at);
+    else b.byTitle.set(p.title, [at]);
+    const start = p.item.lineStart;
+    if (start === null) {
+      b.noLine.push(at);
+      return;
+    }
+    b.maxSpan = Math.max(b.maxSpan, (p.item.lineEnd ?? start) - start);
+    b.byLine.splice(lowerBound(b, start + 0.5), 0, at);
   }
 
   /** The closest match (smallest title distance, earliest inserted on ties) that `accept` allows. */
@@ -72,19 +114,38 @@ export class DedupIndex<T extends Locatable> {
   }
 
   findBestPrepared(c: Prepared, accept: (item: T) => boolean = () => true): T | undefined {
-    const bucket = this.buckets.get(c.file ?? "\u0000");
-    if (!bucket) return undefined;
-    let best: T | undefined;
+    const b = this.buckets.get(c.file ?? "\u0000");
+    if (!b) return undefined;
+    // Distance 0 cannot be beaten: the earliest exact title that matches wins outright.
+    for (const i of b.byTitle.get(c.title) ?? []) {
+      const p = b.items[i];
+      if (p && matchDistance(c, p) === 0 && accept(p.item)) return p.item;
+    }
+    let best = -1;
     let bestDistance = Number.POSITIVE_INFINITY;
-    for (const p of bucket) {
+    const consider = (i: number) => {
+      const p = b.items[i];
+      if (!p) return;
       const d = matchDistance(c, p);
-      if (d !== null && d < bestDistance && accept(p.item)) {
-        best = p.item;
+      if (d !== null && (d < bestDistance || (d === bestDistance && i < best)) && accept(p.item)) {
+        best = i;
         bestDistance = d;
-        if (d === 0) break;
+      }
+    };
+    const start = c.item.lineStart;
+    if (c.file === null || start === null) {
+      // No place to narrow by: every finding of the file is a candidate.
+      for (let i = 0; i < b.items.length; i++) consider(i);
+    } else {
+      for (const i of b.noLine) consider(i);
+      const end = c.item.lineEnd ?? start;
+      for (let k = lowerBound(b, start - LINE_WINDOW - b.maxSpan); k < b.byLine.length; k++) {
+        const i = b.byLine[k] as number;
+        if ((b.items[i]?.item.lineStart ?? 0) > end + LINE_WINDOW) break;
+        consider(i);
       }
     }
-    return best;
+    return best < 0 ? undefined : b.items[best]?.item;
   }
 }
 

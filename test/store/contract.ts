@@ -391,6 +391,34 @@ export function runStoreContract(name: string, open: OpenStore): void {
         expect(sb).toMatchObject({ id: b.id, costUsd: 0, tokens: 0 });
         expect(await store.listTaskSummaries({ ids: [b.id] })).toHaveLength(1);
       });
+
+      it("page by seq: afterSeq + limit walks every matching task once, in order, both directions", async () => {
+        const made: string[] = [];
+        for (let i = 0; i < 7; i++) {
+          const t = await store.createTask(newTask(), i);
+          made.push(t.id);
+          if (i % 3 === 1) await store.updateTask(t.id, { status: "cancelled" }, i);
+        }
+        const live = made.filter((_, i) => i % 3 !== 1);
+        const walk = async (newestFirst: boolean): Promise<string[]> => {
+          const seen: string[] = [];
+          let afterSeq: number | undefined;
+          for (;;) {
+            const page = await store.listTaskSummaries({
+              statuses: ["queued"],
+              limit: 2,
+              newestFirst,
+              ...(afterSeq === undefined ? {} : { afterSeq }),
+            });
+            seen.push(...page.map((t) => t.id));
+            const last = page.at(-1);
+            if (page.length < 2 || !last) return seen;
+            afterSeq = last.seq;
+          }
+        };
+        expect(await walk(false)).toEqual(live);
+        expect(await walk(true)).toEqual([...live].reverse());
+      });
     });
 
     describe("commitStage", () => {

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { listTasks } from "../../app/status.js";
+import { listTasks, listTasksPage } from "../../app/status.js";
 import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
-import { taskJson } from "../render/json.js";
+import { STATUS_PAGE, taskJson, writeTaskJsonStream } from "../render/json.js";
 import { statusTable } from "../render/status.js";
 
 export function registerStatus(program: Command, io: Io): void {
@@ -12,8 +12,17 @@ export function registerStatus(program: Command, io: Io): void {
     .option("--json", "print JSON: an array of task objects (docs/cli.md)")
     .option("--all", "include cancelled tasks")
     .action(async (opts: { json?: boolean; all?: boolean }) => {
-      const tasks = await withContext(io, (ctx) => listTasks(ctx, { all: Boolean(opts.all) }));
-      if (opts.json) printJson(io, tasks.map(taskJson));
-      else io.out(statusTable(tasks));
+      await withContext(io, async (ctx) => {
+        const all = Boolean(opts.all);
+        if (opts.json && !io.isTTY) {
+          await writeTaskJsonStream(io.out, (afterSeq) =>
+            listTasksPage(ctx, { all, limit: STATUS_PAGE, afterSeq }),
+          );
+          return;
+        }
+        const tasks = await listTasks(ctx, { all });
+        if (opts.json) printJson(io, tasks.map(taskJson));
+        else io.out(statusTable(tasks));
+      });
     });
 }

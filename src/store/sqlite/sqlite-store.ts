@@ -201,7 +201,7 @@ class SqliteStore implements Store {
 
   listTaskSummaries(filter: TaskFilter = {}): Promise<TaskSummary[]> {
     return this.op("listing tasks", () => {
-      const { clause, params } = filterSql(filter, false);
+      const { clause, params } = filterSql(filter, false, true);
       return this.sql.allCells(`SELECT ${SUMMARY_SELECT} FROM tasks${clause}`, params).map(toTaskSummary);
     });
   }

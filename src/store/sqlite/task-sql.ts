@@ -104,11 +104,19 @@ export function patchSql(patch: TaskPatch): { set: string; params: Params } {
 }
 
 /** WHERE … ORDER BY … LIMIT for a filter. Lists are bound as one JSON array each. */
-export function filterSql(filter: TaskFilter, forCount: boolean): { clause: string; params: Params } {
+/**
+ * `bySeq`: filter by status without its index (`+status`), so a listing walks `seq` order (the
+ * covering index of migration 006 for summaries) instead of collecting every match and sorting.
+ */
+export function filterSql(
+  filter: TaskFilter,
+  forCount: boolean,
+  bySeq = false,
+): { clause: string; params: Params } {
   const where: string[] = [];
   const params: Params = {};
   if (filter.statuses !== undefined) {
-    where.push("status IN (SELECT value FROM json_each(@statuses))");
+    where.push(`${bySeq ? "+" : ""}status IN (SELECT value FROM json_each(@statuses))`);
     params.statuses = JSON.stringify(filter.statuses);
   }
   if (filter.ids !== undefined) {
@@ -118,6 +126,10 @@ export function filterSql(filter: TaskFilter, forCount: boolean): { clause: stri
   if (filter.parentId !== undefined) {
     where.push("parent_id = @parentId");
     params.parentId = filter.parentId;
+  }
+  if (filter.afterSeq !== undefined) {
+    where.push(filter.newestFirst === true ? "seq < @afterSeq" : "seq > @afterSeq");
+    params.afterSeq = filter.afterSeq;
   }
   let clause = where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "";
   if (!forCount) {

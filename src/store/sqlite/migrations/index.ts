@@ -2,6 +2,7 @@ import { sql as initial } from "./001_initial.js";
 import { sql as claimIndexes } from "./002_claim_indexes.js";
 import { sql as taskSpend } from "./003_task_spend.js";
 import { sql as leaseToken } from "./004_lease_token.js";
+import { sql as taskListing } from "./006_task_listing.js";
 import { sql as workers } from "./007_workers.js";
 
 export interface Migration {
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "claim_indexes", sql: claimIndexes },
   { version: 3, name: "task_spend", sql: taskSpend },
   { version: 4, name: "lease_token", sql: leaseToken },
+  { version: 6, name: "task_listing", sql: taskListing },
   { version: 7, name: "workers", sql: workers },
 ];
 

@@ -1,0 +1,43 @@
+import type { BenchResult } from "./util.js";
+
+export function fmt(v: number): string {
+  return v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toFixed(3);
+}
+
+/** docs/benchmarks.md: every result as one table row, then how to read them. */
+export function renderReport(results: BenchResult[], meta: { date: string; machine: string }): string {
+  const rows = results.map(
+    (r) =>
+      `| ${r.name} | **${fmt(r.value)} ${r.unit}** | ${r.budget} | ${r.ok ? "met" : "NOT met"} | ${r.detail} |`,
+  );
+  return `# Benchmarks
+
+Measured by \`npm run bench\` (sources in \`bench/\`) on ${meta.date}.
+Machine: ${meta.machine}.
+One benchmark: \`npm run bench -- chain\` (keys: engine, chain, registry, prompt, status, claims,
+convergence, dedup). Other sizes: \`FIXPOINT_BENCH_CHAIN=10,50\`, \`FIXPOINT_BENCH_FINDINGS=200,20000\`,
+\`FIXPOINT_BENCH_TASKS=5000\`, \`FIXPOINT_BENCH_RESOLVED=20000\` (the report is then not rewritten).
+
+| what | measured | target | | how |
+|---|---|---|---|---|
+${rows.join("\n")}
+
+Notes:
+- Side by side (issue 10): the chain benchmark runs its floor and fixpoint alternately in the same
+  process, twice each per size, and reports the ratio of the per-stage medians. The floor is the
+  least any tool must do per stage: one SQLite WAL commit, plus one \`git commit -a\` when the
+  stage changed a file. fixpoint runs the worker \`fixpoint work\` runs (engine, SQLite store,
+  real git, worktree per task) with a scripted agent that does nothing or edits one file.
+  "last/first tenth" compares the per-stage median at the end of a chain with its start.
+- Registry work is CPU time of one fix cycle (load, three reviewers' statuses and new findings
+  against the whole registry, the bounded fix section, the fix report, the drain), so other
+  processes on the machine do not count against it.
+- The status benchmark times the whole \`fixpoint status --json\` process, Node's own start-up
+  included, alternating with a bare \`node -e 0\`.
+- The engine benchmark runs the real engine on a git that does nothing: fixpoint's own work per
+  stage.
+- Not measured: task claims on PostgreSQL with 8 worker processes (SPEC §14).
+- Agent CLIs end to end (real Claude Code, Codex and pi against the fake model server): see
+  [e2e-timings.md](e2e-timings.md).
+`;
+}

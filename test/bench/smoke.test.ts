@@ -1,0 +1,40 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { benchChains } from "../../bench/chain.js";
+import { benchPromptBytes } from "../../bench/prompt-bytes.js";
+import { benchRegistry } from "../../bench/registry.js";
+import { renderReport } from "../../bench/report.js";
+import { benchStatus } from "../../bench/status.js";
+import type { BenchResult } from "../../bench/util.js";
+
+/**
+ * The issue 10 benchmarks at tiny sizes: they run end to end and produce their table. No timing
+ * is asserted here (CI machines vary); `npm run bench` measures at full size.
+ */
+describe("benchmarks at smoke-test sizes", () => {
+  it("chain, registry, prompt and status benchmarks each produce a row per size in the report", async () => {
+    expect(existsSync(fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url)))).toBe(true);
+    const results: BenchResult[] = [
+      ...(await benchChains([3, 5])),
+      ...(await benchRegistry([50, 120])),
+      ...(await benchPromptBytes(200)),
+      ...(await benchStatus([20])),
+    ];
+    const report = renderReport(results, { date: "2026-01-01", machine: "test machine" });
+    const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
+    expect(rows).toHaveLength(4 + 2 + 1 + 1);
+    expect(report).toContain("Machine: test machine.");
+    for (const n of [3, 5]) {
+      expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
+      expect(report).toContain(`chain of ${n} stages that each edit a file`);
+    }
+    expect(report).toMatch(/registry work \(CPU\) in one fix cycle, \d+ findings/);
+    expect(report).toContain("fix prompt at cycle 10 ÷ cycle 2, 200 resolved findings");
+    expect(report).toContain("`fixpoint status --json`, 20 tasks, whole process");
+    for (const r of results) {
+      expect(Number.isFinite(r.value) && r.value > 0).toBe(true);
+      expect(rows.some((row) => row.startsWith(`| ${r.name} |`))).toBe(true);
+    }
+  }, 240_000);
+});

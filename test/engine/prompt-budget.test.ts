@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { ScriptHandler } from "../../src/agents/scripted.js";
+import { finding, fixEverything, implementFeature, reviewReply } from "../helpers/agent-replies.js";
+import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Raises 300 distinct P2 findings with long bodies on one file once, then approves and answers nothing. */
+function floodingReviewer(): ScriptHandler {
+  let calls = 0;
+  return () => {
+    calls += 1;
+    if (calls > 1) return reviewReply("APPROVED");
+    const found = Array.from({ length: 300 }, (_, i) => ({
+      ...finding("P2", `Problem number ${i} in the request handler`, { line_start: i * 40 + 1 }),
+      file: "src/app.js",
+      body: `Detailed explanation of problem ${i}. `.repeat(20),
+    }));
+    return reviewReply("CHANGES_REQUESTED", found);
+  };
+}
+
+describe("prompt budget (issue 10)", () => {
+  it("keeps fixer and reviewer prompts within `prompt-budget` and names what was left out", async () => {
+    h = await createEngineHarness({
+      maxCycles: 1,
+      blockingSeverity: "P2",
+      agents: { implementer: implementFeature(), reviewer: floodingReviewer(), fixer: fixEverything() },
+    });
+    h.deps.config.defaults.promptBudget = 24 * 1024;
+    const t = await h.addTask();
+    const summary = await h.runAll();
+    expect(summary.errors).toEqual([]);
+
+    const fix = h.callsOf("fixer")[0];
+    expect(fix).toBeDefined();
+    const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+    expect(bytes(fix?.prompt ?? "")).toBeLessThanOrEqual(24 * 1024);
+    expect(fix?.prompt).toMatch(/Left out to fit the prompt budget: \d+ P2 findings/);
+    expect(fix?.prompt).toContain(`\`fixpoint findings ${t.id}\` lists them all`);
+    const secondReview = h.callsOf("reviewer").find((c) => c.cycle === 1);
+    expect(bytes(secondReview?.prompt ?? "")).toBeLessThanOrEqual(24 * 1024);
+    expect(secondReview?.prompt).toMatch(/Not listed, to fit the prompt budget: \d+ P2 findings/);
+
+    // Findings the fixer never saw are not held against it as "no report".
+    const findings = await h.registry(t.id);
+    const shown = new Set([...(fix?.prompt ?? "").matchAll(/^#### (F-\d+) ·/gm)].map((m) => m[1]));
+    expect(shown.size).toBeGreaterThan(0);
+    expect(shown.size).toBeLessThan(300);
+    for (const f of findings.filter((x) => !shown.has(x.id))) {
+      expect(f.attempts.some((a) => a.status === "no_report")).toBe(false);
+    }
+  });
+});
