@@ -48,7 +48,7 @@ describe("fixpoint pr rework", () => {
     // The fix was pushed to the PR's branch on origin, and both allowed threads name that commit.
     const pushed = git(world.origin, "rev-parse", "feature-x").trim();
     expect(git(world.origin, "log", "-1", "--format=%s", "feature-x")).toContain(
-      "Address review feedback (cycle 1)",
+      "Address review feedback (PR #1 rework cycle 1, fix cycle 1)",
     );
     for (const t of [human, bot]) {
       const thread = gh.thread(t.id);

@@ -8,9 +8,12 @@ import type { GithubStageDeps } from "./handler.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghFail, ghPartial, ghSkipped, ghSuccess } from "./result.js";
 
-/** The marker that says fixpoint answered `thread` of `pr` for fix cycle `cycle`. */
-export function replyMarkerKey(pr: number, threadId: string, cycle: number): string {
-  return `gh-reply:${pr}:${threadId}:${cycle}`;
+/**
+ * The marker that says fixpoint answered `thread` of `pr` in fix cycle `cycle` of `taskId`: each
+ * rework task (`pr-<n>-cycle-<k>`) restarts its fix cycles at 1, so the task is part of the key.
+ */
+export function replyMarkerKey(pr: number, threadId: string, cycle: number, taskId: string): string {
+  return `gh-reply:${pr}:${threadId}:${taskId}:${cycle}`;
 }
 
 /** What the fixer did about a finding this cycle, as a thread reply; null when it was not shown to the fixer. */
@@ -51,7 +54,7 @@ export async function replyToThreads(
   const failures: string[] = [];
   for (const [threadId, disposition] of byThread) {
     const thread = threads.get(threadId);
-    const key = replyMarkerKey(pull.number, threadId, cycle);
+    const key = replyMarkerKey(pull.number, threadId, cycle, ctx.task.id);
     if (!thread || (await deps.store.getMarker(key)) !== null) continue;
     try {
       const r = await answer(client, pull.number, thread, disposition, deps);
