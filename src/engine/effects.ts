@@ -1,6 +1,7 @@
 import type { FixReport, RawFinding, ReviewOutput, ReviewVerdict, Severity } from "../domain/types.js";
 import type { Registry } from "../findings/registry.js";
 import { effectiveVerdict } from "../findings/review-parse.js";
+import type { VerifyVerdict } from "../findings/verify-parse.js";
 import type { RunState } from "./state.js";
 
 /**
@@ -26,6 +27,12 @@ export type Effect =
       shownIds: string[];
       commitSha: string | null;
       parseError?: string;
+    }
+  | {
+      /** A verify stage's verdicts on incoming findings (refuted ones are dismissed). */
+      type: "verify";
+      stageId: string;
+      verdicts: VerifyVerdict[];
     }
   | {
       type: "findings";
@@ -60,6 +67,13 @@ export function applyEffect(
       return { summary: null, verdict: null };
     case "findings":
       return applyFindings(effect, registry, state.cycle);
+    case "verify": {
+      const r = registry.applyVerification(effect.verdicts, {
+        source: `verify:${effect.stageId}`,
+        cycle: state.cycle,
+      });
+      return { summary: `${r.confirmed.length} confirmed, ${r.refuted.length} refuted`, verdict: null };
+    }
     case "review":
       return applyReview(effect, registry, state, opts.blockingSeverity);
     case "gates": {

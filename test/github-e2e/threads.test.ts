@@ -65,7 +65,9 @@ describe("fixpoint pr rework", () => {
     // Every prompt any agent got: the allowed feedback is there, the stranger's text never is.
     const prompts = recordedPrompts(world.prompts);
     expect(prompts.filter((p) => p.role === "fixer")).toHaveLength(1);
-    expect(prompts.filter((p) => p.role === "reviewer")).toHaveLength(3);
+    expect(prompts.filter((p) => p.role === "reviewer" && p.stage !== "verify")).toHaveLength(3);
+    // Both incoming findings were verified (and confirmed) in one round before the fixer ran.
+    expect(prompts.filter((p) => p.stage === "verify")).toHaveLength(1);
     const fixer = prompts.find((p) => p.role === "fixer")?.prompt ?? "";
     expect(fixer).toContain("parse() throws on malformed input");
     expect(fixer).toContain("The function name hides that it can throw");

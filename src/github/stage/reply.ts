@@ -2,6 +2,7 @@ import type { GithubClient, ReviewThread } from "../../domain/github.js";
 import type { Finding } from "../../domain/types.js";
 import type { StageContext, StageResult } from "../../engine/deps.js";
 import { errorMessage } from "../../errors.js";
+import { REFUTED_PREFIX } from "../../findings/registry-verify.js";
 import type { Disposition } from "../render.js";
 import { respondToThread } from "../thread-reply.js";
 import type { GithubStageDeps } from "./handler.js";
@@ -19,9 +20,16 @@ export function replyMarkerKey(pr: number, threadId: string, cycle: number, task
 /** What the fixer did about a finding this cycle, as a thread reply; null when it was not shown to the fixer. */
 export function dispositionOf(f: Finding, cycle: number): Disposition | null {
   const a = f.attempts.filter((x) => x.cycle === cycle).at(-1);
-  if (!a) return null;
+  if (!a) return refutedNow(f, cycle);
   const justification = a.rejection ? `${a.justification} (not accepted: ${a.rejection})` : a.justification;
   return { status: a.status, justification, ...(a.commitSha ? { sha: a.commitSha } : {}) };
+}
+
+/** Dismissed by a verify stage this cycle (`refuted: <evidence>`): answered with the evidence. */
+function refutedNow(f: Finding, cycle: number): Disposition | null {
+  if (f.status !== "dismissed" || !f.note?.startsWith(REFUTED_PREFIX)) return null;
+  if (!f.sources.some((s) => s.cycle === cycle)) return null;
+  return { status: "refuted", justification: f.note.slice(REFUTED_PREFIX.length) };
 }
 
 /**
@@ -56,8 +64,15 @@ export async function replyToThreads(
     const thread = threads.get(threadId);
     const key = replyMarkerKey(pull.number, threadId, cycle, ctx.task.id);
     if (!thread || (await deps.store.getMarker(key)) !== null) continue;
+    const command = thread.authorIsBot ? botCommand(deps, thread.author) : undefined;
     try {
-      const r = await answer(client, pull.number, thread, disposition, deps);
+      const r = await answer(
+        client,
+        pull.number,
+        thread,
+        command ? { ...disposition, command } : disposition,
+        deps,
+      );
       replied += r.replied ? 1 : 0;
       resolved += r.resolved ? 1 : 0;
       await deps.store.setMarkerOnce(
@@ -84,6 +99,13 @@ export async function replyToThreads(
   if (failures.length === 0) return ghSuccess(summary, { type: "none" }, { context: pullContext(pull) });
   const reason = `${failures.length} thread${failures.length === 1 ? "" : "s"} not answered: ${failures.join("; ")}`;
   return replied > 0 || resolved > 0 ? ghPartial(summary, reason) : ghFail(reason);
+}
+
+/** The resolve or re-review command configured for a bot (`bots { <login> command=… }`), if any. */
+function botCommand(deps: GithubStageDeps, login: string | null): string | undefined {
+  if (login === null) return undefined;
+  const settings = deps.config.botSettings ?? {};
+  return settings[login.toLowerCase()]?.command ?? settings[login]?.command;
 }
 
 function answer(
