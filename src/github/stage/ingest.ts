@@ -7,6 +7,7 @@ import { writeAccessFrom } from "../authors.js";
 import { botDefaults } from "../bots/registry.js";
 import { fetchFeedback, filterFeedback, findingsFromThreads } from "../feedback.js";
 import type { GithubStageDeps } from "./handler.js";
+import { reviewReadKey } from "./new-feedback.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghSkipped, ghSuccess } from "./result.js";
 import { reviewFindings } from "./review-findings.js";
@@ -75,6 +76,8 @@ export async function ingestFeedback(
     (w): w is { bot: string; firstLine: string } => w !== undefined,
   );
   await warnUnknownFormats(unknown, pull.number, deps, ctx);
+  for (const r of feedback.reviews)
+    await deps.store.setMarkerOnce(reviewReadKey(pull.number, r.id), { task: ctx.task.id }, deps.clock.now());
   const resolvedSources = feedback.threads.filter((t) => t.isResolved).map((t) => `pr:${t.id}`);
   const parts = [`PR #${pull.number}: ${threads.length} unresolved thread${threads.length === 1 ? "" : "s"}`];
   if (reviews.length)

@@ -1,6 +1,7 @@
 import type { GithubConfig } from "../../config/types.js";
 import type { Clock } from "../../domain/clock.js";
 import type { GithubClient } from "../../domain/github.js";
+import type { Store } from "../../domain/store.js";
 import { writeAccessFrom } from "../authors.js";
 import { botDefaults } from "../bots/registry.js";
 import { fetchFeedback, filterFeedback, findingsFromThreads } from "../feedback.js";
@@ -9,14 +10,14 @@ import { reviewFindings } from "./review-findings.js";
 /**
  * Whether a PR has feedback fixpoint has not answered: an unresolved thread from an allowed
  * author whose last word is not fixpoint's reply, or a review (changes requested, or a bot's
- * review body with findings) submitted after `since` (ms; the previous rework task's creation).
+ * review body with findings) that no earlier `ingest` read (marker `gh-review:<pr>:<id>`).
  * A rerun with nothing new must create no task, push nothing and reply nothing.
  */
 export async function hasNewFeedback(
   client: GithubClient,
+  store: Pick<Store, "getMarker">,
   config: GithubConfig,
   pr: number,
-  since: number,
   clock: Clock,
 ): Promise<boolean> {
   const raw = await fetchFeedback(client, pr, { timeoutMs: config.commentTimeoutMs, clock });
@@ -29,6 +30,13 @@ export async function hasNewFeedback(
   });
   const bots = botDefaults(config.botSettings);
   if (findingsFromThreads(feedback.threads, { bots }).length > 0) return true;
-  const recent = feedback.reviews.filter((r) => r.submittedAt === null || Date.parse(r.submittedAt) > since);
-  return reviewFindings(recent, bots).length > 0;
+  const unread = [];
+  for (const r of feedback.reviews)
+    if ((await store.getMarker(reviewReadKey(pr, r.id))) === null) unread.push(r);
+  return reviewFindings(unread, bots).length > 0;
+}
+
+/** Set by `ingest` for every review it read, so a rerun knows which reviews are new. */
+export function reviewReadKey(pr: number, reviewId: number): string {
+  return `gh-review:${pr}:${reviewId}`;
 }

@@ -13,22 +13,29 @@ import { ghFail, ghPartial, ghSkipped, ghSuccess } from "./result.js";
  * The marker that says fixpoint answered `thread` of `pr` in fix cycle `cycle` of `taskId`: each
  * rework task (`pr-<n>-cycle-<k>`) restarts its fix cycles at 1, so the task is part of the key.
  */
-export function replyMarkerKey(pr: number, threadId: string, cycle: number, taskId: string): string {
+export function replyMarkerKey(
+  pr: number,
+  threadId: string,
+  cycle: number | "refuted",
+  taskId: string,
+): string {
   return `gh-reply:${pr}:${threadId}:${taskId}:${cycle}`;
 }
 
 /** What the fixer did about a finding this cycle, as a thread reply; null when it was not shown to the fixer. */
 export function dispositionOf(f: Finding, cycle: number): Disposition | null {
   const a = f.attempts.filter((x) => x.cycle === cycle).at(-1);
-  if (!a) return refutedNow(f, cycle);
+  if (!a) return refutedNow(f);
   const justification = a.rejection ? `${a.justification} (not accepted: ${a.rejection})` : a.justification;
   return { status: a.status, justification, ...(a.commitSha ? { sha: a.commitSha } : {}) };
 }
 
-/** Dismissed by a verify stage this cycle (`refuted: <evidence>`): answered with the evidence. */
-function refutedNow(f: Finding, cycle: number): Disposition | null {
+/**
+ * Dismissed by a verify stage (`refuted: <evidence>`): answered with the evidence, once per task
+ * (its marker has no cycle).
+ */
+function refutedNow(f: Finding): Disposition | null {
   if (f.status !== "dismissed" || !f.note?.startsWith(REFUTED_PREFIX)) return null;
-  if (!f.sources.some((s) => s.cycle === cycle)) return null;
   return { status: "refuted", justification: f.note.slice(REFUTED_PREFIX.length) };
 }
 
@@ -62,7 +69,12 @@ export async function replyToThreads(
   const failures: string[] = [];
   for (const [threadId, disposition] of byThread) {
     const thread = threads.get(threadId);
-    const key = replyMarkerKey(pull.number, threadId, cycle, ctx.task.id);
+    const key = replyMarkerKey(
+      pull.number,
+      threadId,
+      disposition.status === "refuted" ? "refuted" : cycle,
+      ctx.task.id,
+    );
     if (!thread || (await deps.store.getMarker(key)) !== null) continue;
     const command = thread.authorIsBot ? botCommand(deps, thread.author) : undefined;
     try {

@@ -67,7 +67,7 @@ export async function startRework(deps: ReworkDeps, prNumber: number): Promise<R
       // A later cycle starts only for feedback fixpoint has not answered yet.
       if (
         decision.previous &&
-        !(await hasNewFeedback(deps.client, config.github, prNumber, decision.previous.createdAt, deps.clock))
+        !(await hasNewFeedback(deps.client, store, config.github, prNumber, deps.clock))
       )
         return {
           kind: "closed",
