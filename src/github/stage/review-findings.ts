@@ -1,6 +1,6 @@
 import type { PullReview } from "../../domain/github.js";
 import type { RawFinding } from "../../domain/types.js";
-import { type BotDefaults, parseBotComment, parseBotReviewBody } from "../bots/registry.js";
+import { adapterFor, type BotDefaults, parseBotComment, parseBotReviewBody } from "../bots/registry.js";
 import { parseSeverityTag } from "../severity-tags.js";
 import { fixHint, titleOf } from "../thread-finding.js";
 
@@ -16,8 +16,8 @@ export interface ReviewFinding {
  *   Copilot's low-confidence comments, Gemini's findings list, Codex's placed findings, Sourcery's
  *   overall comments — each with its path and lines; a summary or walkthrough without findings
  *   gives none;
- * - a review that asks for changes with a written body (and no findings the adapter could read)
- *   is one finding, as a person wrote it.
+ * - a review that asks for changes with a written body is one finding, as a person wrote it —
+ *   unless a known bot wrote it: its body summarises its inline comments.
  */
 export function reviewFindings(reviews: PullReview[], bots: BotDefaults): ReviewFinding[] {
   const out: ReviewFinding[] = [];
@@ -43,7 +43,12 @@ export function reviewFindings(reviews: PullReview[], bots: BotDefaults): Review
         origin,
       });
     }
-    if (fromBody.length === 0 && r.state === "CHANGES_REQUESTED") out.push(changesRequested(r, bots, origin));
+    // A known bot's review body is a summary of its inline comments unless its adapter found
+    // findings in it; only people's (and unknown bots') change requests become findings as a whole.
+    const summarised =
+      r.authorIsBot && adapterFor({ author: r.author, authorIsBot: true, body: r.body })?.parseReviewBody;
+    if (fromBody.length === 0 && r.state === "CHANGES_REQUESTED" && !summarised)
+      out.push(changesRequested(r, bots, origin));
   }
   return out;
 }
