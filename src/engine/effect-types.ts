@@ -1,4 +1,5 @@
 import type { FixReport, RawFinding, ReviewOutput } from "../domain/types.js";
+import type { VerifyVerdict } from "../findings/verify-parse.js";
 
 /**
  * What a stage did to the task's accounts, as plain data. Handlers return effects; the executor
@@ -23,6 +24,12 @@ export type Effect =
       shownIds: string[];
       commitSha: string | null;
       parseError?: string;
+    }
+  | {
+      /** A verify stage's verdicts on incoming findings (refuted ones are dismissed). */
+      type: "verify";
+      stageId: string;
+      verdicts: VerifyVerdict[];
     }
   | {
       type: "findings";

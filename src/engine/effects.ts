@@ -33,6 +33,13 @@ export function applyEffectToRegistry(
       return { summary: null, verdict: null };
     case "findings":
       return applyFindings(effect, registry, cycle);
+    case "verify": {
+      const r = registry.applyVerification(effect.verdicts, {
+        source: `verify:${effect.stageId}`,
+        cycle,
+      });
+      return { summary: `${r.confirmed.length} confirmed, ${r.refuted.length} refuted`, verdict: null };
+    }
     case "review":
       return applyReview(effect, registry, cycle, opts.blockingSeverity);
     case "gates": {

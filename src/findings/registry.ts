@@ -20,7 +20,9 @@ import {
 import { applyFixReport, autoBlockDeleted, type FixContext, type FixReportOutcome } from "./registry-fix.js";
 import { applyGate, type GateResult } from "./registry-gate.js";
 import { applyPrior, type PriorContext, PriorLedger, type PriorResult } from "./registry-prior.js";
-import { isBlocking, severityRank } from "./severity.js";
+import { applyVerification, type VerifyResult } from "./registry-verify.js";
+import { compareSeverity, isBlocking, severityRank } from "./severity.js";
+import type { VerifyVerdict } from "./verify-parse.js";
 
 export type { AddResult, FixReportOutcome, GateResult, PriorResult, RegistryOptions };
 
@@ -69,6 +71,14 @@ export class Registry {
 
   applyPrior(prior: PriorVerdict[], ctx: PriorContext): PriorResult {
     return applyPrior(this.core, this.ledger, prior, ctx);
+  }
+
+  /** A verify stage's verdicts: refuted → dismissed with its evidence, confirmed → stays open. */
+  applyVerification(
+    verdicts: readonly VerifyVerdict[],
+    ctx: { source: string; cycle: number },
+  ): VerifyResult {
+    return applyVerification(this.core, verdicts, ctx);
   }
 
   applyGate(gate: string, cycle: number, result: GateResult): void {

@@ -2,6 +2,7 @@ import type { GithubClient, IssueComment, PullReview, ReviewThread } from "../do
 import { FixpointError } from "../errors.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import {
+  type Authored,
   type AuthorPolicy,
   createAuthorCheck,
   filterAllowedAuthors,
@@ -9,10 +10,11 @@ import {
   mergeIgnored,
 } from "./authors.js";
 import { formatDuration, isGithubTimeout } from "./error-map.js";
+import { isFixpointText } from "./fixpoint-text.js";
 
 export type { AuthorPolicy, IgnoredAuthor } from "./authors.js";
 export { filterAllowedAuthors } from "./authors.js";
-export { findingsFromThreads, type ThreadFinding, threadToFinding } from "./thread-finding.js";
+export { findingsFromThreads, isAnswered, type ThreadFinding, threadToFinding } from "./thread-finding.js";
 
 /** What a PR says about itself: review summaries, review threads, conversation comments. */
 export interface PrFeedback {
@@ -113,13 +115,19 @@ export interface FilteredFeedback {
  * their author, threads by who opened them, and — inside kept threads — replies by others.
  */
 export async function filterFeedback(feedback: PrFeedback, policy: AuthorPolicy): Promise<FilteredFeedback> {
-  const check = createAuthorCheck(policy);
-  const reviews = await filterAllowedAuthors(feedback.reviews, check);
-  const conversation = await filterAllowedAuthors(feedback.conversation, check);
-  const threads = await filterAllowedAuthors(feedback.threads, check);
+  const authorCheck = createAuthorCheck(policy);
+  // fixpoint's own text (its replies, notices) is neither feedback nor "another author".
+  const check = async (item: Authored & { body?: string }) =>
+    item.body !== undefined && isFixpointText(item.body) ? true : authorCheck(item);
+  const notOurs = <T extends { body: string }>(items: T[]) => items.filter((i) => !isFixpointText(i.body));
+  const reviews = await filterAllowedAuthors(notOurs(feedback.reviews), check);
+  const conversation = await filterAllowedAuthors(notOurs(feedback.conversation), check);
+  const threads = await filterAllowedAuthors(feedback.threads, authorCheck);
   const kept: ReviewThread[] = [];
   const replies: IgnoredAuthor[][] = [];
   for (const thread of threads.allowed) {
+    // fixpoint's replies stay in the thread (a thread answered last by fixpoint is done); their
+    // text never reaches an agent (thread-finding.ts leaves it out of the finding).
     const comments = await filterAllowedAuthors(thread.comments, check);
     kept.push({ ...thread, comments: comments.allowed });
     replies.push(comments.ignored);

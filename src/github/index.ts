@@ -2,6 +2,16 @@
 
 export type * from "../domain/github.js";
 export { type AuthorPolicy, createAuthorCheck, type IgnoredAuthor, writeAccessFrom } from "./authors.js";
+export {
+  adapterFor,
+  BOT_ADAPTERS,
+  type BotAdapter,
+  type BotComment,
+  type BotFinding,
+  botDefaults,
+  parseBotComment,
+  parseBotReviewBody,
+} from "./bots/registry.js";
 export { createGithubClient, DEFAULT_GITHUB_TIMEOUT_MS, type GithubClientOptions } from "./client.js";
 export { isGithubTimeout } from "./error-map.js";
 export {

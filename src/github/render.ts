@@ -5,9 +5,12 @@
 import type { Finding, FixAttempt } from "../domain/types.js";
 
 export interface Disposition {
-  status: "fixed" | "blocked" | "deferred" | "rejected" | "no_report";
+  /** `refuted`: a verify stage showed the finding is not a bug (`justification` is the evidence). */
+  status: "fixed" | "blocked" | "deferred" | "rejected" | "no_report" | "refuted";
   sha?: string;
   justification: string;
+  /** A command the thread's bot understands (config `bots { <login> command=… }`), on its own line. */
+  command?: string;
 }
 
 export const REPLY_MARKER = "<!-- fixpoint:reply -->";
@@ -43,8 +46,12 @@ export function replyBody(d: Disposition): string {
     case "no_report":
       text = `Declined: the fixer did not report on this comment${why ? ` (${why})` : ""}`;
       break;
+    case "refuted":
+      text = `Won't fix: refuted — ${why || "verification found no problem"}`;
+      break;
   }
-  return `${text}\n\n${REPLY_MARKER}`;
+  const command = d.command ? `\n\n${oneLine(d.command)}` : "";
+  return `${text}${command}\n\n${REPLY_MARKER}`;
 }
 
 /** A table cell: no pipes or newlines may break the row. */

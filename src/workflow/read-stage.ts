@@ -20,11 +20,13 @@ const DEFAULT_AGENT: Partial<Record<StageKind, string>> = {
   agent: "implementer",
   review: "reviewer",
   fix: "fixer",
+  verify: "reviewer",
 };
 const DEFAULT_PROMPT: Partial<Record<StageKind, string>> = {
   agent: "implement",
   review: "review",
   fix: "fix",
+  verify: "verify",
 };
 
 export const COMMON_PROPS = ["kind", "max-visits", "timeout"] as const;
@@ -37,6 +39,7 @@ const KIND_PROPS: Readonly<Record<StageKind, readonly string[]>> = {
   exit: ["verdict", "reason"],
   human: ["prompt"],
   github: ["action"],
+  verify: ["agent", "prompt", "max-rounds", "clean-rounds", "sources"],
   parallel: [],
 };
 /** Kinds whose handlers take free-form extra properties (collected into `props`). */
@@ -161,6 +164,7 @@ function readKindSpecific(
   }
   const reason = read("reason");
   if (reason !== undefined) extra.reason = reason;
+  if (kind === "verify") Object.assign(extra, readVerify(props, read, ctx));
   if (kind === "github") {
     const action = read("action");
     if (!props.has("action")) ctx.sink.on(node, `${where} needs action="…"`);
@@ -168,6 +172,24 @@ function readKindSpecific(
     else if (action !== undefined) extra.action = action;
   }
   return extra;
+}
+
+/** Defaults of a verify stage (docs/workflows.md). */
+export const DEFAULT_VERIFY = { maxRounds: 3, cleanRounds: 2, sources: ["pr:", "pr-review:"] } as const;
+
+function readVerify(
+  props: Map<string, Entry>,
+  read: (name: string) => string | undefined,
+  ctx: ReadContext,
+): Pick<StageDef, "maxRounds" | "cleanRounds" | "sources"> {
+  const maxRounds = readInteger(props.get("max-rounds"), 1, ctx.sink) ?? DEFAULT_VERIFY.maxRounds;
+  const cleanRounds = readInteger(props.get("clean-rounds"), 1, ctx.sink) ?? DEFAULT_VERIFY.cleanRounds;
+  const sources = read("sources");
+  return {
+    maxRounds,
+    cleanRounds,
+    sources: sources === undefined ? [...DEFAULT_VERIFY.sources] : splitList(sources),
+  };
 }
 
 /** `"test, lint"` → ["test", "lint"]. */

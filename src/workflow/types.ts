@@ -14,6 +14,7 @@ export const STAGE_KINDS = [
   "parallel",
   "human",
   "github",
+  "verify",
   "exit",
 ] as const;
 export type StageKind = (typeof STAGE_KINDS)[number];
@@ -59,6 +60,12 @@ export interface StageDef {
   reason?: string;
   /** GitHub stages: the action (`open-pr`, `reply`, `file-issues`, …). */
   action?: string;
+  /** Verify stages: at most this many rounds of verification (default 3). */
+  maxRounds?: number;
+  /** Verify stages: stop after this many rounds in a row that confirm nothing new (default 2). */
+  cleanRounds?: number;
+  /** Verify stages: which findings to verify, by source prefix (default `pr:`, `pr-review:`). */
+  sources?: string[];
   /** Free-form extra properties, for handlers that need more. */
   props: Readonly<Record<string, string | number | boolean | null>>;
 }

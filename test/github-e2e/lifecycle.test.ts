@@ -20,6 +20,12 @@ async function reworkTasks(w: World, pr: number): Promise<string[]> {
   );
 }
 
+function threadAt(_gh: unknown, threads: { id: string }[], i: number): string {
+  const t = threads[i];
+  if (!t) throw new Error(`no thread ${i}`);
+  return t.id;
+}
+
 describe("the PR rework loop", () => {
   it("is idempotent across a SIGKILL and repeated commands: one task per cycle, one reply per thread, each issue filed once with its history", async () => {
     world = await createWorld({ env: { FIXPOINT_TEST_HANG_FIX: "1" } });
@@ -62,11 +68,24 @@ describe("the PR rework loop", () => {
     expect(second.stdout).toContain("tech-debt: 2 issues filed");
     expect(await reworkTasks(world, pull.number)).toEqual(["pr-1-cycle-1"]);
 
-    // Third run: the next cycle, once; the threads already answered get no second reply.
+    // Third run: every thread's last word is fixpoint's reply — nothing new: no task, no push,
+    // no reply.
+    const pushesBefore = git(world.origin, "rev-parse", "feature-x");
     const third = await world.fixpoint(["pr", "rework", String(pull.number)]);
-    expect(third.stdout).toContain("queued pr-1-cycle-2");
-    expect(third.stdout).toContain("tech-debt: 0 issues filed, 2 already filed");
+    expect(third.code).toBe(0);
+    expect(third.stdout).toContain("PR #1: no new review feedback since pr-1-cycle-1; nothing to rework");
+    expect(await reworkTasks(world, pull.number)).toEqual(["pr-1-cycle-1"]);
+    expect(git(world.origin, "rev-parse", "feature-x")).toBe(pushesBefore);
+
+    // Someone speaks after fixpoint's reply: the thread is feedback again, and only it.
+    gh.replyInThread(threadAt(gh, threads, 0), { author: "alice", body: "Also reject an empty string." });
+    const fourth = await world.fixpoint(["pr", "rework", String(pull.number)]);
+    expect(fourth.stdout).toContain("queued pr-1-cycle-2");
     expect(await reworkTasks(world, pull.number)).toEqual(["pr-1-cycle-1", "pr-1-cycle-2"]);
+    // Each rework cycle's commit says which cycle it is.
+    const subjects = git(world.origin, "log", "--format=%s", "feature-x");
+    expect(subjects).toContain("Address review feedback (PR #1 rework cycle 1, fix cycle 1)");
+    expect(subjects).toContain("Address review feedback (PR #1 rework cycle 2, fix cycle 1)");
 
     const replies = threads.map((t) =>
       gh
@@ -74,7 +93,7 @@ describe("the PR rework loop", () => {
         .comments.filter((c) => c.body.includes(REPLY_MARKER))
         .map((c) => c.body),
     );
-    expect(replies.map((r) => r.length)).toEqual([1, 1, 1]);
+    expect(replies.map((r) => r.length)).toEqual([2, 1, 1]);
     expect(replies[0]?.[0]).toMatch(/^Applied in [0-9a-f]{12}: guarded the input/);
     expect(replies[1]?.[0]).toMatch(
       /^Declined: blocked — needs a human decision: The retry policy is a product decision/,

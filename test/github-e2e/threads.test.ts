@@ -48,7 +48,7 @@ describe("fixpoint pr rework", () => {
     // The fix was pushed to the PR's branch on origin, and both allowed threads name that commit.
     const pushed = git(world.origin, "rev-parse", "feature-x").trim();
     expect(git(world.origin, "log", "-1", "--format=%s", "feature-x")).toContain(
-      "Address review feedback (cycle 1)",
+      "Address review feedback (PR #1 rework cycle 1, fix cycle 1)",
     );
     for (const t of [human, bot]) {
       const thread = gh.thread(t.id);
@@ -65,7 +65,9 @@ describe("fixpoint pr rework", () => {
     // Every prompt any agent got: the allowed feedback is there, the stranger's text never is.
     const prompts = recordedPrompts(world.prompts);
     expect(prompts.filter((p) => p.role === "fixer")).toHaveLength(1);
-    expect(prompts.filter((p) => p.role === "reviewer")).toHaveLength(3);
+    expect(prompts.filter((p) => p.role === "reviewer" && p.stage !== "verify")).toHaveLength(3);
+    // Both incoming findings were verified (and confirmed) in one round before the fixer ran.
+    expect(prompts.filter((p) => p.stage === "verify")).toHaveLength(1);
     const fixer = prompts.find((p) => p.role === "fixer")?.prompt ?? "";
     expect(fixer).toContain("parse() throws on malformed input");
     expect(fixer).toContain("The function name hides that it can throw");

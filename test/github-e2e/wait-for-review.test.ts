@@ -12,7 +12,11 @@ const rabbit = { login: "coderabbitai", bot: true };
 
 function roles(w: World): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const p of recordedPrompts(w.prompts)) out[p.role] = (out[p.role] ?? 0) + 1;
+  // The verify stage asks the reviewer agent too: counted apart, as `verifier`.
+  for (const p of recordedPrompts(w.prompts)) {
+    const role = p.stage === "verify" ? "verifier" : p.role;
+    out[role] = (out[role] ?? 0) + 1;
+  }
   return out;
 }
 
@@ -59,7 +63,7 @@ describe("wait-for-review", () => {
     // The threads were answered; fixpoint's own reviewers never ran.
     expect(gh.thread(human.id).comments.at(-1)?.body).toContain(REPLY_MARKER);
     expect(gh.thread(bot.id).isResolved).toBe(true);
-    expect(roles(world)).toEqual({ fixer: 1 });
+    expect(roles(world)).toEqual({ fixer: 1, verifier: 1 });
 
     // Nothing yet on the pushed head (an approval of the old head does not count): nothing runs.
     gh.addReview(pull.number, { author: "alice", state: "APPROVED", commitId: oldHead });
@@ -85,7 +89,7 @@ describe("wait-for-review", () => {
     expect(await tasks(world)).toEqual([
       { id: "pr-1-cycle-1", status: "completed", stage: null, verdict: "APPROVED" },
     ]);
-    expect(roles(world)).toEqual({ fixer: 1 });
+    expect(roles(world)).toEqual({ fixer: 1, verifier: 1 });
     await world.withStore(async (s) => {
       const task = await s.getTask("pr-1-cycle-1");
       expect(task?.reason).toBe("the pull request's reviewers approved the rework");

@@ -118,11 +118,17 @@ describe("built-in workflows", () => {
     expect(walk(workflow, 10, () => createFakeConditionEnv())).toEqual(["gates", "reviews", "done"]);
   });
 
-  it("pr-rework ingests, fixes, pushes and replies before re-reviewing", async () => {
+  it("pr-rework ingests, verifies, fixes, pushes and replies before re-reviewing", async () => {
     const workflow = await loadWorkflow("pr-rework", "/nonexistent-project");
     expect(workflow.stages.get("ingest")?.action).toBe("ingest");
+    expect(workflow.stages.get("verify")).toMatchObject({
+      kind: "verify",
+      maxRounds: 3,
+      cleanRounds: 2,
+      agent: "reviewer",
+    });
     const path = walk(workflow, 10, () => createFakeConditionEnv());
-    expect(path).toEqual(["ingest", "fix", "gates", "push", "reply", "reviews", "decide", "done"]);
+    expect(path).toEqual(["ingest", "verify", "fix", "gates", "push", "reply", "reviews", "decide", "done"]);
   });
 
   it("the short-circuit bench workflow skips later reviews when an earlier one fails", async () => {

@@ -62,9 +62,16 @@ export const fixHandler: StageHandler = {
         return p.ok ? { ok: true, value: p.report } : { ok: false, error: p.error };
       },
     });
+    // A PR rework task restarts its fix cycles at 1: its message names the PR's rework cycle too,
+    // so two cycles never leave two commits with the same message.
+    const { prNumber, reworkCycle } = ctx.task.meta;
+    const cycle =
+      prNumber !== undefined && reworkCycle !== undefined
+        ? `PR #${prNumber} rework cycle ${reworkCycle}, fix cycle ${ctx.state.cycle}`
+        : `cycle ${ctx.state.cycle}`;
     const message = turn.result.ok
-      ? `Address review feedback (cycle ${ctx.state.cycle})`
-      : `WIP: Address review feedback (cycle ${ctx.state.cycle}) — stopped (${turn.result.failure?.message ?? "failed"})`;
+      ? `Address review feedback (${cycle})`
+      : `WIP: Address review feedback (${cycle}) — stopped (${turn.result.failure?.message ?? "failed"})`;
     const commit = await commitStageWork(ctx, headBefore, message);
     const commitSha = commit.headAfter !== headBefore ? commit.headAfter : null;
     const base = {

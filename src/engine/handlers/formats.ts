@@ -34,3 +34,16 @@ Rules (they are enforced):
 - "blocked" needs one of the four accepted reasons and a justification. Without a justification it counts as deferred.
 - Weak justifications ("out of scope", "takes too long", "too complex", "not important", "later", an empty one) are rejected: the finding stays open and the rejection is shown to you next cycle.
 - Deferred findings come back next cycle. "fixed" is a claim: the next review verifies it.`;
+
+export const VERIFY_FORMAT = `Reply with one JSON object (in a \`\`\`json fenced block unless you have a structured-output channel):
+
+{
+  "verdicts": [
+    {"id": "F-1", "verdict": "confirmed", "evidence": "the failing test, the trace, or the quoted code that shows the problem"},
+    {"id": "F-2", "verdict": "refuted", "evidence": "why it is not a bug, with the code or test that shows it"}
+  ]
+}
+
+Rules:
+- Give every finding listed above a verdict. A refutation without evidence is ignored and the finding goes to the fixer.
+- Change nothing in the repository. You may run tests and read code.`;

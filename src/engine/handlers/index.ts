@@ -5,6 +5,7 @@ import { gateHandler } from "./gate.js";
 import { implementHandler } from "./implement.js";
 import { reviewHandler } from "./review.js";
 import { decisionHandler, exitHandler, humanHandler } from "./simple.js";
+import { verifyHandler } from "./verify.js";
 
 /** The built-in handler registry; `parallel` is the executor's own, `github` is registered by the CLI. */
 export const BUILTIN_HANDLERS: Partial<Record<StageKind, StageHandler>> = {
@@ -15,4 +16,5 @@ export const BUILTIN_HANDLERS: Partial<Record<StageKind, StageHandler>> = {
   decision: decisionHandler,
   exit: exitHandler,
   human: humanHandler,
+  verify: verifyHandler,
 };

@@ -15,7 +15,8 @@ const LOCATION = /LOCATIONS START\s*\n\s*([^\s#]{1,500})#L(\d{1,7})(?:-L(\d{1,7}
  * the description between `DESCRIPTION START/END` markers, a `BUGBOT_BUG_ID` fingerprint, a
  * hidden locations list and "Fix in Cursor / Web" buttons.
  */
-function parse(comment: BotComment): BotFinding | null {
+/** This bot's comment as a clean finding (null when it carries none). Never throws. */
+export function parse(comment: BotComment): BotFinding | null {
   const raw = comment.body.replace(/\r\n?/g, "\n");
   const sev = SEVERITY.exec(stripHtmlComments(raw)) ?? SEVERITY.exec(raw);
   const severity = scaled("bugbot", sev?.[1] ?? sev?.[2]);
@@ -46,3 +47,8 @@ export const bugbot: BotAdapter = {
   detect: (c) => byLogin(c, LOGINS) || /BUGBOT_BUG_ID/.test(c.body),
   parse,
 };
+
+/** Whether bugbot wrote `comment` (its login, or a marker only it writes). */
+export function detect(comment: BotComment): boolean {
+  return bugbot.detect(comment);
+}

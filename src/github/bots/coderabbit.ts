@@ -36,7 +36,8 @@ function categoryOf(kind: string | undefined, line: string): string {
 /** A line that is only bold text: CodeRabbit's title line. */
 const BOLD_LINE = /^\s*\*\*(.{1,500}?)\*\*\s*$/;
 
-function parse(comment: BotComment): BotFinding | null {
+/** This bot's comment as a clean finding (null when it carries none). Never throws. */
+export function parse(comment: BotComment): BotFinding | null {
   const cleaned = cleanComment(comment.body);
   const lines = cleaned.text.split("\n");
   const markerLine = lines.find((l) => MARKER_LINE.test(l));
@@ -68,7 +69,7 @@ const SECTIONS: { summary: RegExp; severity: Severity }[] = [
  * `<details>` per file (`path (n)`), entries separated by `---`, each opening with
  * `` `12-34`: **Title.** `` and optionally a severity line of its own.
  */
-function parseReviewBody(body: string): BotFinding[] {
+export function parseReviewBody(body: string): BotFinding[] {
   const out: BotFinding[] = [];
   for (const section of detailsBlocks(body.replace(/\r\n?/g, "\n"))) {
     const kind = SECTIONS.find((s) => s.summary.test(section.summary));
@@ -114,3 +115,8 @@ export const coderabbit: BotAdapter = {
   parse,
   parseReviewBody,
 };
+
+/** Whether coderabbit wrote `comment` (its login, or a marker only it writes). */
+export function detect(comment: BotComment): boolean {
+  return coderabbit.detect(comment);
+}

@@ -9,7 +9,8 @@ function level(img: { alt: string; src: string }): string | null {
   return /^\s*(P[0-3])\b/i.exec(img.alt)?.[1] ?? /\/badge\/(P[0-3])[-_]/i.exec(img.src)?.[1] ?? null;
 }
 
-function parse(comment: BotComment): BotFinding | null {
+/** This bot's comment as a clean finding (null when it carries none). Never throws. */
+export function parse(comment: BotComment): BotFinding | null {
   const r = parseBadged(comment.body, level);
   if (!r) return null;
   const severity = scaled("codex", r.word ?? undefined);
@@ -25,7 +26,7 @@ function parse(comment: BotComment): BotFinding | null {
  * Findings Codex could not place inline: a blob permalink to `path#L12-L14`, then the badge
  * line and the explanation, repeated per finding.
  */
-function parseReviewBody(body: string): BotFinding[] {
+export function parseReviewBody(body: string): BotFinding[] {
   const out: BotFinding[] = [];
   const parts = body.replace(/\r\n?/g, "\n").split(/\n(?=\s*https:\/\/\S{1,500}\/blob\/[0-9a-f]{7,40}\/)/);
   for (const part of parts) {
@@ -58,3 +59,8 @@ export const codex: BotAdapter = {
   parse,
   parseReviewBody,
 };
+
+/** Whether codex wrote `comment` (its login, or a marker only it writes). */
+export function detect(comment: BotComment): boolean {
+  return codex.detect(comment);
+}

@@ -10,7 +10,8 @@ const NITPICK = /^\s*\[nitpick\]\s*/i;
  * Copilot writes plain prose with no severity of its own: an inline comment is P2, one it
  * opens with `[nitpick]` is P3. A ```suggestion block is the proposed change.
  */
-function parse(comment: BotComment): BotFinding | null {
+/** This bot's comment as a clean finding (null when it carries none). Never throws. */
+export function parse(comment: BotComment): BotFinding | null {
   const cleaned = cleanComment(comment.body);
   const nit = NITPICK.test(cleaned.text);
   const text = cleaned.text.replace(NITPICK, "");
@@ -33,7 +34,7 @@ const ENTRY = /^\s*\*\*([^*\n:]{1,500}):(\d{1,7})(?:-(\d{1,7}))?\*\*\s*$/gm;
  * due to low confidence (N)", or a `### Suppressed comments (N)` heading): one finding per
  * `**path:line**` entry, P3. The overview and file summaries are not findings.
  */
-function parseReviewBody(body: string): BotFinding[] {
+export function parseReviewBody(body: string): BotFinding[] {
   const text = stripHtmlComments(body.replace(/\r\n?/g, "\n"));
   const at = text.search(SUPPRESSED);
   if (at < 0) return [];
@@ -68,3 +69,8 @@ export const copilot: BotAdapter = {
   parse,
   parseReviewBody,
 };
+
+/** Whether copilot wrote `comment` (its login, or a marker only it writes). */
+export function detect(comment: BotComment): boolean {
+  return copilot.detect(comment);
+}

@@ -14,7 +14,8 @@ function level(img: { alt: string; src: string }): string | null {
   );
 }
 
-function parse(comment: BotComment): BotFinding | null {
+/** This bot's comment as a clean finding (null when it carries none). Never throws. */
+export function parse(comment: BotComment): BotFinding | null {
   const r = parseBadged(comment.body, level);
   if (!r) return null;
   const severity = scaled("gemini", r.word ?? undefined);
@@ -34,7 +35,7 @@ const PLACE =
  * a place when the bot gives one. Bullets without a severity are the ones it left out of the
  * inline comments for being below its threshold: P3.
  */
-function parseReviewBody(body: string): BotFinding[] {
+export function parseReviewBody(body: string): BotFinding[] {
   const text = stripHtmlComments(body.replace(/\r\n?/g, "\n"));
   const at = SECTION.exec(text);
   if (!at) return [];
@@ -74,3 +75,8 @@ export const gemini: BotAdapter = {
   parse,
   parseReviewBody,
 };
+
+/** Whether gemini wrote `comment` (its login, or a marker only it writes). */
+export function detect(comment: BotComment): boolean {
+  return gemini.detect(comment);
+}

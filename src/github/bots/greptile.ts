@@ -12,7 +12,8 @@ function level(img: { alt: string; src: string }): string | null {
 /** Greptile's older form: `**logic:** …`, `**style:** …`, `**syntax:** …`. */
 const OLD_TAG = /^\s*\*\*(logic|style|syntax)\s*:?\s*\*\*\s*:?\s*/i;
 
-function parse(comment: BotComment): BotFinding | null {
+/** This bot's comment as a clean finding (null when it carries none). Never throws. */
+export function parse(comment: BotComment): BotFinding | null {
   const old = OLD_TAG.exec(comment.body);
   const body = old ? comment.body.slice(old[0].length) : comment.body;
   const r = parseBadged(body, level);
@@ -31,3 +32,8 @@ export const greptile: BotAdapter = {
     /greptile-static-assets[^"'\s]{0,200}\/badges\/p[0-3]\.svg/i.test(c.body.slice(0, 2000)),
   parse,
 };
+
+/** Whether greptile wrote `comment` (its login, or a marker only it writes). */
+export function detect(comment: BotComment): boolean {
+  return greptile.detect(comment);
+}

@@ -36,7 +36,8 @@ function categoryOf(label: string, text: string): string {
  * Qodo Merge: a `**Suggestion:** …` with `[label, importance: N]`, or a code-review comment
  * carrying "Action required" / "Remediation recommended" / "Advisory".
  */
-function parse(comment: BotComment): BotFinding | null {
+/** This bot's comment as a clean finding (null when it carries none). Never throws. */
+export function parse(comment: BotComment): BotFinding | null {
   const cleaned = cleanComment(comment.body);
   const imp = IMPORTANCE.exec(cleaned.text);
   const label = LABEL.exec(cleaned.text);
@@ -70,3 +71,8 @@ export const qodo: BotAdapter = {
   detect: (c) => byLogin(c, LOGINS),
   parse,
 };
+
+/** Whether qodo wrote `comment` (its login, or a marker only it writes). */
+export function detect(comment: BotComment): boolean {
+  return qodo.detect(comment);
+}

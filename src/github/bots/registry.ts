@@ -1,4 +1,5 @@
 import type { Severity } from "../../domain/types.js";
+import { parseSeverityTag } from "../severity-tags.js";
 import { bugbot } from "./bugbot.js";
 import { firstLine } from "./clean.js";
 import { coderabbit } from "./coderabbit.js";
@@ -82,8 +83,12 @@ export function parseBotComment(
     // A comment with nothing to read is still kept when it is not an adapter's known non-finding.
     return adapter ? { finding: null, adapter: name } : fallback(comment, name, defaults);
   }
-  const severity = parsed.severity ?? defaults.severityOf(comment.author);
-  const { unrecognised, ...rest } = parsed;
+  // A bot's own format not found: a common tag (`**High**`, `[P1]`) still counts as a severity.
+  const tagged =
+    parsed.severity ?? (parsed.unrecognised ? parseSeverityTag(comment.body.slice(0, 4000)) : null);
+  const severity = tagged ?? defaults.severityOf(comment.author);
+  const unrecognised = parsed.unrecognised === true && tagged === null;
+  const { unrecognised: _flag, ...rest } = parsed;
   const finding = {
     ...rest,
     severity,

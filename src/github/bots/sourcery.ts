@@ -24,7 +24,8 @@ function categoryOf(sub: string | undefined, kind: string): string {
   return kind.toLowerCase() === "issue" ? "correctness" : "style";
 }
 
-function parse(comment: BotComment): BotFinding | null {
+/** This bot's comment as a clean finding (null when it carries none). Never throws. */
+export function parse(comment: BotComment): BotFinding | null {
   const cleaned = cleanComment(comment.body);
   const m = PREFIX.exec(cleaned.text);
   const kind = m?.[1] ?? "";
@@ -51,7 +52,7 @@ function parse(comment: BotComment): BotFinding | null {
  * Sourcery's review body: its individual comments are also posted inline (and repeated in a
  * prompt block), so only the "Overall Comments" bullets — findings with no place — are taken.
  */
-function parseReviewBody(body: string): BotFinding[] {
+export function parseReviewBody(body: string): BotFinding[] {
   const text = body.replace(/\r\n?/g, "\n");
   const at = /^#{1,4}\s*overall comments\s*$/im.exec(text);
   if (!at) return [];
@@ -76,3 +77,8 @@ export const sourcery: BotAdapter = {
   parse,
   parseReviewBody,
 };
+
+/** Whether sourcery wrote `comment` (its login, or a marker only it writes). */
+export function detect(comment: BotComment): boolean {
+  return sourcery.detect(comment);
+}

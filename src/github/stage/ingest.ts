@@ -1,12 +1,15 @@
-import type { GithubClient, PullReview } from "../../domain/github.js";
+import type { GithubClient } from "../../domain/github.js";
 import type { RawFinding } from "../../domain/types.js";
 import type { StageContext, StageResult } from "../../engine/deps.js";
+import { oneLine } from "../../findings/fence.js";
+import { redactSecrets } from "../../util/redact.js";
 import { writeAccessFrom } from "../authors.js";
+import { botDefaults } from "../bots/registry.js";
 import { fetchFeedback, filterFeedback, findingsFromThreads } from "../feedback.js";
-import { parseSeverityTag } from "../severity-tags.js";
-import { titleOf } from "../thread-finding.js";
+import { reviewReadKey } from "./new-feedback.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghSkipped, ghSuccess } from "./result.js";
+import { reviewFindings } from "./review-findings.js";
 import type { GithubStageDeps } from "./stage-deps.js";
 
 /**
@@ -61,17 +64,24 @@ export async function ingestFeedback(
   }
   if (events.length) await deps.store.appendEvents(events, now);
 
-  const threads = findingsFromThreads(feedback.threads);
-  const reviews = feedback.reviews.filter(asksForChanges).map(reviewFinding);
+  const bots = botDefaults(deps.config.botSettings);
+  const threads = findingsFromThreads(feedback.threads, { bots });
+  const reviews = reviewFindings(feedback.reviews, bots);
   const findings: RawFinding[] = [...threads, ...reviews.map((r) => r.finding)].map(toRaw);
   const origins = [
     ...threads.map((t) => ({ source: t.source, ...(t.author ? { author: t.author } : {}) })),
     ...reviews.map((r) => r.origin),
   ];
+  const unknown = [...threads.map((t) => t.botWarning), ...reviews.map((r) => r.botWarning)].filter(
+    (w): w is { bot: string; firstLine: string } => w !== undefined,
+  );
+  await warnUnknownFormats(unknown, pull.number, deps, ctx);
+  for (const r of feedback.reviews)
+    await deps.store.setMarkerOnce(reviewReadKey(pull.number, r.id), { task: ctx.task.id }, deps.clock.now());
   const resolvedSources = feedback.threads.filter((t) => t.isResolved).map((t) => `pr:${t.id}`);
   const parts = [`PR #${pull.number}: ${threads.length} unresolved thread${threads.length === 1 ? "" : "s"}`];
   if (reviews.length)
-    parts.push(`${reviews.length} review${reviews.length === 1 ? "" : "s"} asking for changes`);
+    parts.push(`${reviews.length} finding${reviews.length === 1 ? "" : "s"} in review bodies`);
   const skipped = ignored.reduce((n, i) => n + i.count, 0);
   if (skipped) parts.push(`${skipped} comment${skipped === 1 ? "" : "s"} from other authors ignored`);
   if (raw.partialReason) parts.push(raw.partialReason);
@@ -83,24 +93,31 @@ export async function ingestFeedback(
   );
 }
 
-function asksForChanges(r: PullReview): boolean {
-  return r.state === "CHANGES_REQUESTED" && r.body.trim() !== "";
-}
-
-function reviewFinding(r: PullReview): { finding: RawFinding; origin: { source: string; author?: string } } {
-  return {
-    finding: {
-      severity: parseSeverityTag(r.body) ?? "P2",
-      category: "review",
-      title: titleOf(r.body) || "Changes requested in a pull request review",
-      body: `@${r.author ?? "ghost"}:\n${r.body.trim()}`,
-      file: null,
-      lineStart: null,
-      lineEnd: null,
-      suggestedFix: null,
-    },
-    origin: { source: `pr-review:${r.id}`, ...(r.author ? { author: r.author } : {}) },
-  };
+/**
+ * A configured bot wrote something no adapter recognises: the finding got the bot's default
+ * severity; a warning event (and a notice) names the bot and the comment's first line, so the
+ * user learns what to configure.
+ */
+async function warnUnknownFormats(
+  unknown: { bot: string; firstLine: string }[],
+  pr: number,
+  deps: GithubStageDeps,
+  ctx: StageContext,
+): Promise<void> {
+  if (unknown.length === 0) return;
+  await deps.store.appendEvents(
+    unknown.map((w) => ({
+      taskId: ctx.task.id,
+      runId: ctx.runId,
+      type: "github.bot_format_unknown",
+      data: { pr, bot: w.bot, firstLine: redactSecrets(w.firstLine) },
+    })),
+    deps.clock.now(),
+  );
+  for (const w of unknown) {
+    const message = `PR #${pr}: a comment from ${w.bot} is in a format fixpoint does not know ("${oneLine(redactSecrets(w.firstLine), 80)}"); it was given the bot's default severity — set one with github { bots { ${w.bot} severity="P…" } }`;
+    ctx.deps.listener({ type: "notice", taskId: ctx.task.id, message });
+  }
 }
 
 /** Only the RawFinding fields: the effect is stored in checkpoints, extra keys would ride along. */

@@ -2,23 +2,41 @@ import type { GithubClient, ReviewThread } from "../../domain/github.js";
 import type { Finding } from "../../domain/types.js";
 import type { StageContext, StageResult } from "../../engine/deps.js";
 import { errorMessage } from "../../errors.js";
+import { REFUTED_PREFIX } from "../../findings/registry-verify.js";
 import type { Disposition } from "../render.js";
 import { respondToThread } from "../thread-reply.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghFail, ghPartial, ghSkipped, ghSuccess } from "./result.js";
 import type { GithubStageDeps } from "./stage-deps.js";
 
-/** The marker that says fixpoint answered `thread` of `pr` for fix cycle `cycle`. */
-export function replyMarkerKey(pr: number, threadId: string, cycle: number): string {
-  return `gh-reply:${pr}:${threadId}:${cycle}`;
+/**
+ * The marker that says fixpoint answered `thread` of `pr` in fix cycle `cycle` of `taskId`: each
+ * rework task (`pr-<n>-cycle-<k>`) restarts its fix cycles at 1, so the task is part of the key.
+ */
+export function replyMarkerKey(
+  pr: number,
+  threadId: string,
+  cycle: number | "refuted",
+  taskId: string,
+): string {
+  return `gh-reply:${pr}:${threadId}:${taskId}:${cycle}`;
 }
 
 /** What the fixer did about a finding this cycle, as a thread reply; null when it was not shown to the fixer. */
 export function dispositionOf(f: Finding, cycle: number): Disposition | null {
   const a = f.attempts.filter((x) => x.cycle === cycle).at(-1);
-  if (!a) return null;
+  if (!a) return refutedNow(f);
   const justification = a.rejection ? `${a.justification} (not accepted: ${a.rejection})` : a.justification;
   return { status: a.status, justification, ...(a.commitSha ? { sha: a.commitSha } : {}) };
+}
+
+/**
+ * Dismissed by a verify stage (`refuted: <evidence>`): answered with the evidence, once per task
+ * (its marker has no cycle).
+ */
+function refutedNow(f: Finding): Disposition | null {
+  if (f.status !== "dismissed" || !f.note?.startsWith(REFUTED_PREFIX)) return null;
+  return { status: "refuted", justification: f.note.slice(REFUTED_PREFIX.length) };
 }
 
 /**
@@ -51,10 +69,22 @@ export async function replyToThreads(
   const failures: string[] = [];
   for (const [threadId, disposition] of byThread) {
     const thread = threads.get(threadId);
-    const key = replyMarkerKey(pull.number, threadId, cycle);
+    const key = replyMarkerKey(
+      pull.number,
+      threadId,
+      disposition.status === "refuted" ? "refuted" : cycle,
+      ctx.task.id,
+    );
     if (!thread || (await deps.store.getMarker(key)) !== null) continue;
+    const command = thread.authorIsBot ? botCommand(deps, thread.author) : undefined;
     try {
-      const r = await answer(client, pull.number, thread, disposition, deps);
+      const r = await answer(
+        client,
+        pull.number,
+        thread,
+        command ? { ...disposition, command } : disposition,
+        deps,
+      );
       replied += r.replied ? 1 : 0;
       resolved += r.resolved ? 1 : 0;
       await deps.store.setMarkerOnce(
@@ -81,6 +111,13 @@ export async function replyToThreads(
   if (failures.length === 0) return ghSuccess(summary, { type: "none" }, { context: pullContext(pull) });
   const reason = `${failures.length} thread${failures.length === 1 ? "" : "s"} not answered: ${failures.join("; ")}`;
   return replied > 0 || resolved > 0 ? ghPartial(summary, reason) : ghFail(reason);
+}
+
+/** The resolve or re-review command configured for a bot (`bots { <login> command=… }`), if any. */
+function botCommand(deps: GithubStageDeps, login: string | null): string | undefined {
+  if (login === null) return undefined;
+  const settings = deps.config.botSettings ?? {};
+  return settings[login.toLowerCase()]?.command ?? settings[login]?.command;
 }
 
 function answer(

@@ -7,6 +7,7 @@ import type { Store } from "../../domain/store.js";
 import type { Task, TaskSummary } from "../../domain/types.js";
 import { errorMessage, FixpointError } from "../../errors.js";
 import { escalateRework } from "./escalate.js";
+import { hasNewFeedback } from "./new-feedback.js";
 import { closedMessage } from "./pull-of-task.js";
 import type { GitRemote } from "./remote.js";
 import { decideRework, reworkTaskId } from "./rework-plan.js";
@@ -25,6 +26,7 @@ export interface ReworkDeps {
 }
 
 export type ReworkStart =
+  /** Nothing to run: the PR was merged or closed, or nobody spoke since fixpoint's last answers. */
   | { kind: "closed"; message: string }
   | { kind: "limit"; message: string; taskId: string | null; notified: boolean; notifyError?: string }
   | { kind: "run"; task: Task; created: boolean; notices: string[] };
@@ -62,6 +64,15 @@ export async function startRework(deps: ReworkDeps, prNumber: number): Promise<R
       return { kind: "limit", message: `${who}${reason}`, taskId: decision.escalate?.id ?? null, ...r };
     }
     case "create":
+      // A later cycle starts only for feedback fixpoint has not answered yet.
+      if (
+        decision.previous &&
+        !(await hasNewFeedback(deps.client, store, config.github, prNumber, deps.clock))
+      )
+        return {
+          kind: "closed",
+          message: `PR #${prNumber}: no new review feedback since ${decision.previous.id}; nothing to rework`,
+        };
       return createReworkTask(deps, pull, decision);
   }
 }

@@ -45,6 +45,8 @@ export interface Seeder {
   /** `count` inline comments, each opening its own thread on `path`. */
   addComments(n: number, count: number, opts?: { author?: AuthorInput; path?: string }): FakeThread[];
   addIssueComment(n: number, c: { author: AuthorInput; body: string }): FakeIssueComment;
+  /** A new comment at the end of an existing thread (someone answers fixpoint's reply). */
+  replyInThread(threadId: string, c: { author: AuthorInput; body: string }): void;
   addIssue(i: { title: string; body?: string; labels?: string[]; state?: "open" | "closed" }): FakeIssue;
   pull(n: number): FakePull;
   issues(): FakeIssue[];
@@ -130,6 +132,17 @@ export function createSeeder(world: FakeWorld, repo: FakeRepo): Seeder {
       const comment = { id: world.id(), author: toUser(c.author), body: c.body, createdAt: world.now() };
       pull(n).conversation.push(comment);
       return comment;
+    },
+    replyInThread: (threadId, c) => {
+      const t = world.findThread(threadId);
+      if (!t) throw new Error(`fake GitHub: no review thread ${threadId}`);
+      t.comments.push({
+        id: world.id(),
+        author: toUser(c.author),
+        body: c.body,
+        createdAt: world.now(),
+        inReplyTo: t.comments[0]?.id ?? null,
+      });
     },
     addIssue: (i) =>
       addIssueTo(repo, {
