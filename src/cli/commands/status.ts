@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { taskHolders } from "../../app/workers.js";
 import type { TaskStatus } from "../../domain/types.js";
 import { type Io, printJson } from "../io.js";
 import { openProject } from "../project.js";
@@ -18,9 +19,23 @@ export function registerStatus(program: Command, io: Io): void {
       try {
         const tasks = await project.store.listTaskSummaries(opts.all ? {} : { statuses: ACTIVE });
         if (opts.json) printJson(io, tasks.map(taskJson));
-        else io.out(statusTable(tasks));
+        else {
+          io.out(statusTable(tasks));
+          io.out(holdersSection(await taskHolders(project.store)));
+        }
       } finally {
         await project.close();
       }
     });
+}
+
+/** Which host and worker holds each running task, and when its lease ends (UTC, the store's clock). */
+function holdersSection(holders: Awaited<ReturnType<typeof taskHolders>>): string {
+  if (holders.length === 0) return "";
+  const lines = holders.map((h) => {
+    const until =
+      h.leaseExpiresAt === null ? "no lease" : `lease until ${new Date(h.leaseExpiresAt).toISOString()}`;
+    return `  ${h.taskId}  on ${h.host}  worker ${h.workerId}  ${until}\n`;
+  });
+  return `\nheld by:\n${lines.join("")}`;
 }
