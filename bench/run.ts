@@ -4,6 +4,7 @@ import { benchClaimsSqlite } from "./claims.js";
 import { benchConvergence } from "./convergence.js";
 import { benchDedup } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
+import { benchPgClaims } from "./pg-claims.js";
 import { benchStatus } from "./status.js";
 import { type BenchResult, machine } from "./util.js";
 
@@ -15,6 +16,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["engine", benchEngineOverhead],
   ["status", benchStatus],
   ["claims", benchClaimsSqlite],
+  ["pg-claims", benchPgClaims],
   ["convergence", benchConvergence],
   [
     "dedup",
@@ -75,9 +77,9 @@ Notes:
   handler, effects, the pure decision and the one-transaction checkpoint.
 - The status benchmark times the whole \`fixpoint status --json\` process, Node's own start-up
   included.
-- Not measured: task claims on PostgreSQL with 8 worker processes (SPEC §14). The store has
-  only its SQLite implementation so far; the contract suite in \`test/store/contract.ts\` is
-  ready for a PostgreSQL one.
+- PostgreSQL claims: 8 worker processes per system on one throwaway PostgreSQL server (or
+  FIXPOINT_BENCH_DATABASE_URL), fixpoint, graphile-worker and pg-boss one after another in the same
+  run, each claiming and completing the same number of jobs; see bench/pg-claims.ts.
 - Agent CLIs end to end (real Claude Code, Codex and pi against the fake model server): see
   [e2e-timings.md](e2e-timings.md).
 `;

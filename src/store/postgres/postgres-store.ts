@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type pg from "pg";
 import type {
   ClaimRequest,
@@ -86,7 +87,23 @@ interface Settings {
   leaseClock: "database" | "caller";
 }
 
-type Query = { text: string; values: Params["values"]; rowMode?: "array" };
+type Query = { text: string; values: Params["values"]; rowMode?: "array"; name?: string };
+
+/**
+ * Statements are prepared once per connection under a name derived from their text (the text
+ * is built from a call's shape, never its values), so a claim is not parsed and planned again on
+ * every call. Large one-off statements (many-row inserts) are not kept.
+ */
+const preparedNames = new Map<string, string>();
+function named(query: Query): Query {
+  if (query.values.length > 40) return query;
+  let name = preparedNames.get(query.text);
+  if (name === undefined) {
+    name = `fp_${createHash("sha1").update(query.text).digest("hex").slice(0, 20)}`;
+    if (preparedNames.size < 1000) preparedNames.set(query.text, name);
+  }
+  return { ...query, name };
+}
 
 /**
  * The store's reads and writes over either the pool (each call its own statement or
@@ -99,7 +116,8 @@ class PgOps implements StoreOps {
     protected readonly settings: Settings,
   ) {}
 
-  private async run(action: string, query: Query, read: boolean): Promise<pg.QueryResult> {
+  private async run(action: string, plain: Query, read: boolean): Promise<pg.QueryResult> {
+    const query = named(plain);
     if (this.client !== null) {
       try {
         return await this.client.query(query);
