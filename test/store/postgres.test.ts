@@ -3,6 +3,7 @@
  * PostgreSQL store has: leases on the server's clock, migrations under an advisory lock, a newer
  * schema refused, login and connection failures named in one line, NOTIFY wake-ups.
  */
+import { connect, createServer, type Socket } from "node:net";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Store } from "../../src/domain/store.js";
@@ -192,4 +193,80 @@ describe("PostgreSQL store", () => {
     expect(t?.meta).toEqual({ future: { a: 1 }, origin: "cli" });
     expect(t?.budget).toEqual({});
   });
+});
+
+/** A loopback TCP proxy in front of the server whose link can be cut and restored. */
+async function cuttableProxy(
+  target: URL,
+): Promise<{ url: string; cut: () => void; restore: () => void; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let up = true;
+  const server = createServer((client) => {
+    if (!up) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+      s.on("error", () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const address = server.address();
+  const url = new URL(target);
+  url.port = String(typeof address === "object" && address !== null ? address.port : 0);
+  return {
+    url: url.toString(),
+    cut: () => {
+      up = false;
+      for (const s of sockets) s.destroy();
+    },
+    restore: () => {
+      up = true;
+    },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+describe("PostgreSQL store, connection lost", () => {
+  it("reconnects with backoff: a write made while the link is down lands once, when it is back", async () => {
+    const db = await freshDb();
+    const proxy = await cuttableProxy(new URL(db.url));
+    try {
+      const store = await open(proxy.url);
+      await store.createTask(newTask(), 1);
+      proxy.cut();
+      const write = store.createTask(newTask({ title: "during the outage" }), 2);
+      await new Promise((r) => setTimeout(r, 700));
+      proxy.restore();
+      expect((await write).id).toBe("t-2");
+      expect((await store.listTasks()).map((t) => t.title)).toEqual([newTask().title, "during the outage"]);
+      proxy.cut();
+      proxy.restore();
+      // Reads after a cut are simply asked again.
+      expect(await store.countTasks()).toBe(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("names the cause and the setting when the server stays unreachable", async () => {
+    const db = await freshDb();
+    const proxy = await cuttableProxy(new URL(db.url));
+    const store = await open(proxy.url);
+    await proxy.close();
+    const failure = store.countTasks();
+    await expect(failure).rejects.toMatchObject({ code: "store", retryable: true });
+    await expect(failure).rejects.toThrow(
+      /^cannot reach PostgreSQL at postgres:\/\/127\.0\.0\.1:\d+\/\w+ \(ECONNREFUSED\) while counting tasks; start the server or fix database/,
+    );
+  }, 60_000);
 });

@@ -64,6 +64,8 @@ const TASK_SEQ_LOCK = 7_212_026_013;
 const NUMERIC_ID = /^\d+$/;
 /** Reads outside a transaction are retried this many times when the connection drops. */
 const READ_ATTEMPTS = 4;
+/** Attempts to get a connection from the pool while the server is unreachable. */
+const CONNECT_ATTEMPTS = 7;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -125,13 +127,51 @@ class PgOps implements StoreOps {
         throw toPgStoreError(e, this.settings.url, action);
       }
     }
-    // A read that lost its connection is simply asked again; a write is not (it may have
-    // committed before the connection dropped), so it is never applied twice.
+    // Getting a connection is retried with backoff (nothing was sent yet). A statement that lost
+    // its connection is asked again only when it is a read: a write may have committed before
+    // the connection dropped, so it is reported instead of applied twice.
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.connect(action);
+      let broken: Error | undefined;
+      try {
+        return await client.query(query);
+      } catch (e) {
+        if (isConnectionError(e)) broken = e instanceof Error ? e : new Error(String(e));
+        if (!read || broken === undefined || attempt + 1 >= READ_ATTEMPTS)
+          throw toPgStoreError(e, this.settings.url, action);
+      } finally {
+        client.release(broken);
+      }
+      await sleep(backoffMs(attempt));
+    }
+  }
+
+  /**
+   * A connection with a transaction open. A connection that turns out dead at BEGIN (the server
+   * restarted while it sat idle) is dropped and another one taken: nothing was written yet.
+   */
+  private async begin(action: string): Promise<pg.PoolClient> {
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.connect(action);
+      try {
+        await client.query("BEGIN");
+        return client;
+      } catch (e) {
+        const dead = isConnectionError(e);
+        client.release(dead ? (e instanceof Error ? e : new Error(String(e))) : undefined);
+        if (!dead || attempt + 1 >= READ_ATTEMPTS) throw toPgStoreError(e, this.settings.url, action);
+      }
+      await sleep(backoffMs(attempt));
+    }
+  }
+
+  /** A pooled connection; an unreachable server is tried again with backoff (about 20 s in all). */
+  protected async connect(action: string): Promise<pg.PoolClient> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.pool.query(query);
+        return await this.pool.connect();
       } catch (e) {
-        if (!read || !isConnectionError(e) || attempt + 1 >= READ_ATTEMPTS)
+        if (!isConnectionError(e) || attempt + 1 >= CONNECT_ATTEMPTS)
           throw toPgStoreError(e, this.settings.url, action);
         await sleep(backoffMs(attempt));
       }
@@ -155,15 +195,9 @@ class PgOps implements StoreOps {
   /** Runs `fn` in a transaction: the open one, or a new one on its own connection. */
   protected async atomic<T>(action: string, fn: (ops: PgOps) => Promise<T>): Promise<T> {
     if (this.client !== null) return fn(this);
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (e) {
-      throw toPgStoreError(e, this.settings.url, action);
-    }
+    const client = await this.begin(action);
     let broken: Error | undefined;
     try {
-      await client.query("BEGIN");
       const result = await fn(new PgOps(this.pool, client, this.settings));
       await client.query("COMMIT");
       return result;
