@@ -5,7 +5,7 @@
  */
 import { connect, createServer, type Socket } from "node:net";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Store } from "../../src/domain/store.js";
 import { FixpointError } from "../../src/errors.js";
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.js";
@@ -14,16 +14,24 @@ import { serverUrlWith, type TestDatabase, testDatabase } from "../helpers/pg-se
 import { runStoreContract } from "./contract.js";
 import { newTask } from "./samples.js";
 
+/**
+ * One database for the whole contract suite, emptied between tests (TRUNCATE … RESTART IDENTITY
+ * is far cheaper than a CREATE DATABASE and a migration per test); dropped after the file.
+ */
+let contractDb: TestDatabase | undefined;
+afterAll(async () => {
+  await contractDb?.drop();
+});
+
 runStoreContract("postgresql", async () => {
-  const db = await testDatabase();
-  const store = await openPostgresStore(db.url, { leaseClock: "caller" });
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      await db.drop();
-    },
-  };
+  if (contractDb === undefined) contractDb = await testDatabase();
+  else
+    await sql(
+      contractDb.url,
+      "TRUNCATE tasks, runs, stage_executions, events, findings, checkpoints, markers, workers RESTART IDENTITY CASCADE",
+    );
+  const store = await openPostgresStore(contractDb.url, { leaseClock: "caller" });
+  return { store, cleanup: () => store.close() };
 });
 
 const opened: { close: () => Promise<void> }[] = [];
