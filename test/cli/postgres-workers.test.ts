@@ -107,6 +107,9 @@ describe("workers on a PostgreSQL store", () => {
       expect(copy.stdout).not.toContain("fixpoint-test@");
       const status = runCli(["--database", db.url, "status"], { cwd: repo, env });
       expect(status.stdout).toContain("kept across the move");
+      const doctor = runCli(["--database", db.url, "doctor"], { cwd: repo, env });
+      expect(doctor.stdout).toMatch(/postgres:\/\/127\.0\.0\.1:\d+\/\w+ opens/);
+      expect(doctor.stdout + doctor.stderr).not.toContain("fixpoint-test@");
       const again = runCli(["store", "copy", "--from", "sqlite:.fixpoint/fixpoint.db", "--to", db.url], {
         cwd: repo,
         env,
