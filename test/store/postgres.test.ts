@@ -266,6 +266,57 @@ describe("PostgreSQL store, connection lost", () => {
     }
   });
 
+  it("a worker cut off from the database loses its lease to another and, back, writes nothing", async () => {
+    const db = await freshDb();
+    const proxy = await cuttableProxy(new URL(db.url));
+    try {
+      const cutOff = await open(proxy.url);
+      const other = await open(db.url);
+      const t = await other.createTask(newTask(), 1);
+      const run = await other.createRun(t.id, "start", {}, 1);
+      const held = await cutOff.claimTask({ workerId: "a", leaseMs: 500, now: Date.now() });
+      expect(held?.id).toBe(t.id);
+      proxy.cut();
+      // While a is unreachable its lease runs out on the server's clock and b takes the task.
+      let taken = null;
+      for (let i = 0; i < 50 && taken === null; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        taken = await other.claimTask({ workerId: "b", leaseMs: 60_000, now: Date.now() });
+      }
+      expect(taken?.workerId).toBe("b");
+      proxy.restore();
+      const lease = { taskId: t.id, workerId: "a", token: held?.leaseToken ?? 0 };
+      expect(await cutOff.heartbeat(t.id, "a", 500, Date.now())).toBe(false);
+      await expect(
+        cutOff.transaction(
+          (tx) => tx.appendEvents([{ taskId: t.id, runId: run.id, type: "late", data: {} }], 2),
+          {
+            fence: lease,
+          },
+        ),
+      ).rejects.toMatchObject({ code: "lease_lost" });
+      await expect(
+        cutOff.commitStage({
+          taskId: t.id,
+          runId: run.id,
+          stage: null,
+          checkpoint: { state: { by: "a" } },
+          findings: [],
+          events: [],
+          task: { status: "failed" },
+          now: 3,
+          workerId: "a",
+        }),
+      ).rejects.toMatchObject({ code: "lease_lost" });
+      await cutOff.releaseTask(t.id, "a", { status: "failed" }, 4);
+      expect(await other.listEvents(t.id)).toEqual([]);
+      expect(await other.getCheckpoint(run.id)).toBeNull();
+      expect(await other.getTask(t.id)).toMatchObject({ status: "running", workerId: "b" });
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("names the cause and the setting when the server stays unreachable", async () => {
     const db = await freshDb();
     const proxy = await cuttableProxy(new URL(db.url));
