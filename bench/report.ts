@@ -36,7 +36,9 @@ Notes:
   included, alternating with a bare \`node -e 0\`.
 - The engine benchmark runs the real engine on a git that does nothing: fixpoint's own work per
   stage.
-- Not measured: task claims on PostgreSQL with 8 worker processes (SPEC §14).
+- PostgreSQL claims: 8 worker processes per system on one throwaway PostgreSQL server (or
+  FIXPOINT_BENCH_DATABASE_URL), fixpoint, graphile-worker and pg-boss one after another in the same
+  run, each claiming and completing the same number of jobs; see bench/pg-claims.ts.
 - Agent CLIs end to end (real Claude Code, Codex and pi against the fake model server): see
   [e2e-timings.md](e2e-timings.md).
 `;

@@ -5,6 +5,7 @@ import { benchClaimsSqlite } from "./claims.js";
 import { benchConvergence } from "./convergence.js";
 import { benchDedup } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
+import { benchPgClaims } from "./pg-claims.js";
 import { benchPromptBytes } from "./prompt-bytes.js";
 import { benchRegistry, REGISTRY_SIZES } from "./registry.js";
 import { fmt, renderReport } from "./report.js";
@@ -41,6 +42,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["prompt", () => benchPromptBytes(sizes("FIXPOINT_BENCH_RESOLVED", [5_000])[0])],
   ["status", () => benchStatus(sizes("FIXPOINT_BENCH_TASKS", STATUS_SIZES))],
   ["claims", benchClaimsSqlite],
+  ["pg-claims", benchPgClaims],
   ["convergence", benchConvergence],
   [
     "dedup",

@@ -35,6 +35,8 @@ const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
   { names: ["clean"], load: async () => [(await import("./commands/clean.js")).registerClean] },
   { names: ["doctor"], load: async () => [(await import("./commands/doctor.js")).registerDoctor] },
   { names: ["pr"], load: async () => [(await import("./commands/pr.js")).registerPr] },
+  { names: ["workers"], load: async () => [(await import("./commands/workers.js")).registerWorkers] },
+  { names: ["store"], load: async () => [(await import("./commands/store.js")).registerStore] },
 ];
 
 /**
@@ -49,10 +51,21 @@ export async function buildProgram(io: Io, exit: { code: number }, argv: string[
     )
     .version(VERSION)
     .option("--debug", "print stack traces on errors")
+    .option(
+      "--database <url>",
+      "the store: sqlite, a .db file, or postgres://… (over FIXPOINT_DATABASE_URL and fixpoint.kdl)",
+    )
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .exitOverride();
-  const first = argv.slice(2).find((a) => !a.startsWith("-"));
+    .exitOverride()
+    // Passed on as FIXPOINT_DATABASE_URL, which every command's config already reads and which
+    // overrides fixpoint.kdl.
+    .hook("preAction", (cmd) => {
+      const database: unknown = cmd.opts().database;
+      if (typeof database === "string") io.env.FIXPOINT_DATABASE_URL = database;
+    });
+  const args = argv.slice(2);
+  const first = args.find((a, i) => !a.startsWith("-") && args[i - 1] !== "--database");
   const wantsHelp = argv.includes("--help") || argv.includes("-h") || first === "help";
   const one = MODULES.find((m) => first !== undefined && m.names.includes(first));
   const modules = one && !wantsHelp ? [one] : MODULES;

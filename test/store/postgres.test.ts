@@ -3,8 +3,9 @@
  * PostgreSQL store has: leases on the server's clock, migrations under an advisory lock, a newer
  * schema refused, login and connection failures named in one line, NOTIFY wake-ups.
  */
+import { connect, createServer, type Socket } from "node:net";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Store } from "../../src/domain/store.js";
 import { FixpointError } from "../../src/errors.js";
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.js";
@@ -13,16 +14,24 @@ import { serverUrlWith, type TestDatabase, testDatabase } from "../helpers/pg-se
 import { runStoreContract } from "./contract.js";
 import { newTask } from "./samples.js";
 
+/**
+ * One database for the whole contract suite, emptied between tests (TRUNCATE … RESTART IDENTITY
+ * is far cheaper than a CREATE DATABASE and a migration per test); dropped after the file.
+ */
+let contractDb: TestDatabase | undefined;
+afterAll(async () => {
+  await contractDb?.drop();
+});
+
 runStoreContract("postgresql", async () => {
-  const db = await testDatabase();
-  const store = await openPostgresStore(db.url, { leaseClock: "caller" });
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      await db.drop();
-    },
-  };
+  if (contractDb === undefined) contractDb = await testDatabase();
+  else
+    await sql(
+      contractDb.url,
+      "TRUNCATE tasks, runs, stage_executions, events, findings, checkpoints, markers, workers RESTART IDENTITY CASCADE",
+    );
+  const store = await openPostgresStore(contractDb.url, { leaseClock: "caller" });
+  return { store, cleanup: () => store.close() };
 });
 
 const opened: { close: () => Promise<void> }[] = [];
@@ -194,4 +203,131 @@ describe("PostgreSQL store", () => {
     expect(t?.meta).toEqual({ future: { a: 1 }, origin: "cli" });
     expect(t?.budget).toEqual({});
   });
+});
+
+/** A loopback TCP proxy in front of the server whose link can be cut and restored. */
+async function cuttableProxy(
+  target: URL,
+): Promise<{ url: string; cut: () => void; restore: () => void; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let up = true;
+  const server = createServer((client) => {
+    if (!up) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+      s.on("error", () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const address = server.address();
+  const url = new URL(target);
+  url.port = String(typeof address === "object" && address !== null ? address.port : 0);
+  return {
+    url: url.toString(),
+    cut: () => {
+      up = false;
+      for (const s of sockets) s.destroy();
+    },
+    restore: () => {
+      up = true;
+    },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+describe("PostgreSQL store, connection lost", () => {
+  it("reconnects with backoff: a write made while the link is down lands once, when it is back", async () => {
+    const db = await freshDb();
+    const proxy = await cuttableProxy(new URL(db.url));
+    try {
+      const store = await open(proxy.url);
+      await store.createTask(newTask(), 1);
+      proxy.cut();
+      const write = store.createTask(newTask({ title: "during the outage" }), 2);
+      await new Promise((r) => setTimeout(r, 700));
+      proxy.restore();
+      expect((await write).id).toBe("t-2");
+      expect((await store.listTasks()).map((t) => t.title)).toEqual([newTask().title, "during the outage"]);
+      proxy.cut();
+      proxy.restore();
+      // Reads after a cut are simply asked again.
+      expect(await store.countTasks()).toBe(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a worker cut off from the database loses its lease to another and, back, writes nothing", async () => {
+    const db = await freshDb();
+    const proxy = await cuttableProxy(new URL(db.url));
+    try {
+      const cutOff = await open(proxy.url);
+      const other = await open(db.url);
+      const t = await other.createTask(newTask(), 1);
+      const run = await other.createRun(t.id, "start", {}, 1);
+      const held = await cutOff.claimTask({ workerId: "a", leaseMs: 500, now: Date.now() });
+      expect(held?.id).toBe(t.id);
+      proxy.cut();
+      // While a is unreachable its lease runs out on the server's clock and b takes the task.
+      let taken = null;
+      for (let i = 0; i < 50 && taken === null; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        taken = await other.claimTask({ workerId: "b", leaseMs: 60_000, now: Date.now() });
+      }
+      expect(taken?.workerId).toBe("b");
+      proxy.restore();
+      const lease = { taskId: t.id, workerId: "a", token: held?.leaseToken ?? 0 };
+      expect(await cutOff.heartbeat(lease, 500, Date.now())).toBe(false);
+      await expect(
+        cutOff.transaction(
+          (tx) => tx.appendEvents([{ taskId: t.id, runId: run.id, type: "late", data: {} }], 2),
+          {
+            fence: lease,
+          },
+        ),
+      ).rejects.toMatchObject({ code: "lease_lost" });
+      await expect(
+        cutOff.commitStage({
+          taskId: t.id,
+          runId: run.id,
+          stage: null,
+          checkpoint: { state: { by: "a" } },
+          findings: [],
+          events: [],
+          task: { status: "failed" },
+          now: 3,
+          fence: lease,
+        }),
+      ).rejects.toMatchObject({ code: "lease_lost" });
+      await cutOff.releaseTask(lease, { status: "failed" }, 4);
+      expect(await other.listEvents(t.id)).toEqual([]);
+      expect(await other.getCheckpoint(run.id)).toBeNull();
+      expect(await other.getTask(t.id)).toMatchObject({ status: "running", workerId: "b" });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("names the cause and the setting when the server stays unreachable", async () => {
+    const db = await freshDb();
+    const proxy = await cuttableProxy(new URL(db.url));
+    const store = await open(proxy.url);
+    await proxy.close();
+    const failure = store.countTasks();
+    await expect(failure).rejects.toMatchObject({ code: "store", retryable: true });
+    await expect(failure).rejects.toThrow(
+      /^cannot reach PostgreSQL at postgres:\/\/127\.0\.0\.1:\d+\/\w+ \(ECONNREFUSED\) while counting tasks; start the server or fix database/,
+    );
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import type { Git } from "../../domain/git.js";
 import type { ProcessRunner } from "../../domain/process.js";
 import { errorMessage } from "../../errors.js";
 import { defaultSqlitePath, openStore } from "../../store/open.js";
+import { describeUrl } from "../../store/postgres/errors.js";
 import { openDatabase } from "../../store/sqlite/connection.js";
 import { LATEST_SCHEMA_VERSION } from "../../store/sqlite/migrations/index.js";
 import type { Check } from "./check.js";
@@ -112,7 +113,8 @@ export async function checkStore(config: Config, root: string): Promise<Check> {
     };
   }
   const path = sqlitePath(config.database.url, root);
-  if (path === null) return { name, status: "ok", detail: `${config.database.url} opens` };
+  // A PostgreSQL URL is shown without its password.
+  if (path === null) return { name, status: "ok", detail: `${describeUrl(config.database.url)} opens` };
   try {
     const db = openDatabase(path, 2000);
     try {

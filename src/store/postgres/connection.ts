@@ -51,6 +51,10 @@ export async function openPool(url: string, opts: PoolOptions = {}): Promise<pg.
   // An idle connection dropped by the server (restart, failover) must not crash the process;
   // the pool discards it and the next query opens a new one.
   pool.on("error", () => undefined);
+  // node-postgres also emits a dropped connection as an "error" event on a client that is checked
+  // out (even mid-query, which is rejected as well); unheard, that event would end the process.
+  // The query's rejection is what the store acts on.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const attempts = Math.max(1, opts.connectAttempts ?? 5);
   for (let attempt = 0; ; attempt++) {
     try {

@@ -77,7 +77,7 @@ export function toPgStoreError(e: unknown, url: string, action: string): Fixpoin
   if (isConnectionError(e)) {
     return new FixpointError(
       "store",
-      `lost the connection to PostgreSQL at ${where} while ${action} (${detail}); it is retried with backoff`,
+      `lost the connection to PostgreSQL at ${where} while ${action} (${detail}); fixpoint reconnects with backoff, and a write cut off this way is not repeated`,
       { cause: e, retryable: true },
     );
   }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type pg from "pg";
 import type {
   ClaimRequest,
@@ -63,6 +64,8 @@ const TASK_SEQ_LOCK = 7_212_026_013;
 const NUMERIC_ID = /^\d+$/;
 /** Reads outside a transaction are retried this many times when the connection drops. */
 const READ_ATTEMPTS = 4;
+/** Attempts to get a connection from the pool while the server is unreachable. */
+const CONNECT_ATTEMPTS = 7;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -86,7 +89,23 @@ interface Settings {
   leaseClock: "database" | "caller";
 }
 
-type Query = { text: string; values: Params["values"]; rowMode?: "array" };
+type Query = { text: string; values: Params["values"]; rowMode?: "array"; name?: string };
+
+/**
+ * Statements are prepared once per connection under a name derived from their text (the text
+ * is built from a call's shape, never its values), so a claim is not parsed and planned again on
+ * every call. Large one-off statements (many-row inserts) are not kept.
+ */
+const preparedNames = new Map<string, string>();
+function named(query: Query): Query {
+  if (query.values.length > 40) return query;
+  let name = preparedNames.get(query.text);
+  if (name === undefined) {
+    name = `fp_${createHash("sha1").update(query.text).digest("hex").slice(0, 20)}`;
+    if (preparedNames.size < 1000) preparedNames.set(query.text, name);
+  }
+  return { ...query, name };
+}
 
 /**
  * The store's reads and writes over either the pool (each call its own statement or
@@ -99,7 +118,8 @@ class PgOps implements StoreOps {
     protected readonly settings: Settings,
   ) {}
 
-  private async run(action: string, query: Query, read: boolean): Promise<pg.QueryResult> {
+  private async run(action: string, plain: Query, read: boolean): Promise<pg.QueryResult> {
+    const query = named(plain);
     if (this.client !== null) {
       try {
         return await this.client.query(query);
@@ -107,13 +127,51 @@ class PgOps implements StoreOps {
         throw toPgStoreError(e, this.settings.url, action);
       }
     }
-    // A read that lost its connection is simply asked again; a write is not (it may have
-    // committed before the connection dropped), so it is never applied twice.
+    // Getting a connection is retried with backoff (nothing was sent yet). A statement that lost
+    // its connection is asked again only when it is a read: a write may have committed before
+    // the connection dropped, so it is reported instead of applied twice.
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.connect(action);
+      let broken: Error | undefined;
+      try {
+        return await client.query(query);
+      } catch (e) {
+        if (isConnectionError(e)) broken = e instanceof Error ? e : new Error(String(e));
+        if (!read || broken === undefined || attempt + 1 >= READ_ATTEMPTS)
+          throw toPgStoreError(e, this.settings.url, action);
+      } finally {
+        client.release(broken);
+      }
+      await sleep(backoffMs(attempt));
+    }
+  }
+
+  /**
+   * A connection with a transaction open. A connection that turns out dead at BEGIN (the server
+   * restarted while it sat idle) is dropped and another one taken: nothing was written yet.
+   */
+  private async begin(action: string): Promise<pg.PoolClient> {
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.connect(action);
+      try {
+        await client.query("BEGIN");
+        return client;
+      } catch (e) {
+        const dead = isConnectionError(e);
+        client.release(dead ? (e instanceof Error ? e : new Error(String(e))) : undefined);
+        if (!dead || attempt + 1 >= READ_ATTEMPTS) throw toPgStoreError(e, this.settings.url, action);
+      }
+      await sleep(backoffMs(attempt));
+    }
+  }
+
+  /** A pooled connection; an unreachable server is tried again with backoff (about 20 s in all). */
+  protected async connect(action: string): Promise<pg.PoolClient> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.pool.query(query);
+        return await this.pool.connect();
       } catch (e) {
-        if (!read || !isConnectionError(e) || attempt + 1 >= READ_ATTEMPTS)
+        if (!isConnectionError(e) || attempt + 1 >= CONNECT_ATTEMPTS)
           throw toPgStoreError(e, this.settings.url, action);
         await sleep(backoffMs(attempt));
       }
@@ -137,15 +195,9 @@ class PgOps implements StoreOps {
   /** Runs `fn` in a transaction: the open one, or a new one on its own connection. */
   protected async atomic<T>(action: string, fn: (ops: PgOps) => Promise<T>): Promise<T> {
     if (this.client !== null) return fn(this);
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (e) {
-      throw toPgStoreError(e, this.settings.url, action);
-    }
+    const client = await this.begin(action);
     let broken: Error | undefined;
     try {
-      await client.query("BEGIN");
       const result = await fn(new PgOps(this.pool, client, this.settings));
       await client.query("COMMIT");
       return result;

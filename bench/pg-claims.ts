@@ -1,0 +1,189 @@
+/**
+ * Task claims per second on one PostgreSQL server with 8 worker processes, side by side with
+ * graphile-worker and pg-boss taking the same number of jobs on the same server in the same
+ * invocation. Every system does the same per job: claim it, then mark it done. The clock runs
+ * from "go" (every process connected and waiting) until the last process found the queue empty.
+ * Double claims are counted from the ids the processes report.
+ *
+ * The server: FIXPOINT_BENCH_DATABASE_URL (an admin URL; a database per system is created in
+ * it), else a throwaway server started like the tests' (test/helpers/pg-server.ts).
+ * Runnable alone: `node dist-bench/bench/pg-claims.js`.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { makeWorkerUtils } from "graphile-worker";
+import pg from "pg";
+import PgBoss from "pg-boss";
+import { openPostgresStore } from "../src/store/postgres/postgres-store.js";
+import { testDatabase } from "../test/helpers/pg-server.js";
+import type { BenchResult } from "./util.js";
+
+const WORKERS = 8;
+const JOBS = Number(process.env.FIXPOINT_BENCH_PG_JOBS ?? 5_000);
+const PGBOSS_QUEUE = "bench";
+const WORKER_SCRIPT = fileURLToPath(new URL("./pg-claims-worker.js", import.meta.url));
+
+type System = "fixpoint" | "graphile" | "pgboss";
+
+interface Measured {
+  system: System;
+  seconds: number;
+  rate: number;
+  taken: number;
+  doubles: number;
+}
+
+async function database(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = process.env.FIXPOINT_BENCH_DATABASE_URL;
+  if (admin !== undefined && admin !== "") {
+    process.env.FIXPOINT_TEST_DATABASE_URL = admin;
+  }
+  return testDatabase();
+}
+
+async function fillFixpoint(url: string): Promise<void> {
+  await (await openPostgresStore(url)).close();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  // Bulk rows shaped exactly as createTask writes them (createTask one by one is not what is timed).
+  await client.query(
+    `INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, created_at, updated_at)
+     SELECT 't-' || i, i, 'implement', 'bench ' || i, 'p', 'default', '/repo', 'main', 1, 0, 0 FROM generate_series(1, $1::int) i`,
+    [JOBS],
+  );
+  await client.query("ANALYZE tasks");
+  await client.end();
+}
+
+async function fillGraphile(url: string): Promise<void> {
+  const utils = await makeWorkerUtils({ connectionString: url });
+  await utils.migrate();
+  await utils.withPgClient((c) =>
+    c.query(
+      "SELECT graphile_worker.add_job('bench', json_build_object('i', i)) FROM generate_series(1, $1::int) i",
+      [JOBS],
+    ),
+  );
+  await utils.release();
+}
+
+async function fillPgBoss(url: string): Promise<void> {
+  const boss = new PgBoss({ connectionString: url, supervise: false, schedule: false });
+  boss.on("error", () => undefined);
+  await boss.start();
+  await boss.createQueue(PGBOSS_QUEUE);
+  for (let i = 0; i < JOBS; i += 1000) {
+    const n = Math.min(1000, JOBS - i);
+    await boss.insert(Array.from({ length: n }, (_, k) => ({ name: PGBOSS_QUEUE, data: { i: i + k + 1 } })));
+  }
+  await boss.stop({ graceful: false, wait: false });
+}
+
+function lineReader(child: ChildProcess): { next: () => Promise<string> } {
+  let buffer = "";
+  const lines: string[] = [];
+  const waiting: ((l: string) => void)[] = [];
+  child.stdout?.on("data", (d: Buffer) => {
+    buffer += d.toString();
+    for (let i = buffer.indexOf("\n"); i >= 0; i = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      const w = waiting.shift();
+      if (w) w(line);
+      else lines.push(line);
+    }
+  });
+  return {
+    next: () => {
+      const l = lines.shift();
+      if (l !== undefined) return Promise.resolve(l);
+      return new Promise((resolve, reject) => {
+        waiting.push(resolve);
+        child.once("exit", (code) => reject(new Error(`a benchmark worker exited with ${code}`)));
+      });
+    },
+  };
+}
+
+async function measure(system: System, url: string): Promise<Measured> {
+  const children = Array.from({ length: WORKERS }, (_, i) =>
+    spawn(process.execPath, [WORKER_SCRIPT, system, url, String(i)], { stdio: ["pipe", "pipe", "inherit"] }),
+  );
+  const readers = children.map(lineReader);
+  for (const r of readers) expectLine(await r.next(), "ready");
+  const start = performance.now();
+  for (const c of children) c.stdin?.write("go\n");
+  const reports = await Promise.all(readers.map((r) => r.next()));
+  const seconds = (performance.now() - start) / 1000;
+  const ids = reports.flatMap((line) => JSON.parse(line) as string[]);
+  const doubles = ids.length - new Set(ids).size;
+  return { system, seconds, rate: ids.length / seconds, taken: ids.length, doubles };
+}
+
+function expectLine(line: string, want: string): void {
+  if (line.trim() !== want) throw new Error(`a benchmark worker said "${line}" instead of "${want}"`);
+}
+
+export async function benchPgClaims(): Promise<BenchResult[]> {
+  const results: Measured[] = [];
+  const fills: [System, (url: string) => Promise<void>][] = [
+    ["fixpoint", fillFixpoint],
+    ["graphile", fillGraphile],
+    ["pgboss", fillPgBoss],
+  ];
+  for (const [system, fill] of fills) {
+    const db = await database();
+    try {
+      await fill(db.url);
+      results.push(await measure(system, db.url));
+    } finally {
+      await db.drop();
+    }
+  }
+  const [fp, gw, boss] = results as [Measured, Measured, Measured];
+  const ratio = (a: Measured, b: Measured) => (a.rate / b.rate).toFixed(2);
+  const line = (m: Measured) =>
+    `${m.taken} of ${JOBS} jobs in ${m.seconds.toFixed(2)} s by ${WORKERS} processes, ${m.doubles} double claims`;
+  return [
+    {
+      name: `task claims, PostgreSQL, ${WORKERS} worker processes (claim + complete)`,
+      value: fp.rate,
+      unit: "claims/s",
+      budget: "≥ 2,000/s and ≥ graphile-worker",
+      ok: fp.rate >= 2000 && fp.rate >= gw.rate && fp.doubles === 0 && fp.taken === JOBS,
+      detail: `${line(fp)}; ${ratio(fp, gw)}× graphile-worker, ${ratio(fp, boss)}× pg-boss on the same server in the same run`,
+    },
+    {
+      name: `graphile-worker 0.16, same server, ${WORKERS} processes`,
+      value: gw.rate,
+      unit: "jobs/s",
+      budget: "reference",
+      ok: true,
+      detail: line(gw),
+    },
+    {
+      name: `pg-boss 10, same server, ${WORKERS} processes (fetch + complete)`,
+      value: boss.rate,
+      unit: "jobs/s",
+      budget: "reference",
+      ok: true,
+      detail: line(boss),
+    },
+  ];
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  benchPgClaims().then(
+    (rs) => {
+      for (const r of rs)
+        process.stdout.write(
+          `${r.ok ? "ok  " : "OVER"} ${r.name}: ${r.value.toFixed(0)} ${r.unit} — ${r.detail}\n`,
+        );
+      process.exit(0);
+    },
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * Who is working: the workers registry joined with the tasks they hold (`fixpoint workers`), and
+ * which host and worker holds each running task and until when (`fixpoint status`).
+ */
+import type { Store, WorkerRecord } from "../domain/store.js";
+import { WORKER_HEARTBEAT_MS } from "../engine/worker.js";
+
+/** A worker whose registry row was not refreshed for this long is taken as gone (crashed, cut off). */
+export const WORKER_STALE_MS = 3 * WORKER_HEARTBEAT_MS;
+
+export interface WorkerView extends WorkerRecord {
+  /** Ids of the running tasks it holds. */
+  tasks: string[];
+  /** False when its heartbeat is older than WORKER_STALE_MS. */
+  live: boolean;
+}
+
+/** Live workers (every recorded one with `all`), oldest first, each with the tasks it holds. */
+export async function listWorkers(
+  store: Store,
+  now: number,
+  opts: { all?: boolean } = {},
+): Promise<WorkerView[]> {
+  const [workers, running] = await Promise.all([
+    store.listWorkers(),
+    store.listTasks({ statuses: ["running"] }),
+  ]);
+  const views = workers.map((w) => ({
+    ...w,
+    tasks: running.filter((t) => t.workerId === w.id).map((t) => t.id),
+    live: now - w.heartbeatAt <= WORKER_STALE_MS,
+  }));
+  return opts.all === true ? views : views.filter((w) => w.live);
+}
+
+export interface TaskHolder {
+  taskId: string;
+  workerId: string;
+  /** The host part of the worker id (`host:pid:random`). */
+  host: string;
+  /** Epoch ms; on PostgreSQL the database server's clock. */
+  leaseExpiresAt: number | null;
+}
+
+/** For every running task with a worker: which host and worker hold it and when the lease ends. */
+export async function taskHolders(store: Store): Promise<TaskHolder[]> {
+  const running = await store.listTasks({ statuses: ["running"] });
+  return running.flatMap((t) =>
+    t.workerId === null
+      ? []
+      : [{ taskId: t.id, workerId: t.workerId, host: hostOf(t.workerId), leaseExpiresAt: t.leaseExpiresAt }],
+  );
+}
+
+/** `host:pid:random` → host; an id of another shape is its own host. */
+export function hostOf(workerId: string): string {
+  const parts = workerId.split(":");
+  return parts.length >= 3 ? parts.slice(0, -2).join(":") : workerId;
+}
