@@ -1,7 +1,7 @@
 import type { ReviewOutput } from "../../domain/types.js";
 import { fenceUntrusted } from "../../findings/fence.js";
 import { renderPriorForReview } from "../../findings/render.js";
-import { effectiveVerdict, parseReviewOutput } from "../../findings/review-parse.js";
+import { effectiveVerdict, honourChangesRequested, parseReviewOutput } from "../../findings/review-parse.js";
 import { REVIEW_OUTPUT_SCHEMA } from "../../findings/schemas.js";
 import { redactSecrets } from "../../util/redact.js";
 import type { StageDef } from "../../workflow/types.js";
@@ -61,15 +61,22 @@ export const reviewHandler: StageHandler = {
       headAfter: head,
     };
     if (turn.parsed?.ok) {
-      const output = redactReview(turn.parsed.value);
+      const blockingSeverity = ctx.deps.config.defaults.blockingSeverity;
+      const knownIds = prior.map((f) => f.id);
+      const output = honourChangesRequested(
+        redactReview(turn.parsed.value),
+        knownIds,
+        blockingSeverity,
+        stage.id,
+      );
       const approved = output.verdict === "APPROVED" || output.verdict === "APPROVED_WITH_FOLLOWUPS";
-      const verdict = effectiveVerdict(output, ctx.deps.config.defaults.blockingSeverity);
+      const verdict = effectiveVerdict(output, blockingSeverity);
       const resolved = output.prior.filter((p) => p.status === "resolved").length;
       return {
         ...base,
         summary: reviewSummary(verdict, output, resolved),
         outcome: approved && output.findings.length === 0 ? "success" : approved ? "partial_success" : "fail",
-        effect: { type: "review", stageId: stage.id, output, expectedIds: prior.map((f) => f.id), head },
+        effect: { type: "review", stageId: stage.id, output, expectedIds: knownIds, head },
       };
     }
     // Unreadable or failed review: CHANGES_REQUESTED by default (seed 001), nothing else changes.
