@@ -2,9 +2,10 @@ import { sql as initial } from "./001_initial.js";
 import { sql as claimIndexes } from "./002_claim_indexes.js";
 import { sql as taskSpend } from "./003_task_spend.js";
 import { sql as leaseToken } from "./004_lease_token.js";
+import { sql as agentGroups } from "./008_agent_groups.js";
 
 export interface Migration {
-  /** Consecutive from 1; the database's `user_version` is the last one applied. */
+  /** Increasing from 1; the database's `user_version` is the last one applied. */
   version: number;
   name: string;
   sql: string;
@@ -19,6 +20,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "claim_indexes", sql: claimIndexes },
   { version: 3, name: "task_spend", sql: taskSpend },
   { version: 4, name: "lease_token", sql: leaseToken },
+  { version: 8, name: "agent_groups", sql: agentGroups },
 ];
 
-export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.length;
+/** The last migration's version (not the count: versions are assigned up front and may leave gaps). */
+export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
