@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
+import { withAgentGroups } from "./agent-groups.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./finish.js";
 import { LEASE_LOST, runTask } from "./run-task.js";
@@ -83,7 +84,10 @@ async function runClaimed(
       .catch(() => undefined);
   }, heartbeatEvery(leaseMs));
   try {
-    const end = await runTask(task, { ...deps, workerId }, { signal: local.signal });
+    // An agent its dead predecessor left running is killed before this run touches the worktree.
+    const end = await withAgentGroups(deps, task.id, workerId, () =>
+      runTask(task, { ...deps, workerId }, { signal: local.signal }),
+    );
     const after = await deps.store.getTask(task.id);
     summary.ran.push({
       taskId: task.id,

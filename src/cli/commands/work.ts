@@ -55,6 +55,8 @@ export async function work(
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // A closed terminal stops the worker cleanly too (by default SIGHUP would end it at once).
+  process.on("SIGHUP", onSignal);
   try {
     const ids = [];
     for (const ref of opts.ids) {
@@ -81,5 +83,6 @@ export async function work(
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onSignal);
   }
 }
