@@ -82,6 +82,7 @@ export async function runParallel(
         child.id,
         p.effect.output,
         applied.verdict,
+        env.runId,
       );
     }
     outcomes.push(p.outcome);

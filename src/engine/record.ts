@@ -56,6 +56,7 @@ export async function recordStage(
       stage.id,
       result.effect.output,
       applied.verdict,
+      runId,
     );
   }
   const drained = env.registry.drainChanges();

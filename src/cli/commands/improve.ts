@@ -1,6 +1,7 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { listReviewArtifacts, reviewArtifactPath } from "../../engine/artifacts.js";
 import { FixpointError } from "../../errors.js";
 import { fenceUntrusted } from "../../findings/fence.js";
 import { renderOutstandingFindings } from "../../findings/render.js";
@@ -33,11 +34,16 @@ export function registerImprove(program: Command, io: Io): void {
         if (!origin.branch)
           throw new FixpointError("usage", `${origin.id} has no branch yet; nothing to improve`);
         const reviews = join(project.dir, "reviews");
-        const cycle =
-          parsePositiveInt("--review", opts.review) ?? (await lastReviewCycle(reviews, origin.id));
-        if (cycle === null)
+        const wanted = parsePositiveInt("--review", opts.review);
+        // The latest run's artifact of that cycle (or the latest of all), old-style names included.
+        const artifacts = listReviewArtifacts(reviews, origin.id).filter(
+          (a) => wanted === undefined || a.cycle === wanted,
+        );
+        const chosen = artifacts.at(-1);
+        if (chosen === undefined && wanted === undefined)
           throw new FixpointError("usage", `${origin.id} has no review artifact in ${reviews}`);
-        const artifact = join(reviews, `${origin.id}-review-${cycle}.md`);
+        const artifact = chosen?.path ?? reviewArtifactPath(reviews, origin.id, wanted ?? 0);
+        const cycle = chosen?.cycle ?? wanted;
         const review = await readFile(artifact, "utf8").catch(() => {
           throw new FixpointError("usage", `no review artifact ${artifact}`);
         });
@@ -92,16 +98,4 @@ export function registerImprove(program: Command, io: Io): void {
         await project.close();
       }
     });
-}
-
-async function lastReviewCycle(dir: string, taskId: string): Promise<number | null> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const cycles = names
-    .map(
-      (n) =>
-        n.match(new RegExp(`^${taskId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-review-(\\d+)\\.md$`))?.[1],
-    )
-    .filter((c): c is string => c !== undefined)
-    .map(Number);
-  return cycles.length ? Math.max(...cycles) : null;
 }

@@ -1,8 +1,7 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { totalTokens } from "../../domain/types.js";
-import { reviewArtifactPath } from "../../engine/artifacts.js";
+import { listReviewArtifacts } from "../../engine/artifacts.js";
 import { type Io, printJson } from "../io.js";
 import { openProject } from "../project.js";
 import { cycleLine, cycleSummaries } from "../render/cycles.js";
@@ -30,10 +29,7 @@ export function registerShow(program: Command, io: Io): void {
           store.listFindings(task.id),
           store.listEvents(task.id),
         ]);
-        const cycles = [...new Set(stages.map((s) => s.cycle))].sort((a, b) => a - b);
-        const reviews = cycles
-          .map((c) => reviewArtifactPath(join(project.dir, "reviews"), task.id, c))
-          .filter((p) => existsSync(p));
+        const reviews = listReviewArtifacts(join(project.dir, "reviews"), task.id).map((a) => a.path);
         const cost = stages.reduce((a, s) => a + s.costUsd, 0);
         const tokens = stages.reduce((a, s) => a + totalTokens(s.usage), 0);
         const summaries = cycleSummaries(events);

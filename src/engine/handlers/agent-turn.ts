@@ -68,7 +68,8 @@ export async function runAgentTurn<T>(
       transcriptPath: join(
         ctx.deps.transcriptsDir,
         ctx.task.id,
-        `${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempts}.log`,
+        // The run id keeps a second run's transcripts from overwriting the first's.
+        `r${ctx.runId}-${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempts}.log`,
       ),
       onProgress: (p) =>
         ctx.deps.listener({
