@@ -159,7 +159,8 @@ async function chaos(seed: number, tasks: number, kills: number): Promise<Figure
   };
   try {
     while (f.kills < kills) {
-      while (workers.size < 2) launch(next(8) === 0);
+      // Every fourth worker runs with its store on a "full disk" (a file-size limit).
+      while (workers.size < 2) launch(f.workerRuns % 4 === 3);
       await sleep(150 + next(1200));
       const victims = [...workers];
       const victim = victims[next(victims.length)];
