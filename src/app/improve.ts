@@ -1,7 +1,8 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Task } from "../domain/types.js";
+import { listReviewArtifacts, reviewArtifactPath } from "../engine/artifacts.js";
 import { FixpointError } from "../errors.js";
 import { fenceUntrusted } from "../findings/fence.js";
 import { ACTIVE } from "../findings/registry-core.js";
@@ -43,9 +44,15 @@ export async function improveTask(
   }
   if (!origin.branch) throw new FixpointError("usage", `${origin.id} has no branch yet; nothing to improve`);
   const reviews = join(ctx.dir, "reviews");
-  const cycle = input.review ?? (await lastReviewCycle(reviews, origin.id));
-  if (cycle === null) throw new FixpointError("usage", `${origin.id} has no review artifact in ${reviews}`);
-  const artifact = join(reviews, `${origin.id}-review-${cycle}.md`);
+  // The latest run's artifact of that cycle (or the latest of all), old-style names included.
+  const chosen = listReviewArtifacts(reviews, origin.id)
+    .filter((a) => input.review === undefined || a.cycle === input.review)
+    .at(-1);
+  if (chosen === undefined && input.review === undefined) {
+    throw new FixpointError("usage", `${origin.id} has no review artifact in ${reviews}`);
+  }
+  const artifact = chosen?.path ?? reviewArtifactPath(reviews, origin.id, input.review ?? 0);
+  const cycle = chosen?.cycle ?? input.review;
   const review = await readFile(artifact, "utf8").catch(() => {
     throw new FixpointError("usage", `no review artifact ${artifact}`);
   });
@@ -101,15 +108,4 @@ export async function improveTask(
     );
     return { task, origin, artifact, findings: findings.length };
   });
-}
-
-async function lastReviewCycle(dir: string, taskId: string): Promise<number | null> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const prefix = `${taskId}-review-`;
-  const cycles = names
-    .filter((n) => n.startsWith(prefix) && n.endsWith(".md"))
-    .map((n) => n.slice(prefix.length, -3))
-    .filter((c) => /^\d+$/.test(c))
-    .map(Number);
-  return cycles.length ? Math.max(...cycles) : null;
 }

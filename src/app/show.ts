@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   type Finding,
@@ -8,7 +7,7 @@ import {
   type TaskEvent,
   totalTokens,
 } from "../domain/types.js";
-import { reviewArtifactPath } from "../engine/artifacts.js";
+import { listReviewArtifacts } from "../engine/artifacts.js";
 import type { AppContext } from "./context.js";
 import { requireTask } from "./task-ref.js";
 
@@ -33,10 +32,8 @@ export async function showTask(ctx: Pick<AppContext, "store" | "dir">, ref: stri
     store.listFindings(task.id),
     store.listEvents(task.id),
   ]);
-  const cycles = [...new Set(stages.map((s) => s.cycle))].sort((a, b) => a - b);
-  const reviewArtifacts = cycles
-    .map((c) => reviewArtifactPath(join(ctx.dir, "reviews"), task.id, c))
-    .filter((p) => existsSync(p));
+  // Every run's artifacts (a run id in the name keeps a retry from overwriting the first's).
+  const reviewArtifacts = listReviewArtifacts(join(ctx.dir, "reviews"), task.id).map((a) => a.path);
   const costUsd = stages.reduce((a, s) => a + s.costUsd, 0);
   const tokens = stages.reduce((a, s) => a + totalTokens(s.usage), 0);
   return { task, runs, stages, findings, events, reviewArtifacts, totals: { costUsd, tokens } };

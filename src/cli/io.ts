@@ -1,3 +1,5 @@
+import { redactSecrets } from "../util/redact.js";
+
 /** Where commands write; the entry point binds it to the process, tests to buffers. */
 export interface Io {
   out(text: string): void;
@@ -9,8 +11,10 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
+    // The last net for SPEC §13: nothing a command prints carries a secret (rows stored before
+    // redaction existed, an error quoting a token), whatever the command forgot.
+    out: (t) => process.stdout.write(redactSecrets(t)),
+    err: (t) => process.stderr.write(redactSecrets(t)),
     isTTY: Boolean(process.stdout.isTTY),
     cwd: process.cwd(),
     env: process.env,

@@ -22,6 +22,8 @@ export async function runWorkInForeground(
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // A closed terminal stops the worker cleanly too (by default SIGHUP would end it at once).
+  process.on("SIGHUP", onSignal);
   try {
     const r = await work(ctx, opts, { signal: controller.signal, listener: reporter.onEvent });
     reporter.close();
@@ -34,5 +36,6 @@ export async function runWorkInForeground(
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onSignal);
   }
 }

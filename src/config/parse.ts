@@ -1,7 +1,8 @@
 import { dirname } from "node:path";
-import { type Document, InvalidKdlError, type Node, parse } from "@bgotink/kdl";
+import type { Node } from "@bgotink/kdl";
 import { type Diagnostic, DiagnosticsError } from "../errors.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
+import { parseKdlSafely } from "../util/parse-kdl.js";
 import { DiagnosticSink } from "./diagnostics.js";
 import { type ConfigLayer, emptyLayer } from "./layer.js";
 import { type PathContext, parseAgent } from "./parse-agent.js";
@@ -44,13 +45,9 @@ export function readConfigLayer(
 ): { layer: ConfigLayer; diagnostics: Diagnostic[] } {
   const layer = emptyLayer(file);
   const sink = new DiagnosticSink(file);
-  let doc: Document;
-  try {
-    doc = parse(text, { storeLocations: true });
-  } catch (e) {
-    if (!(e instanceof InvalidKdlError)) throw e;
-    return { layer, diagnostics: kdlErrorDiagnostics(e, file) };
-  }
+  const parsed = parseKdlSafely(text, file);
+  if (!parsed.ok) return { layer, diagnostics: parsed.diagnostics };
+  const doc = parsed.document;
   const paths: PathContext = { baseDir: dirname(file), home: opts.home };
   const seen = new Set<string>();
   for (const node of doc.nodes) readTopLevel(node, layer, sink, paths, seen);
@@ -113,18 +110,4 @@ function readTopLevel(
     default:
       sink.report(node.name, `unknown setting \`${name}\`${didYouMeanSuffix(name, TOP_LEVEL_NODES)}`);
   }
-}
-
-/** The parser's own errors, at the places it reports, without its "at 3:7" suffix. */
-function kdlErrorDiagnostics(error: InvalidKdlError, file: string): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const e of error.flat()) {
-    const start = e.start ?? e.token?.start;
-    const message = e.message.replace(/ at \d+:\d+$/, "");
-    out.push({
-      location: { file, line: start?.line ?? 1, column: start?.column ?? 1 },
-      message: `invalid KDL: ${message}`,
-    });
-  }
-  return out;
 }

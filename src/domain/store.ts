@@ -147,11 +147,32 @@ export interface StoreOps {
   /** Events of a task in append order, optionally only those with id > afterId. */
   listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]>;
 
+  // ---- agent process groups (so a takeover can kill an agent its dead worker left running)
+  /** Records a running agent's process group; recording the same (task, pgid, host) again replaces it. */
+  recordAgentGroup(group: AgentGroup): Promise<void>;
+  /** Forgets a group (its agent ended, or it was killed). Absent groups are ignored. */
+  clearAgentGroup(taskId: string, pgid: number, host: string): Promise<void>;
+  /** The task's recorded groups, oldest first. */
+  listAgentGroups(taskId: string): Promise<AgentGroup[]>;
+
   // ---- key/value for idempotency markers (PR replies, filed issues, watch state)
   getMarker(key: string): Promise<Json | null>;
   /** Sets the marker only if absent; true when this call set it. */
   setMarkerOnce(key: string, value: Json, now: number): Promise<boolean>;
   setMarker(key: string, value: Json, now: number): Promise<void>;
+}
+
+/** An agent's process group as recorded by the worker that started it. */
+export interface AgentGroup {
+  taskId: string;
+  /** The process group id (the agent's pid: each agent leads its own group). */
+  pgid: number;
+  /** `os.hostname()` of the worker's machine: a group is only ever signalled on its own host. */
+  host: string;
+  workerId: string;
+  /** The leader's start time in clock ticks since boot (Linux /proc), when known. */
+  startTicks: number | null;
+  startedAt: number;
 }
 
 export interface TaskFilter {

@@ -1,11 +1,48 @@
+import { readdirSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ReviewOutput, ReviewVerdict } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
 
-/** `.fixpoint/reviews/<task>-review-<cycle>.md`: every reviewer of that cycle, with verdicts and findings. */
-export function reviewArtifactPath(dir: string, taskId: string, cycle: number): string {
-  return join(dir, `${taskId}-review-${cycle}.md`);
+/**
+ * `.fixpoint/reviews/<task>-r<run>-review-<cycle>.md`: every reviewer of that cycle of that run,
+ * with verdicts and findings. The run id keeps a second run (retry, resume) from overwriting the
+ * first's artifacts. Without a run id: the path older versions wrote (still read by `show`).
+ */
+export function reviewArtifactPath(dir: string, taskId: string, cycle: number, runId?: number): string {
+  return join(
+    dir,
+    runId === undefined ? `${taskId}-review-${cycle}.md` : `${taskId}-r${runId}-review-${cycle}.md`,
+  );
+}
+
+export interface ReviewArtifact {
+  path: string;
+  /** Null for artifacts written before run ids were in the name. */
+  runId: number | null;
+  cycle: number;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A task's review artifacts in `dir`, old-style first, then by run and cycle. */
+export function listReviewArtifacts(dir: string, taskId: string): ReviewArtifact[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const re = new RegExp(`^${escapeRegExp(taskId)}(?:-r(\\d+))?-review-(\\d+)\\.md$`);
+  const out: ReviewArtifact[] = [];
+  for (const name of names) {
+    const m = re.exec(name);
+    if (!m) continue;
+    out.push({ path: join(dir, name), runId: m[1] === undefined ? null : Number(m[1]), cycle: Number(m[2]) });
+  }
+  return out.sort((a, b) => (a.runId ?? -1) - (b.runId ?? -1) || a.cycle - b.cycle);
 }
 
 /**
@@ -20,10 +57,12 @@ export async function writeReviewSection(
   stageId: string,
   output: ReviewOutput,
   verdict: ReviewVerdict | null,
+  runId?: number,
 ): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = reviewArtifactPath(dir, taskId, cycle);
-  const existing = await readFile(path, "utf8").catch(() => `# Review of ${taskId}, cycle ${cycle}\n`);
+  const path = reviewArtifactPath(dir, taskId, cycle, runId);
+  const title = `# Review of ${taskId}${runId === undefined ? "" : `, run ${runId}`}, cycle ${cycle}\n`;
+  const existing = await readFile(path, "utf8").catch(() => title);
   const marker = `<!-- stage:${stageId} -->`;
   const section = `${marker}\n${renderSection(stageId, output, verdict)}<!-- /stage:${stageId} -->\n`;
   const start = existing.indexOf(marker);

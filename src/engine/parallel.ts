@@ -107,6 +107,7 @@ export async function runParallel(
         child.id,
         p.effect.output,
         facts.verdict,
+        env.runId,
       );
     }
     outcomes.push(p.outcome);

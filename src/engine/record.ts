@@ -72,6 +72,7 @@ export async function buildStageRecord(
       stage.id,
       result.effect.output,
       applied.verdict,
+      runId,
     );
   }
   const events: NewTaskEvent[] = [

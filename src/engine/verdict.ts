@@ -1,6 +1,6 @@
 import type { FinalVerdict, ReviewVerdict, Severity } from "../domain/types.js";
 import { FINAL_VERDICTS } from "../domain/types.js";
-import { noProgress } from "../findings/convergence.js";
+import { noProgress, REOPEN_LIMIT } from "../findings/convergence.js";
 import type { Registry } from "../findings/registry.js";
 import { isBlocking } from "../findings/severity.js";
 import type { RunState } from "./state.js";
@@ -75,14 +75,7 @@ export function deriveFinalVerdict(
     return { verdict: "APPROVED", reason: `approved after ${cycles}` };
   }
   if (noProgress(state.blockingHistory, registry.maxTimesReopened())) {
-    const h = state.blockingHistory.slice(-3).join(" → ");
-    return {
-      verdict: "NO_PROGRESS",
-      reason:
-        registry.maxTimesReopened() >= 2
-          ? `no progress: a finding was reopened ${registry.maxTimesReopened()} times${list}`
-          : `no progress: open blocking findings ${h} over the last two cycles${list}`,
-    };
+    return { verdict: "NO_PROGRESS", reason: noProgressReason(state, registry, list) };
   }
   if (state.failedReviews.length > 0 && blockingIds.length === 0) {
     return {
@@ -97,6 +90,26 @@ export function deriveFinalVerdict(
     verdict: "MAX_CYCLES_REACHED",
     reason: `${blockingIds.length} blocking finding${blockingIds.length === 1 ? "" : "s"} still open after ${cycles}${list}`,
   };
+}
+
+/**
+ * Names exactly what did not progress: the findings reopened REOPEN_LIMIT times or more (not
+ * every open one), else the open blocking ones whose count did not decrease; and any reviewer
+ * whose output could not be parsed, since its silence may be why nothing moved.
+ */
+function noProgressReason(state: RunState, registry: Registry, openList: string): string {
+  const reopened = registry
+    .all()
+    .filter((f) => f.timesReopened >= REOPEN_LIMIT)
+    .map((f) => f.id);
+  const head =
+    reopened.length > 0
+      ? `no progress: ${reopened.length === 1 ? "finding" : "findings"} ${reopened.join(", ")} reopened ${REOPEN_LIMIT}+ times`
+      : `no progress: open blocking findings ${state.blockingHistory.slice(-3).join(" → ")} over the last two cycles${openList}`;
+  const unparsed = state.failedReviews;
+  return unparsed.length > 0
+    ? `${head}; no usable output from ${unparsed.length === 1 ? "reviewer" : "reviewers"} ${unparsed.join(", ")}`
+    : head;
 }
 
 function blockedList(registry: Registry, threshold: Severity): string {

@@ -3,6 +3,7 @@ import type { Lease } from "../domain/store.js";
 import type { Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
+import { withAgentGroups } from "./agent-groups.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./finish.js";
@@ -140,7 +141,10 @@ async function runClaimed(
     local.abort(why === "cancelled" ? "cancelled" : LEASE_LOST),
   );
   try {
-    const end = await runTask(task, { ...deps, lease }, { signal: local.signal });
+    // An agent its dead predecessor left running is killed before this run touches the worktree.
+    const end = await withAgentGroups(deps, task.id, workerId, () =>
+      runTask(task, { ...deps, lease }, { signal: local.signal }),
+    );
     const after = await deps.store.getTask(task.id);
     summary.ran.push({
       taskId: task.id,

@@ -111,7 +111,14 @@ export function applyPrior(
     core.emit("review.prior_omitted", { source: ctx.source, cycle: ctx.cycle, ids: out.omitted });
   }
   if (unknown.length > 0) {
-    core.emit("review.prior_unknown_id", { source: ctx.source, cycle: ctx.cycle, ids: unknown });
+    // A warning, not an error: the statuses for ids the task knows still count.
+    core.emit("review.prior_unknown_id", {
+      level: "warning",
+      source: ctx.source,
+      cycle: ctx.cycle,
+      ids: unknown,
+      message: `${ctx.source} gave a status for ${unknown.join(", ")}, which this task has no finding with; ignored`,
+    });
   }
   return out;
 }

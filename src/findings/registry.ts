@@ -66,7 +66,14 @@ export class Registry {
   }
 
   addFindings(raws: RawFinding[], source: FindingSource): AddResult {
-    return addFindings(this.core, raws, source);
+    const result = addFindings(this.core, raws, source);
+    // Raising a finding again is saying it is still open: within this cycle another reviewer's
+    // `resolved` must not close it (still_open beats resolved, SPEC §8), or a "no" becomes a yes.
+    for (const id of [...result.reopened, ...result.merged]) {
+      const f = this.core.findings.get(id);
+      if (f) this.ledger.entry(f, source.cycle).stillOpen = true;
+    }
+    return result;
   }
 
   applyPrior(prior: PriorVerdict[], ctx: PriorContext): PriorResult {

@@ -115,3 +115,47 @@ export function effectiveVerdict(output: ReviewOutput, blockingSeverity: Severit
   }
   return output.verdict;
 }
+
+/**
+ * SPEC §9: a reviewer's CHANGES_REQUESTED is never overridden silently. When it names no new
+ * finding and keeps no earlier one open (`still_open` on an id the registry knows), the request
+ * would leave nothing for the fixer and the loop would approve: it becomes one blocking finding
+ * built from the reviewer's summary instead, which the fixer must answer and a later review
+ * must resolve like any other.
+ */
+export function honourChangesRequested(
+  output: ReviewOutput,
+  knownIds: readonly string[],
+  blockingSeverity: Severity,
+  reviewer: string,
+): ReviewOutput {
+  if (output.verdict !== "CHANGES_REQUESTED" || output.findings.length > 0) return output;
+  const known = new Set(knownIds);
+  if (output.prior.some((p) => p.status === "still_open" && known.has(p.id))) return output;
+  const summary = output.summary.trim();
+  const firstLine =
+    summary
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "";
+  const gist =
+    firstLine === "" ? "no reason given" : firstLine.length > 100 ? `${firstLine.slice(0, 99)}…` : firstLine;
+  return {
+    ...output,
+    findings: [
+      {
+        severity: blockingSeverity,
+        category: "review",
+        title: `${reviewer} requested changes: ${gist}`,
+        body:
+          summary === ""
+            ? `${reviewer} answered CHANGES_REQUESTED without naming a finding or giving a reason.`
+            : `${reviewer} answered CHANGES_REQUESTED without naming a finding. Its summary:\n\n${summary}`,
+        file: null,
+        lineStart: null,
+        lineEnd: null,
+        suggestedFix: null,
+      },
+    ],
+  };
+}

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import type { ProcessResult, ProcessRunner, ProcessSpec } from "../domain/process.js";
 import { errorMessage } from "../errors.js";
+import { groupEnded, groupStarted } from "./agent-groups.js";
 import { GroupKiller } from "./process-group.js";
 
 const DEFAULT_MAX_BUFFER = 10 * 1024 * 1024;
@@ -129,12 +130,14 @@ function watch(
   const finish = (outcome: Outcome): void => {
     if (settled) return;
     settled = true;
+    if (pid !== undefined) groupEnded(pid);
     clearTimeout(timer);
     spec.signal?.removeEventListener("abort", onAbort);
     killer?.dispose();
     resolve({ ...outcome, timedOut, cancelled, pid, durationMs: Date.now() - started });
   };
 
+  if (pid !== undefined) groupStarted(pid);
   child.on("error", (err: NodeJS.ErrnoException) => {
     // Emitted without a pid when the executable could not be started; later errors (a failed
     // kill) leave the close event to settle the result.

@@ -115,6 +115,9 @@ describe("redactSecrets: every documented shape, anywhere in any text", () => {
       "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234\nabcdEFGH5678\n-----END RSA PRIVATE KEY-----";
     expect(redactSecrets(`key:\n${pem}\ndone`, noEnv)).toBe("key:\n[REDACTED]\ndone");
     expect(redactSecrets(`key:\n${pem.slice(0, 50)}`, noEnv)).toBe("key:\n[REDACTED]");
+    // Inside JSON output (newlines escaped), a cut-off key never swallows the rest of the document.
+    const json = JSON.stringify({ body: pem.slice(0, 60), next: "kept" });
+    expect(JSON.parse(redactSecrets(json, noEnv))).toEqual({ body: "[REDACTED]", next: "kept" });
   });
 
   it.each([

@@ -28,9 +28,10 @@ export const DEFAULT_REDACT_ENV: readonly string[] = [
 
 /** Token shapes; each replaces the whole match unless it keeps a prefix group ($1). */
 const TOKEN_PATTERNS: { re: RegExp; keep?: boolean }[] = [
-  // A PEM private key goes whole, header to footer (or to the end when the footer was cut off).
+  // A PEM private key goes whole, header to footer; with the footer cut off, as far as key text
+  // goes (base64, headers, and `\n` escapes when it sits inside a JSON string — never past a quote).
   {
-    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,\\-])*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|(?=[^A-Za-z0-9+/=\s:,\\-]|$))/g,
   },
   // Anthropic keys are short after the prefix in test fixtures; the generic `sk-` shape needs 16.
   { re: /\bsk-ant-[A-Za-z0-9_-]{8,}/g },

@@ -1,6 +1,7 @@
-import { type Document, InvalidKdlError, type Node, parse } from "@bgotink/kdl";
+import type { Document, Node } from "@bgotink/kdl";
 import type { Diagnostic, SourceLocation } from "../errors.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
+import { parseKdlSafely } from "../util/parse-kdl.js";
 import { propertyMap, readString, rejectUnknown, singleStringArg } from "./kdl-props.js";
 import { type ReadContext, readCondition } from "./read-condition.js";
 import { readParallel } from "./read-parallel.js";
@@ -41,21 +42,10 @@ export function readWorkflow(text: string, file: string): ReadResult {
 }
 
 function parseKdl(text: string, sink: DiagnosticSink): Document | undefined {
-  try {
-    return parse(text, { storeLocations: true });
-  } catch (e) {
-    if (!(e instanceof InvalidKdlError)) throw e;
-    for (const detail of e.flat()) {
-      const start = detail.start;
-      // The library appends " at line:column" to some messages; the location is reported anyway.
-      const message = detail.message.replace(/ at \d+:\d+$/, "");
-      sink.at(
-        { file: sink.file, line: start?.line ?? 1, column: start?.column ?? 1 },
-        `invalid KDL: ${message}`,
-      );
-    }
-    return undefined;
-  }
+  const parsed = parseKdlSafely(text, sink.file);
+  if (parsed.ok) return parsed.document;
+  for (const d of parsed.diagnostics) sink.at(d.location, d.message);
+  return undefined;
 }
 
 function findWorkflowNode(document: Document, sink: DiagnosticSink): Node | undefined {

@@ -1,14 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentRequest } from "../../src/domain/agent.js";
 import type { ProcessResult, ProcessRunner } from "../../src/domain/process.js";
 import { createProcessRunner } from "../../src/util/process-runner.js";
+import { makeTempDir } from "../helpers/temp.js";
 
 /** A fresh git repository with one commit, in a temporary folder. */
 export function tempRepo(): string {
-  const dir = mkdtempSync(join(tmpdir(), "fixpoint-e2e-repo-"));
+  const dir = makeTempDir("e2e-repo-");
   const git = (...args: string[]): void => {
     execFileSync("git", args, { cwd: dir, stdio: "ignore" });
   };
@@ -20,9 +20,7 @@ export function tempRepo(): string {
 }
 
 export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `fixpoint-e2e-${prefix}-`));
-  mkdirSync(dir, { recursive: true });
-  return dir;
+  return makeTempDir(`e2e-${prefix}-`);
 }
 
 export function request(cwd: string, prompt: string, extra: Partial<AgentRequest> = {}): AgentRequest {

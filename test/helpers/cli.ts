@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { makeTempDir, TEMP_PREFIX } from "./temp.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 export const FIXTURE_AGENTS = fileURLToPath(new URL("../fixtures/agents/", import.meta.url));
@@ -13,8 +12,9 @@ export interface CliResult {
   stderr: string;
 }
 
+/** A temporary directory removed after the test (or the file's tests) — also when they fail. */
 export function tempDir(prefix = "fixpoint-test-"): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  return makeTempDir(prefix.startsWith(TEMP_PREFIX) ? prefix.slice(TEMP_PREFIX.length) : prefix);
 }
 
 /** An environment that keeps fixpoint's home, the user config and git identity inside `root`. */

@@ -3,6 +3,7 @@ import { createScriptedBackend, type ScriptHandler } from "../../src/agents/scri
 import type { Project } from "../../src/app/project.js";
 import type { AgentBackend, AgentRequest, AgentResolver } from "../../src/domain/agent.js";
 import type { Finding, Run, StageExecution, Task, TaskEvent } from "../../src/domain/types.js";
+import { listReviewArtifacts } from "../../src/engine/artifacts.js";
 import type { EngineDeps } from "../../src/engine/deps.js";
 import type { EngineEvent } from "../../src/engine/events.js";
 import { createPromptLibrary } from "../../src/engine/prompts.js";
@@ -194,7 +195,11 @@ export async function createEngineHarness(opts: HarnessOptions): Promise<EngineH
       const out = p.repo.git(["log", "--reverse", "--format=%s", `main..${t.branch}`]);
       return out === "" ? [] : out.split("\n");
     },
-    reviewArtifact: (id, cycle) => join(dir, "reviews", `${id}-review-${cycle}.md`),
+    // The latest run's artifact of that cycle (a path that does not exist when there is none).
+    reviewArtifact: (id, cycle) =>
+      listReviewArtifacts(join(dir, "reviews"), id)
+        .filter((a) => a.cycle === cycle)
+        .at(-1)?.path ?? join(dir, "reviews", `${id}-r0-review-${cycle}.md`),
     project: () => project,
     async close() {
       await p.store.close();

@@ -9,35 +9,29 @@ import { afterAll, onTestFinished } from "vitest";
  */
 export const TEMP_PREFIX = "fixpoint-";
 
+/** Made outside a running test (in `beforeAll`, at module level): removed after the file's tests. */
 const outsideTests = new Set<string>();
-let hooked = false;
+
+function removeAll(): void {
+  for (const d of outsideTests) rmSync(d, { recursive: true, force: true });
+  outsideTests.clear();
+}
+
+// Registered while the importing test file is collected (test files are isolated, so this module
+// is evaluated once per file): runs after that file's tests, passed or failed.
+afterAll(removeAll);
 
 /**
  * A fresh directory under the system temp folder (resolved through symlinks, as git reports
  * paths), removed when the current test finishes — passed or failed — or, when made outside a
- * test (in `beforeAll`, at module level), when the file's tests are done.
+ * test, when the file's tests are done.
  */
 export function makeTempDir(name = "test-"): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `${TEMP_PREFIX}${name}`)));
-  const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
-    onTestFinished(remove);
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   } catch {
-    // Not inside a running test: clean up after the file instead.
     outsideTests.add(dir);
-    if (!hooked) {
-      hooked = true;
-      try {
-        afterAll(() => {
-          for (const d of outsideTests) rmSync(d, { recursive: true, force: true });
-          outsideTests.clear();
-        });
-      } catch {
-        process.once("exit", () => {
-          for (const d of outsideTests) rmSync(d, { recursive: true, force: true });
-        });
-      }
-    }
   }
   return dir;
 }

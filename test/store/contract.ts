@@ -583,5 +583,31 @@ export function runStoreContract(name: string, open: OpenStore): void {
         expect(await store.getMarker("watch:cursor")).toEqual([1, true, null]);
       });
     });
+
+    describe("agent process groups", () => {
+      it("records, replaces, lists per task oldest first, and clears groups by (task, pgid, host)", async () => {
+        const a = await store.createTask(newTask(), 1);
+        const b = await store.createTask(newTask(), 1);
+        const g = { taskId: a.id, pgid: 4242, host: "h1", workerId: "w1", startTicks: 777, startedAt: 10 };
+        await store.recordAgentGroup(g);
+        await store.recordAgentGroup({ ...g, pgid: 4300, startTicks: null, startedAt: 5 });
+        await store.recordAgentGroup({ ...g, host: "h2", startedAt: 20 });
+        await store.recordAgentGroup({ ...g, taskId: b.id });
+        // The same group recorded again (a retry in the same worker) replaces the row.
+        await store.recordAgentGroup({ ...g, workerId: "w2", startedAt: 11 });
+        expect(await store.listAgentGroups(a.id)).toEqual([
+          { ...g, pgid: 4300, startTicks: null, startedAt: 5 },
+          { ...g, workerId: "w2", startedAt: 11 },
+          { ...g, host: "h2", startedAt: 20 },
+        ]);
+        await store.clearAgentGroup(a.id, 4242, "h1");
+        await store.clearAgentGroup(a.id, 9999, "h1"); // absent: ignored
+        expect((await store.listAgentGroups(a.id)).map((x) => [x.pgid, x.host])).toEqual([
+          [4300, "h1"],
+          [4242, "h2"],
+        ]);
+        expect(await store.listAgentGroups(b.id)).toHaveLength(1);
+      });
+    });
   });
 }

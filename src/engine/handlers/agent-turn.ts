@@ -71,7 +71,8 @@ export async function runAgentTurn<T>(
       transcriptPath: join(
         ctx.deps.transcriptsDir,
         ctx.task.id,
-        `${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempt}.log`,
+        // The run id keeps a second run's transcripts from overwriting the first's.
+        `r${ctx.runId}-${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempt}.log`,
       ),
       onProgress: (p) =>
         ctx.deps.listener({

@@ -1,6 +1,6 @@
 import type { ReviewOutput } from "../../domain/types.js";
 import { fenceUntrusted } from "../../findings/fence.js";
-import { effectiveVerdict, parseReviewOutput } from "../../findings/review-parse.js";
+import { effectiveVerdict, honourChangesRequested, parseReviewOutput } from "../../findings/review-parse.js";
 import { REVIEW_OUTPUT_SCHEMA } from "../../findings/schemas.js";
 import { redactSecrets } from "../../util/redact.js";
 import type { StageDef } from "../../workflow/types.js";
@@ -64,9 +64,16 @@ export const reviewHandler: StageHandler = {
       headAfter: head,
     };
     if (turn.parsed?.ok) {
-      const output = redactReview(turn.parsed.value);
+      const blockingSeverity = ctx.deps.config.defaults.blockingSeverity;
+      const knownIds = prior.map((f) => f.id);
+      const output = honourChangesRequested(
+        redactReview(turn.parsed.value),
+        knownIds,
+        blockingSeverity,
+        stage.id,
+      );
       const approved = output.verdict === "APPROVED" || output.verdict === "APPROVED_WITH_FOLLOWUPS";
-      const verdict = effectiveVerdict(output, ctx.deps.config.defaults.blockingSeverity);
+      const verdict = effectiveVerdict(output, blockingSeverity);
       const resolved = output.prior.filter((p) => p.status === "resolved").length;
       return {
         ...base,

@@ -1,6 +1,7 @@
 import type { GithubConfig } from "../../config/types.js";
 import type { GithubClient } from "../../domain/github.js";
 import type { ProcessRunner } from "../../domain/process.js";
+import { redactWrites } from "../../util/redact-writes.js";
 import { createGithubClient } from "../client.js";
 import { resolveGithubToken } from "../token.js";
 
@@ -17,13 +18,21 @@ export async function githubClientFor(
   runner?: ProcessRunner,
 ): Promise<GithubClient> {
   const token = await resolveGithubToken(env, runner);
-  return createGithubClient({
+  // Whatever fixpoint posts (PR bodies, thread replies, tech-debt issues, comments) is redacted.
+  const client = createGithubClient({
     repo: config.repo,
     token,
     timeoutMs: config.commentTimeoutMs,
     ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
   });
+  return redactWrites(client, {
+    writes: /^(create|update|reply|add|post|edit)/,
+    identityKeys: GITHUB_IDENTITY,
+  });
 }
+
+/** Branch names and labels must reach GitHub as they are. */
+const GITHUB_IDENTITY: ReadonlySet<string> = new Set(["head", "base", "labels"]);
 
 /** Resolves a ClientSource once and remembers the answer (or the failure, which is retried next call). */
 export function memoClient(source: ClientSource): () => Promise<GithubClient> {

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitRemote } from "./remote.js";
 
 const ENV = {
@@ -27,6 +27,9 @@ let root: string;
 let origin: string;
 let repo: string;
 let other: string;
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
 beforeEach(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), "fixpoint-remote-")));
   origin = join(root, "origin.git");

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import type {
+  AgentGroup,
   ClaimRequest,
   Lease,
   RunPatch,
@@ -586,6 +587,42 @@ class PgOps implements StoreOps {
     const sql = `INSERT INTO markers (key, value, created_at) VALUES (${p.add(key)}, ${p.json(value)}, ${p.add(now)})
       ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
     await this.count("setting a marker", sql, p);
+  }
+
+  // ---- agent process groups
+
+  async recordAgentGroup(g: AgentGroup): Promise<void> {
+    const p = new Params();
+    const sql = `INSERT INTO agent_groups (task_id, pgid, host, worker_id, start_ticks, started_at)
+      VALUES (${p.add(g.taskId)}, ${p.add(g.pgid)}, ${p.add(g.host)}, ${p.add(g.workerId)},
+        ${g.startTicks === null ? "NULL" : `${p.add(g.startTicks)}::bigint`}, ${p.add(g.startedAt)})
+      ON CONFLICT (task_id, pgid, host) DO UPDATE SET worker_id = excluded.worker_id,
+        start_ticks = excluded.start_ticks, started_at = excluded.started_at`;
+    await this.count("recording an agent's process group", sql, p);
+  }
+
+  async clearAgentGroup(taskId: string, pgid: number, host: string): Promise<void> {
+    await this.count(
+      "clearing an agent's process group",
+      "DELETE FROM agent_groups WHERE task_id = $1 AND pgid = $2 AND host = $3",
+      withValues(taskId, pgid, host),
+    );
+  }
+
+  async listAgentGroups(taskId: string): Promise<AgentGroup[]> {
+    const rows = await this.rows(
+      "listing agent process groups",
+      "SELECT * FROM agent_groups WHERE task_id = $1 ORDER BY started_at, pgid",
+      withValues(taskId),
+    );
+    return rows.map((r) => ({
+      taskId: String(r.task_id),
+      pgid: Number(r.pgid),
+      host: String(r.host),
+      workerId: String(r.worker_id),
+      startTicks: r.start_ticks === null || r.start_ticks === undefined ? null : Number(r.start_ticks),
+      startedAt: Number(r.started_at),
+    }));
   }
 }
 

@@ -1,4 +1,5 @@
 import type {
+  AgentGroup,
   ClaimRequest,
   Lease,
   RunPatch,
@@ -24,6 +25,12 @@ import type {
   TaskSummary,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
+import {
+  CLEAR_AGENT_GROUP,
+  LIST_AGENT_GROUPS,
+  RECORD_AGENT_GROUP,
+  toAgentGroup,
+} from "./agent-groups-sql.js";
 import { openDatabase, type SqliteDatabase } from "./connection.js";
 import { toStoreError } from "./errors.js";
 import { migrate } from "./migrate.js";
@@ -443,6 +450,26 @@ class SqliteStore implements Store {
   listWorkers(): Promise<WorkerRecord[]> {
     return this.op("listing workers", () =>
       this.sql.all("SELECT * FROM workers ORDER BY started_at, id").map(toWorker),
+    );
+  }
+
+  // ---- agent process groups
+
+  recordAgentGroup(g: AgentGroup): Promise<void> {
+    return this.write("recording an agent's process group", () => {
+      this.sql.run(RECORD_AGENT_GROUP, { ...g });
+    });
+  }
+
+  clearAgentGroup(taskId: string, pgid: number, host: string): Promise<void> {
+    return this.write("clearing an agent's process group", () => {
+      this.sql.run(CLEAR_AGENT_GROUP, { taskId, pgid, host });
+    });
+  }
+
+  listAgentGroups(taskId: string): Promise<AgentGroup[]> {
+    return this.op("listing agent process groups", () =>
+      this.sql.all(LIST_AGENT_GROUPS, { taskId }).map(toAgentGroup),
     );
   }
 

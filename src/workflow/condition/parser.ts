@@ -29,10 +29,22 @@ class ConditionSyntaxError extends Error {
 }
 
 const FUNCTION_NAMES = Object.keys(CONDITION_FUNCTIONS);
+
+/**
+ * Bounds that keep parsing and evaluation far from the stack limit, whatever the input: nesting
+ * (parentheses, calls, `!`/`-` prefixes) and the operands of one `&&`/`||` chain (a chain builds a
+ * left-deep tree the evaluator walks recursively). Real conditions use a handful of each.
+ */
+export const MAX_CONDITION_DEPTH = 32;
+export const MAX_CHAIN_LENGTH = 64;
+export const MAX_CONDITION_LENGTH = 4096;
 /** Functions whose arguments are names (stage ids, context keys, severities), i.e. strings. */
 const STRING_ARGUMENTS = new Set(["outcome", "status", "context", "open"]);
 
 export function parseCondition(text: string): ParseConditionResult {
+  if (text.length > MAX_CONDITION_LENGTH) {
+    return { ok: false, message: `condition is longer than ${MAX_CONDITION_LENGTH} characters`, offset: 0 };
+  }
   const lexed = lex(text);
   if (!lexed.ok) return lexed;
   try {
@@ -55,6 +67,7 @@ function describe(token: Token): string {
 
 class Parser {
   private index = 0;
+  private depth = 0;
 
   constructor(private readonly tokens: Token[]) {}
 
@@ -90,7 +103,9 @@ class Parser {
 
   private parseOr(): Expr {
     let left = this.parseAnd();
+    let operands = 1;
     for (let op = this.matchOp("||"); op; op = this.matchOp("||")) {
+      this.countOperand(++operands, op.pos);
       left = { type: "binary", op: "||", left, right: this.parseAnd(), pos: op.pos };
     }
     return left;
@@ -98,10 +113,34 @@ class Parser {
 
   private parseAnd(): Expr {
     let left = this.parseEquality();
+    let operands = 1;
     for (let op = this.matchOp("&&"); op; op = this.matchOp("&&")) {
+      this.countOperand(++operands, op.pos);
       left = { type: "binary", op: "&&", left, right: this.parseEquality(), pos: op.pos };
     }
     return left;
+  }
+
+  private countOperand(operands: number, pos: number): void {
+    if (operands > MAX_CHAIN_LENGTH) {
+      throw new ConditionSyntaxError(
+        `more than ${MAX_CHAIN_LENGTH} operands in one \`&&\`/\`||\` chain; split the condition into routes`,
+        pos,
+      );
+    }
+  }
+
+  /** Runs `fn` one nesting level deeper, refusing to go past MAX_CONDITION_DEPTH. */
+  private nested<T>(pos: number, fn: () => T): T {
+    if (this.depth >= MAX_CONDITION_DEPTH) {
+      throw new ConditionSyntaxError(`condition nested more than ${MAX_CONDITION_DEPTH} levels deep`, pos);
+    }
+    this.depth++;
+    try {
+      return fn();
+    } finally {
+      this.depth--;
+    }
   }
 
   private parseEquality(): Expr {
@@ -136,7 +175,13 @@ class Parser {
   private parseUnary(): Expr {
     const op = this.matchOp("!", "-");
     if (op && (op.value === "!" || op.value === "-")) {
-      return { type: "unary", op: op.value, operand: this.parseUnary(), pos: op.pos };
+      const operator = op.value;
+      return {
+        type: "unary",
+        op: operator,
+        operand: this.nested(op.pos, () => this.parseUnary()),
+        pos: op.pos,
+      };
     }
     return this.parsePrimary();
   }
@@ -151,7 +196,7 @@ class Parser {
         return this.parseName(token);
       case "op":
         if (token.value === "(") {
-          const inner = this.parseOr();
+          const inner = this.nested(token.pos, () => this.parseOr());
           this.expectClose(token.pos);
           return inner;
         }
@@ -191,7 +236,7 @@ class Parser {
       );
     }
     const open = this.next();
-    const args = this.parseArgs(open.pos);
+    const args = this.nested(open.pos, () => this.parseArgs(open.pos));
     checkArguments(name, args, token.pos);
     return { type: "call", name, args, pos: token.pos };
   }

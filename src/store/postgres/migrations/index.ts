@@ -1,5 +1,6 @@
 import { sql as initial } from "./001_initial.js";
 import { sql as workers } from "./002_workers.js";
+import { sql as agentGroups } from "./003_agent_groups.js";
 
 export interface PgMigration {
   /** Consecutive from 1; `fixpoint_schema_migrations` records each one applied. */
@@ -15,6 +16,7 @@ export interface PgMigration {
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: "initial", sql: initial },
   { version: 2, name: "workers", sql: workers },
+  { version: 3, name: "agent_groups", sql: agentGroups },
 ];
 
 export const PG_LATEST_SCHEMA_VERSION: number = PG_MIGRATIONS.length;

@@ -4,9 +4,10 @@ import { sql as taskSpend } from "./003_task_spend.js";
 import { sql as leaseToken } from "./004_lease_token.js";
 import { sql as taskListing } from "./006_task_listing.js";
 import { sql as workers } from "./007_workers.js";
+import { sql as agentGroups } from "./008_agent_groups.js";
 
 export interface Migration {
-  /** Consecutive from 1; the database's `user_version` is the last one applied. */
+  /** Increasing from 1; the database's `user_version` is the last one applied. */
   version: number;
   name: string;
   sql: string;
@@ -23,6 +24,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: "lease_token", sql: leaseToken },
   { version: 6, name: "task_listing", sql: taskListing },
   { version: 7, name: "workers", sql: workers },
+  { version: 8, name: "agent_groups", sql: agentGroups },
 ];
 
+/** The last migration's version (not the count: versions are assigned up front and may leave gaps). */
 export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;

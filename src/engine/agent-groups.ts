@@ -1,0 +1,84 @@
+import { hostname } from "node:os";
+import { errorMessage } from "../errors.js";
+import { type GroupScope, processStartTicks, withGroupScope } from "../util/agent-groups.js";
+import { GroupKiller, groupAlive } from "../util/process-group.js";
+import type { EngineDeps } from "./deps.js";
+
+/** SIGTERM first, SIGKILL after this: the old agent gets a moment to flush, not to keep editing. */
+const TAKEOVER_GRACE_MS = 1000;
+
+type Deps = Pick<EngineDeps, "store" | "clock" | "listener">;
+
+/**
+ * Runs a claimed task's work so that its agents die with their worker:
+ * - before anything touches the worktree, every process group recorded for the task that is still
+ *   alive on this host (its worker died, e.g. by SIGKILL) is killed and waited for;
+ * - every agent group started while `fn` runs is recorded in the store with this host, and
+ *   forgotten once it ended.
+ */
+export async function withAgentGroups<T>(
+  deps: Deps,
+  taskId: string,
+  workerId: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  await killLeftoverGroups(deps, taskId);
+  const host = hostname();
+  const pending = new Set<Promise<void>>();
+  const track = (write: Promise<void>, what: string): void => {
+    const p = write.catch((e: unknown) => {
+      deps.listener({ type: "notice", taskId, message: `${taskId}: ${what} failed: ${errorMessage(e)}` });
+    });
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
+  const scope: GroupScope = {
+    started: (pgid, startTicks) =>
+      track(
+        deps.store.recordAgentGroup({
+          taskId,
+          pgid,
+          host,
+          workerId,
+          startTicks,
+          startedAt: deps.clock.now(),
+        }),
+        `recording agent process group ${pgid}`,
+      ),
+    ended: (pgid) =>
+      track(deps.store.clearAgentGroup(taskId, pgid, host), `clearing agent process group ${pgid}`),
+  };
+  try {
+    return await withGroupScope(scope, fn);
+  } finally {
+    await Promise.all(pending);
+  }
+}
+
+/**
+ * Kills the task's recorded groups that still run on this host. A group whose leader is alive
+ * but started at another time is a reused pid, not ours: it is forgotten, never signalled.
+ * Groups recorded on another host are left alone (they cannot be signalled from here).
+ */
+export async function killLeftoverGroups(deps: Deps, taskId: string): Promise<number[]> {
+  const host = hostname();
+  const killed: number[] = [];
+  for (const g of await deps.store.listAgentGroups(taskId)) {
+    if (g.host !== host) continue;
+    const ticks = processStartTicks(g.pgid);
+    const reused = ticks !== null && g.startTicks !== null && ticks !== g.startTicks;
+    if (!reused && groupAlive(g.pgid)) {
+      const killer = new GroupKiller(g.pgid, TAKEOVER_GRACE_MS);
+      killer.kill();
+      await killer.gone();
+      killed.push(g.pgid);
+      deps.listener({
+        type: "notice",
+        taskId,
+        message: `${taskId}: stopped agent process group ${g.pgid} left running by worker ${g.workerId}`,
+      });
+    }
+    await deps.store.clearAgentGroup(taskId, g.pgid, g.host);
+  }
+  return killed;
+}

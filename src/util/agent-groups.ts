@@ -1,0 +1,97 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { readFileSync } from "node:fs";
+import { errorMessage } from "../errors.js";
+import { groupAlive } from "./process-group.js";
+
+/**
+ * Which process groups this process started and has not seen end, so that (1) the worker running
+ * a task can record them in the store (a worker that takes the task over after this one died
+ * kills what is left of them), and (2) this process kills them when it exits — by signal too —
+ * so an agent never outlives its worker unattended.
+ *
+ * The process runner reports every group it starts and reaps; whoever runs agents for a task
+ * wraps that work in `withGroupScope` to hear about the groups started inside it (the scope
+ * follows async calls, so nothing needs to be threaded through the agent backends).
+ */
+export interface GroupScope {
+  /** A group was started inside the scope. Must not throw. */
+  started(pgid: number, startTicks: number | null): void;
+  /** A group started inside the scope ended (its leader was reaped). Must not throw. */
+  ended(pgid: number): void;
+}
+
+const scopes = new AsyncLocalStorage<GroupScope>();
+const live = new Set<number>();
+let exitHookInstalled = false;
+
+export function withGroupScope<T>(scope: GroupScope, fn: () => Promise<T>): Promise<T> {
+  return scopes.run(scope, fn);
+}
+
+/** The leader's start time (field 22 of /proc/<pid>/stat, clock ticks since boot); null without /proc. */
+export function processStartTicks(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? ticks : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Called by the process runner right after it spawned a group leader. */
+export function groupStarted(pgid: number): void {
+  live.add(pgid);
+  installExitHook();
+  const scope = scopes.getStore();
+  if (!scope) return;
+  try {
+    scope.started(pgid, processStartTicks(pgid));
+  } catch (e) {
+    process.emitWarning(`recording process group ${pgid} failed: ${errorMessage(e)}`);
+  }
+}
+
+/**
+ * Called by the process runner once the group's leader has been reaped. A group whose members
+ * outlive the leader (a background process the agent left behind) stays live and recorded.
+ */
+export function groupEnded(pgid: number): void {
+  if (groupAlive(pgid)) return;
+  live.delete(pgid);
+  const scope = scopes.getStore();
+  if (!scope) return;
+  try {
+    scope.ended(pgid);
+  } catch (e) {
+    process.emitWarning(`clearing process group ${pgid} failed: ${errorMessage(e)}`);
+  }
+}
+
+/** The groups this process started that are still running (or not yet reaped). */
+export function liveGroups(): number[] {
+  return [...live];
+}
+
+/** Sends `signal` to every live group at once (synchronously, so it works in an exit handler). */
+export function signalLiveGroups(signal: NodeJS.Signals): void {
+  for (const pgid of live) {
+    try {
+      process.kill(-pgid, signal);
+    } catch {
+      // ESRCH: already gone.
+    }
+  }
+}
+
+/**
+ * On exit — however it comes about, including a handled SIGTERM/SIGINT/SIGHUP that ends the
+ * process — SIGKILL every group still live: its worker is going away and nobody would reap it.
+ * (SIGKILL of the worker itself runs no code at all; the next worker's takeover handles that.)
+ */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => signalLiveGroups("SIGKILL"));
+}

@@ -1,0 +1,39 @@
+import { redactDeep } from "./redact.js";
+
+/**
+ * Wraps a port (the store, the GitHub client) so that every write — a method whose name matches
+ * `writes`, including methods added to the port later — has the strings in its arguments passed
+ * through the redactor. Reads pass through untouched. Values under `identityKeys` (ids, branch
+ * names, paths) are left alone: they must match what git and the engine hold, and they never
+ * carry agent output. A method named `transaction` gets its callback's handle wrapped the same way.
+ */
+export function redactWrites<T extends object>(
+  target: T,
+  opts: { writes: RegExp; identityKeys: ReadonlySet<string>; env?: NodeJS.ProcessEnv },
+): T {
+  const env = opts.env ?? process.env;
+  const arg = (value: unknown): unknown => {
+    if (typeof value === "string") return redactDeep(value, env);
+    if (value === null || typeof value !== "object") return value;
+    if (Array.isArray(value)) return value.map(arg);
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = opts.identityKeys.has(k) ? v : arg(v);
+    return out;
+  };
+  const wrap = <U extends object>(obj: U): U =>
+    new Proxy(obj, {
+      get(o, prop, receiver) {
+        const value: unknown = Reflect.get(o, prop, receiver);
+        if (typeof value !== "function" || typeof prop !== "string") return value;
+        if (prop === "transaction") {
+          return (fn: (tx: object) => Promise<unknown>, ...rest: unknown[]) =>
+            Reflect.apply(value, o, [(tx: object) => fn(wrap(tx)), ...rest]);
+        }
+        if (!opts.writes.test(prop)) return value.bind(o);
+        return (...args: unknown[]) => Reflect.apply(value, o, args.map(arg));
+      },
+    });
+  return wrap(target);
+}

@@ -1,0 +1,74 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createDemoRepo } from "../../src/demo/project.js";
+import { isolatedEnv, runCli } from "../helpers/cli.js";
+import { makeTempDir } from "../helpers/temp.js";
+import { fuzzRuns, mutated, randomText } from "./fuzz-inputs.js";
+
+/**
+ * Through the real binary: a malformed workflow or condition is a usage error (exit 2) with one
+ * `file:line:column: message` per problem and no stack trace — never exit 1, never a crash.
+ */
+
+const WORKFLOWS_DIR = fileURLToPath(new URL("../../workflows/", import.meta.url));
+const VALID = readdirSync(WORKFLOWS_DIR)
+  .filter((f) => f.endsWith(".kdl"))
+  .map((f) => readFileSync(join(WORKFLOWS_DIR, f), "utf8"));
+
+const decision = (when: string) =>
+  `workflow "w" {\n    start "d"\n    stage "d" kind="decision" {\n        route to="done" when="${when}"\n    }\n    stage "done" kind="exit"\n}\n`;
+
+describe("bad workflows and bad conditions exit 2 through the CLI", () => {
+  let root: string;
+  let repo: string;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(() => {
+    root = makeTempDir("bad-wf-");
+    repo = join(root, "repo");
+    env = isolatedEnv(root);
+    createDemoRepo(repo);
+    expect(runCli(["init"], { cwd: repo, env }).code).toBe(0);
+  });
+
+  function validate(text: string): { code: number | null; stderr: string; file: string } {
+    const file = join(root, "w.kdl");
+    writeFileSync(file, text);
+    const r = runCli(["workflows", "validate", file], { cwd: repo, env });
+    return { code: r.code, stderr: r.stderr, file };
+  }
+
+  it("a condition nested past the depth limit: exit 2 at file:line:column, no stack overflow", () => {
+    const r = validate(decision(`${"(".repeat(5000)}true${")".repeat(5000)}`.slice(0, 4000)));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${r.file}:4:`);
+    expect(r.stderr).toMatch(/nested more than \d+ levels deep/);
+    expect(r.stderr).not.toMatch(/Maximum call stack|\n\s+at /);
+    const chain = validate(decision(Array(200).fill("true").join(" || ")));
+    expect(chain.code).toBe(2);
+    expect(chain.stderr).toMatch(/w\.kdl:4:\d+: .*operands/);
+  });
+
+  it("random and mutated workflows: exit 0 when valid, else exit 2 with located messages", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          mutated(VALID, '{}()=;#"/\\*-_.\n'),
+          randomText('{}()=;#"/\\*-_.\n'),
+          fc.string({ unit: fc.constantFrom(...'()!&|=<>-, 1x"'.split("")), maxLength: 60 }).map(decision),
+        ),
+        (text) => {
+          const r = validate(text);
+          expect(r.stderr).not.toMatch(/\n\s+at |Maximum call stack/);
+          if (r.code === 0) return;
+          expect(r.code).toBe(2);
+          expect(r.stderr).toMatch(/w\.kdl:\d+:\d+: /);
+        },
+      ),
+      { numRuns: fuzzRuns(15) },
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import fc from "fast-check";
+
+/**
+ * Input generators for the parser fuzzers: random text, mutations of a valid input (the inputs
+ * most likely to reach deep into a parser), and deep nesting (the inputs that overflow stacks).
+ */
+
+/** How many cases each fuzzer runs: small in the ordinary suite, larger in `npm run test:faults`. */
+export function fuzzRuns(normal: number): number {
+  const scale = Number(process.env.FIXPOINT_FAULT_SCALE ?? "1");
+  return Math.max(1, Math.round(normal * (Number.isFinite(scale) && scale > 0 ? scale : 1)));
+}
+
+type Mutation = (s: string) => string;
+
+const mutation = (alphabet: fc.Arbitrary<string>): fc.Arbitrary<Mutation> =>
+  fc.oneof(
+    // delete a slice
+    fc.tuple(fc.nat(), fc.nat({ max: 40 })).map(
+      ([at, n]): Mutation =>
+        (s) => {
+          const i = at % (s.length + 1);
+          return s.slice(0, i) + s.slice(i + n);
+        },
+    ),
+    // insert random text
+    fc.tuple(fc.nat(), fc.string({ unit: alphabet, maxLength: 12 })).map(
+      ([at, t]): Mutation =>
+        (s) => {
+          const i = at % (s.length + 1);
+          return s.slice(0, i) + t + s.slice(i);
+        },
+    ),
+    // duplicate a slice somewhere else
+    fc.tuple(fc.nat(), fc.nat({ max: 80 }), fc.nat()).map(
+      ([from, n, to]): Mutation =>
+        (s) => {
+          const i = from % (s.length + 1);
+          const j = to % (s.length + 1);
+          return s.slice(0, j) + s.slice(i, i + n) + s.slice(j);
+        },
+    ),
+    // replace one character
+    fc.tuple(fc.nat(), alphabet).map(
+      ([at, c]): Mutation =>
+        (s) => {
+          const i = at % Math.max(1, s.length);
+          return s.slice(0, i) + c + s.slice(i + 1);
+        },
+    ),
+  );
+
+/** A valid input with 1–8 random mutations applied. */
+export function mutated(valid: readonly string[], syntax: string): fc.Arbitrary<string> {
+  const alphabet = fc.oneof(
+    fc.constantFrom(...syntax.split("")),
+    fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }),
+  );
+  return fc
+    .tuple(fc.constantFrom(...valid), fc.array(mutation(alphabet), { minLength: 1, maxLength: 8 }))
+    .map(([text, ms]) => ms.reduce((s, m) => m(s), text));
+}
+
+/** Any text: ASCII-heavy with the syntax's own characters, and full Unicode. */
+export function randomText(syntax: string): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.string({ unit: fc.constantFrom(...`${syntax} \n\tabcxyz019"\\`.split("")), maxLength: 200 }),
+    fc.string({ unit: "binary", maxLength: 200 }),
+  );
+}
+
+/** `open` repeated n times around `inner`, closed (or not) by `close`. */
+export function deeplyNested(open: string, inner: string, close: string): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.integer({ min: 50, max: 3_000 }), fc.boolean())
+    .map(([n, closed]) => open.repeat(n) + inner + (closed ? close.repeat(n) : ""));
+}
