@@ -100,4 +100,10 @@ export interface ResolvedAgent {
   timeoutMs: number;
   env: Record<string, string>;
   extraArgs: string[];
+  /**
+   * Set when the backend's cost comes from fixpoint's price table (its stream reports none) and
+   * the table has no price for the model, so its stages would cost $0: the model's name, or
+   * `<backend>'s default model` when none is configured. Absent when the cost is known.
+   */
+  unpricedModel?: string;
 }

@@ -7,6 +7,7 @@ import { applyResult, decideNext } from "./decide.js";
 import type { EngineDeps, StageContext } from "./deps.js";
 import { finishRun, type RunEnd } from "./finish.js";
 import { runParallel } from "./parallel.js";
+import { checkPricing } from "./pricing-check.js";
 import { recordStage } from "./record.js";
 import { ensureTaskWorktree, planRun, saveInterruptedWork } from "./run-setup.js";
 import { runSingleStage } from "./single.js";
@@ -33,7 +34,9 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
     blockingSeverity: deps.config.defaults.blockingSeverity,
     now: () => deps.clock.now(),
   });
-  const budget = await budgetState(task, run.id, deps);
+  // A model without a known price: warn once per run; a USD budget blind to it is not trusted.
+  const pricing = checkPricing(workflow, task, deps.agents);
+  const budget = await budgetState({ ...task, budget: pricing.budget }, run.id, deps);
   deps.listener({
     type: "task.started",
     taskId: task.id,
@@ -43,6 +46,8 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
   });
 
   const env = { task, runId: run.id, workflow, registry, workdir, deps };
+  if (pricing.notice) deps.listener({ type: "notice", taskId: task.id, message: pricing.notice });
+  if (pricing.refuse) return finishRun(env, state, stopped(pricing.refuse));
   try {
     while (state.next !== null) {
       const stage = workflow.stages.get(state.next);

@@ -11,6 +11,7 @@ import { cliFactoriesOrEmpty } from "../backends.js";
 import { checkAgent } from "../doctor/agent-check.js";
 import { type Check, hasFailure, renderChecklist } from "../doctor/check.js";
 import { checkConfig, checkGit, checkRepository, checkStore } from "../doctor/environment.js";
+import { checkPrices } from "../doctor/price-check.js";
 import { type Io, printJson } from "../io.js";
 
 interface DoctorOptions {
@@ -50,6 +51,7 @@ export async function doctor(io: Io, opts: { offline: boolean; timeoutMs: number
   if (!cfg.config) return checks;
   checks.push(await checkStore(cfg.config, repo.root));
   const config = cfg.config;
+  checks.push(checkPrices(config));
   const scratchDir = await mkdtemp(join(tmpdir(), "fixpoint-doctor-"));
   try {
     // Some CLIs (Codex) refuse to run outside a git repository.
