@@ -25,6 +25,14 @@ export interface AgentRequest {
   stageId: string;
   cycle: number;
   prompt: string;
+  /**
+   * Offsets into `prompt` (UTF-16 indices, ascending) where a prefix ends that other requests
+   * of the same task and cycle share: the reviewers of one cycle get byte-identical prompts up
+   * to the last one (docs/prompts.md). A backend with explicit prompt caching marks a cache
+   * breakpoint there (anthropic: `cache_control`, at most the provider's limit, the last ones
+   * kept); others may ignore it, since the layout alone lets automatic prefix caches work.
+   */
+  cacheBreaks?: number[];
   /** The task's worktree: the agent works only here. */
   cwd: string;
   model?: string;

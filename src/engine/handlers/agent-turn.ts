@@ -31,6 +31,8 @@ export async function runAgentTurn<T>(
   opts: {
     purpose: AgentRequest["purpose"];
     prompt: string;
+    /** Where the prefix shared with other requests of the task and cycle ends (AgentRequest). */
+    cacheBreaks?: number[];
     schema?: Record<string, unknown>;
     parse?: (result: AgentResult) => Parsed<T>;
     /** Continue this agent's earlier session (fixers and implementers do; reviewers start fresh). */
@@ -57,6 +59,8 @@ export async function runAgentTurn<T>(
       stageId: stage.id,
       cycle: ctx.state.cycle,
       prompt,
+      // A protocol retry outside a session repeats the original prompt first: its breaks still hold.
+      ...(opts.cacheBreaks?.length ? { cacheBreaks: opts.cacheBreaks } : {}),
       cwd: ctx.workdir,
       model: agent.model,
       schema: opts.schema,

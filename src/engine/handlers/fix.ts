@@ -45,17 +45,22 @@ export const fixHandler: StageHandler = {
       };
     }
     const section = followup ? renderFollowup(followup) : (rendered?.text ?? "");
-    const prompt = await ctx.deps.prompts.render(followup ? "fix-followup" : (stage.prompt ?? "fix"), {
-      task_id: ctx.task.id,
-      title: ctx.task.title,
-      prompt: ctx.task.prompt,
-      cycle: String(ctx.state.cycle),
-      outstanding_findings: section,
-      output_format: FIX_FORMAT,
-    });
+    const template = await ctx.deps.prompts.renderPrompt(
+      followup ? "fix-followup" : (stage.prompt ?? "fix"),
+      {
+        task_id: ctx.task.id,
+        title: ctx.task.title,
+        prompt: ctx.task.prompt,
+        cycle: String(ctx.state.cycle),
+        outstanding_findings: section,
+        output_format: FIX_FORMAT,
+      },
+    );
+    const prompt = template.text;
     const turn = await runAgentTurn<FixReport>(stage, ctx, {
       purpose: "fix",
       prompt,
+      cacheBreaks: template.cacheBreaks,
       schema: FIX_REPORT_SCHEMA,
       continueSession: true,
       sessionOverride: followup

@@ -8,7 +8,8 @@ import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { reviewSummary } from "../effects.js";
 import { runAgentTurn } from "./agent-turn.js";
-import { boundDiff } from "./diff-bound.js";
+import { boundDiff, MAX_DIFF_CHARS } from "./diff-bound.js";
+import { diffPaths, stableFirst } from "./diff-order.js";
 import { agentFailure } from "./failure.js";
 import { REVIEW_FORMAT } from "./formats.js";
 
@@ -29,21 +30,30 @@ export const reviewHandler: StageHandler = {
         : await git.diff(ctx.workdir, last)
       : "";
     const prior = ctx.registry.forReview();
-    const prompt = await ctx.deps.prompts.render(stage.prompt ?? "review", {
+    // Cache-friendly layout (docs/prompts.md): everything up to the reviewer's focus is the same
+    // for every reviewer of the cycle; files unchanged since the last review lead the diff so a
+    // later cycle repeats the earlier bytes. A diff that must be cut keeps git's order instead,
+    // so that the cut never falls on the files that just changed.
+    const ordered = last && whole.length <= MAX_DIFF_CHARS ? stableFirst(whole, diffPaths(since)) : whole;
+    const rendered = await ctx.deps.prompts.renderPrompt(stage.prompt ?? "review", {
       task_id: ctx.task.id,
       title: ctx.task.title,
       prompt: ctx.task.prompt,
       cycle: String(ctx.state.cycle),
-      diff: fenceUntrusted("diff against the base branch", boundDiff(whole)),
+      stage_id: stage.id,
+      diff: fenceUntrusted("diff against the base branch", boundDiff(ordered)),
       changes_since_last_review: last
-        ? fenceUntrusted("changes since your last review", boundDiff(since))
-        : "This is your first review of this task.",
+        ? fenceUntrusted("changes since the last review", boundDiff(since))
+        : "This is the first review of this task.",
       prior_findings: prior.length ? renderPriorForReview(prior) : "There are no earlier findings.",
       output_format: REVIEW_FORMAT,
+      review_context: `Review cycle ${ctx.state.cycle}, stage \`${stage.id}\`.`,
     });
+    const prompt = rendered.text;
     const turn = await runAgentTurn<ReviewOutput>(stage, ctx, {
       purpose: "review",
       prompt,
+      cacheBreaks: rendered.cacheBreaks,
       schema: REVIEW_OUTPUT_SCHEMA,
       continueSession: false,
       parse: (r) => {
