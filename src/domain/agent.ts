@@ -11,6 +11,12 @@ export interface AgentBackend {
   readonly kind: string;
   /** Whether `sessionId` in a request continues an earlier conversation. */
   readonly supportsSessions: boolean;
+  /**
+   * Whether `run` reports, through `onProgress` with `responseStarted`, the moment the provider
+   * began its answer. A provider makes a prompt prefix that a request wrote to its cache readable
+   * from then on; parallel reviewers wait for it so that only the first writes the prefix.
+   */
+  readonly reportsResponseStart?: boolean;
   run(request: AgentRequest): Promise<AgentResult>;
 }
 
@@ -58,6 +64,8 @@ export interface AgentProgress {
   message: string;
   usage?: TokenUsage;
   costUsd?: number;
+  /** The provider has begun its answer (sent at most once per run; see reportsResponseStart). */
+  responseStarted?: true;
 }
 
 export type AgentFailureKind =

@@ -81,6 +81,7 @@ export async function runAgentTurn<T>(
           stageId: stage.id,
           message: p.message,
           costUsd: p.costUsd,
+          ...(p.responseStarted ? { responseStarted: true as const } : {}),
         }),
     });
     usage = addUsage(usage, result.usage);
