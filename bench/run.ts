@@ -4,6 +4,7 @@ import { benchClaimsSqlite } from "./claims.js";
 import { benchConvergence } from "./convergence.js";
 import { benchDedup } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
+import { benchPromptCache } from "./prompt-cache.js";
 import { benchStatus } from "./status.js";
 import { type BenchResult, machine } from "./util.js";
 
@@ -16,6 +17,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["status", benchStatus],
   ["claims", benchClaimsSqlite],
   ["convergence", benchConvergence],
+  ["prompt-cache", benchPromptCache],
   [
     "dedup",
     async () => {

@@ -8,8 +8,8 @@ import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { reviewSummary } from "../effects.js";
 import { runAgentTurn } from "./agent-turn.js";
-import { boundDiff, MAX_DIFF_CHARS } from "./diff-bound.js";
-import { diffPaths, stableFirst } from "./diff-order.js";
+import { boundDiff } from "./diff-bound.js";
+import { withoutBlobIds } from "./diff-stable.js";
 import { agentFailure } from "./failure.js";
 import { REVIEW_FORMAT } from "./formats.js";
 
@@ -31,19 +31,18 @@ export const reviewHandler: StageHandler = {
       : "";
     const prior = ctx.registry.forReview();
     // Cache-friendly layout (docs/prompts.md): everything up to the reviewer's focus is the same
-    // for every reviewer of the cycle; files unchanged since the last review lead the diff so a
-    // later cycle repeats the earlier bytes. A diff that must be cut keeps git's order instead,
-    // so that the cut never falls on the files that just changed.
-    const ordered = last && whole.length <= MAX_DIFF_CHARS ? stableFirst(whole, diffPaths(since)) : whole;
+    // for every reviewer of the cycle, and the diff keeps git's order so that a later cycle
+    // repeats the earlier cycle's bytes up to the first line that changed since (blob ids, which
+    // change with any edit and stand before a file's content, are left out).
     const rendered = await ctx.deps.prompts.renderPrompt(stage.prompt ?? "review", {
       task_id: ctx.task.id,
       title: ctx.task.title,
       prompt: ctx.task.prompt,
       cycle: String(ctx.state.cycle),
       stage_id: stage.id,
-      diff: fenceUntrusted("diff against the base branch", boundDiff(ordered)),
+      diff: fenceUntrusted("diff against the base branch", boundDiff(withoutBlobIds(whole))),
       changes_since_last_review: last
-        ? fenceUntrusted("changes since the last review", boundDiff(since))
+        ? fenceUntrusted("changes since the last review", boundDiff(withoutBlobIds(since)))
         : "This is the first review of this task.",
       prior_findings: prior.length ? renderPriorForReview(prior) : "There are no earlier findings.",
       output_format: REVIEW_FORMAT,
