@@ -35,6 +35,7 @@ const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
   { names: ["clean"], load: async () => [(await import("./commands/clean.js")).registerClean] },
   { names: ["doctor"], load: async () => [(await import("./commands/doctor.js")).registerDoctor] },
   { names: ["pr"], load: async () => [(await import("./commands/pr.js")).registerPr] },
+  { names: ["reviewers"], load: async () => [(await import("./commands/reviewers.js")).registerReviewers] },
 ];
 
 /**
