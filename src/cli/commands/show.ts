@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { reviewerStats } from "../../app/reviewers.js";
 import { totalTokens } from "../../domain/types.js";
 import { reviewArtifactPath } from "../../engine/artifacts.js";
 import { type Io, printJson } from "../io.js";
@@ -10,6 +11,7 @@ import { findingsTable } from "../render/findings-table.js";
 import { elapsed, money } from "../render/format.js";
 import { findingJson, runJson, stageJson, taskJson } from "../render/json.js";
 import { requireTask } from "../task-ref.js";
+import { reviewersDeps, reviewersTable } from "./reviewers.js";
 
 export function registerShow(program: Command, io: Io): void {
   program
@@ -37,6 +39,7 @@ export function registerShow(program: Command, io: Io): void {
         const cost = stages.reduce((a, s) => a + s.costUsd, 0);
         const tokens = stages.reduce((a, s) => a + totalTokens(s.usage), 0);
         const summaries = cycleSummaries(events);
+        const reviewers = await reviewerStats(reviewersDeps(project), { taskId: task.id });
         if (opts.json) {
           printJson(io, {
             task: taskJson({ ...task, costUsd: cost, tokens }),
@@ -44,6 +47,7 @@ export function registerShow(program: Command, io: Io): void {
             stages: stages.map(stageJson),
             findings: findings.map(findingJson),
             cycles: summaries,
+            reviewers,
             artifacts: { reviews },
             totals: { cost_usd: cost, tokens },
           });
@@ -78,6 +82,8 @@ export function registerShow(program: Command, io: Io): void {
         }
         out.push("", "Findings:");
         out.push(findingsTable(findings).trimEnd());
+        if (reviewers.length)
+          out.push("", "Reviewers:", reviewersTable(reviewers).trimEnd().replace(/^/gm, "  "));
         if (reviews.length) out.push("", "Review artifacts:", ...reviews.map((p) => `  ${p}`));
         io.out(`${out.join("\n")}\n`);
       } finally {
