@@ -1,17 +1,94 @@
 import { describe, expect, it } from "vitest";
-import type { Finding, FindingSource, StageExecution, Task } from "../domain/types.js";
+import {
+  FINDING_STATUSES,
+  type Finding,
+  type FindingSource,
+  type StageExecution,
+  type Task,
+} from "../domain/types.js";
 import { type ReviewersDeps, reviewerOf, reviewerStats } from "./reviewers.js";
 
-const task = (id: string) => ({ id, workflow: "implement-review", agents: {} }) as unknown as Task;
+const task = (id: string): Task => ({
+  id,
+  seq: 1,
+  type: "implement",
+  title: id,
+  prompt: "",
+  workflow: "implement-review",
+  repo: "/repo",
+  baseBranch: "main",
+  branch: null,
+  worktreePath: null,
+  status: "completed",
+  finalVerdict: null,
+  reason: null,
+  maxCycles: 3,
+  cycle: 0,
+  currentStage: null,
+  budget: {},
+  agents: {},
+  meta: {},
+  parentId: null,
+  workerId: null,
+  leaseExpiresAt: null,
+  leaseToken: 0,
+  createdAt: 0,
+  updatedAt: 0,
+});
 
 function f(id: string, status: string, sources: FindingSource[], createdAt = 1000): Finding {
-  return { id, status, sources, createdAt } as unknown as Finding;
+  const known = FINDING_STATUSES.find((s) => s === status);
+  const finding: Finding = {
+    taskId: "t",
+    id,
+    fingerprint: id,
+    severity: "P1",
+    category: "correctness",
+    title: id,
+    body: "",
+    file: null,
+    lineStart: null,
+    lineEnd: null,
+    suggestedFix: null,
+    sources,
+    status: known ?? "open",
+    firstCycle: 0,
+    lastCycle: 0,
+    timesReopened: 0,
+    attempts: [],
+    note: null,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  // `refuted` comes from the verify stage, a status this branch's registry does not know yet.
+  return known ? finding : Object.assign(finding, { status });
 }
 
 const review = (stage: string, cycle = 0): FindingSource => ({ source: `review:${stage}`, cycle });
 
 function stage(stageId: string, costUsd: number, startedAt = 1000): StageExecution {
-  return { stageId, kind: "review", costUsd, startedAt } as unknown as StageExecution;
+  return {
+    id: 1,
+    runId: 1,
+    taskId: "t",
+    stageId,
+    kind: "review",
+    visit: 1,
+    cycle: 0,
+    outcome: "success",
+    failureClass: null,
+    failureReason: null,
+    verdict: null,
+    startedAt,
+    endedAt: startedAt,
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    costUsd,
+    headBefore: null,
+    headAfter: null,
+    sessionId: null,
+    summary: null,
+    attempts: 1,
+  };
 }
 
 function deps(findings: Record<string, Finding[]>, stages: Record<string, StageExecution[]>): ReviewersDeps {
