@@ -95,7 +95,7 @@ function handlers(trace: Trace, fixer: "fix" | "defer") {
         line_start: 20 * Number(d.key.slice(1)) + i,
         line_end: 20 * Number(d.key.slice(1)) + i + 2,
       }));
-      const prior = listed(req.prompt.split("# Earlier findings")[1] ?? "")
+      const prior = listed((req.prompt.split("# Earlier findings")[1] ?? "").split("# Your focus")[0] ?? "")
         .filter((x) => x.defect)
         .map((x) => ({ id: x.id, status: now.includes(x.defect?.key ?? "") ? "still_open" : "resolved" }));
       const open = findings.length > 0 || prior.some((p) => p.status === "still_open");
@@ -108,7 +108,7 @@ function handlers(trace: Trace, fixer: "fix" | "defer") {
     },
     fixer: (req: AgentRequest): ScriptReply => {
       note(req);
-      const items = listed(req.prompt.split("# Your report")[0] ?? "");
+      const items = listed(req.prompt.split("# What the reviewers and gates found")[1] ?? "");
       if (fixer === "defer") {
         const justification =
           "Waiting for the schema migration in PR 42 to land before the column type can change.";

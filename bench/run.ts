@@ -7,6 +7,7 @@ import { benchDedup } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
 import { benchPgClaims } from "./pg-claims.js";
 import { benchPromptBytes } from "./prompt-bytes.js";
+import { benchPromptCache } from "./prompt-cache.js";
 import { benchRegistry, REGISTRY_SIZES } from "./registry.js";
 import { fmt, renderReport } from "./report.js";
 import { benchStatus, STATUS_SIZES } from "./status.js";
@@ -44,6 +45,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["claims", benchClaimsSqlite],
   ["pg-claims", benchPgClaims],
   ["convergence", benchConvergence],
+  ["prompt-cache", benchPromptCache],
   [
     "dedup",
     async () => {

@@ -1,5 +1,6 @@
 import type { AgentConfig, ModelPrice } from "../config/types.js";
 import type { AgentBackend, AgentRequest } from "../domain/agent.js";
+import { promptPieces } from "./cache-breaks.js";
 import {
   apiUrl,
   type HttpDeps,
@@ -31,11 +32,30 @@ export interface AnthropicApiOptions {
 
 export const DEFAULT_ANTHROPIC_BASE = "https://api.anthropic.com";
 
+/** The Messages API accepts at most this many `cache_control` breakpoints per request. */
+export const ANTHROPIC_MAX_BREAKPOINTS = 4;
+
+/**
+ * The user message: the prompt as one string, or, when the request marks where its shared
+ * prefix ends (`cacheBreaks`), as text blocks whose last block before each break carries
+ * `cache_control`, so the prefix is written to the cache once and read by the cycle's other
+ * reviewers and later cycles.
+ */
+function userContent(req: AgentRequest): string | Record<string, unknown>[] {
+  const pieces = promptPieces(req, ANTHROPIC_MAX_BREAKPOINTS);
+  if (!pieces.some((p) => p.cacheBreak)) return req.prompt;
+  return pieces.map((p) => ({
+    type: "text",
+    text: p.text,
+    ...(p.cacheBreak ? { cache_control: { type: "ephemeral" } } : {}),
+  }));
+}
+
 export function anthropicBody(req: AgentRequest, model: string, maxTokens: number): Record<string, unknown> {
   return {
     model,
     max_tokens: maxTokens,
-    messages: [{ role: "user", content: req.prompt }],
+    messages: [{ role: "user", content: userContent(req) }],
     ...(req.schema ? { output_config: { format: { type: "json_schema", schema: req.schema } } } : {}),
   };
 }
@@ -62,6 +82,7 @@ export function createAnthropicApiBackend(opts: AnthropicApiOptions = {}): Agent
   return {
     kind: "anthropic",
     supportsSessions: false,
+    reportsResponseStart: true,
     run: async (req) => {
       const env = httpEnv(deps, req);
       const model = req.model ?? opts.model;

@@ -52,6 +52,7 @@ export function createClaudeCodeBackend(opts: ClaudeCodeOptions = {}): AgentBack
   return {
     kind: "claude-code",
     supportsSessions: true,
+    reportsResponseStart: true,
     run: (req) => {
       const { args, env } = claudeArgs(req, opts);
       return runCli(deps, req, { program, args, env, input: req.prompt, parse: parseClaudeLine });

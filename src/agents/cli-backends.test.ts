@@ -180,4 +180,30 @@ describe("CLI backend runs (canned process runner)", () => {
     const result = await backend?.run(req());
     expect(result).toMatchObject({ ok: true, text: "hi", sessionId: "th", costUsd: 5 });
   });
+
+  it("reports once, at the model's first output, that its response has begun", async () => {
+    const lines = [
+      '{"type":"thread.started","thread_id":"th"}',
+      '{"type":"item.completed","item":{"type":"agent_message","text":"first"}}',
+      '{"type":"item.completed","item":{"type":"agent_message","text":"second"}}',
+      '{"type":"turn.completed","usage":{"input_tokens":20,"cached_input_tokens":0,"output_tokens":10}}',
+    ];
+    const factories = cliFactories({ cliDeps: deps(cannedRunner([{ lines, exitCode: 0 }])) });
+    const backend = await factories.codex?.({
+      name: "c",
+      backend: "codex",
+      model: "gpt-5",
+      timeoutMs: 1,
+      args: [],
+      env: {},
+    });
+    expect(backend?.reportsResponseStart).toBe(true);
+    const seen: { message: string; started: boolean }[] = [];
+    await backend?.run(
+      req({ onProgress: (p) => seen.push({ message: p.message, started: p.responseStarted === true }) }),
+    );
+    expect(seen.filter((p) => p.started)).toEqual([{ message: "first", started: true }]);
+    // The session line came before any output and does not count.
+    expect(seen[0]).toEqual({ message: "session th", started: false });
+  });
 });

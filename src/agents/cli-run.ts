@@ -79,6 +79,9 @@ async function attempt(
   inv: CliInvocation,
 ): Promise<{ result: AgentResult; summary: StreamSummary }> {
   let summary = emptySummary();
+  // The model's first output (text, a tool call or usage) means its response has begun: a prompt
+  // prefix the CLI wrote to the provider's cache is readable from now on (reportsResponseStart).
+  let answering = false;
   const env = agentEnvironment(deps.baseEnv, { ...inv.env, ...req.env });
   const proc = await deps.runner.run({
     command: inv.program,
@@ -92,7 +95,10 @@ async function attempt(
       for (const e of inv.parse(line)) {
         summary = applyEvent(summary, e);
         const p = progressOf(e, summary);
-        if (p) emitProgress(req, p);
+        if (!p) continue;
+        const first = !answering && p.kind !== "status";
+        if (first) answering = true;
+        emitProgress(req, first ? { ...p, responseStarted: true } : p);
       }
     },
   });

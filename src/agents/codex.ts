@@ -46,6 +46,7 @@ export function createCodexBackend(opts: CodexOptions = {}): AgentBackend {
   return {
     kind: "codex",
     supportsSessions: true,
+    reportsResponseStart: true,
     run: async (req): Promise<AgentResult> => {
       let dir: string | undefined;
       try {

@@ -47,6 +47,8 @@ export interface HttpCall {
   body: unknown;
   parse: (json: unknown) => ParsedReply;
   price: (usage: TokenUsage) => number;
+  /** Called when a response's headers arrive (set by runHttp). */
+  onResponseStart?: () => void;
 }
 
 type Attempt = { ok: true; reply: ParsedReply } | { ok: false; failure: AgentFailure };
@@ -68,6 +70,8 @@ async function once(deps: HttpDeps, req: AgentRequest, call: HttpCall): Promise<
       body: JSON.stringify(call.body),
       signal: controller.signal,
     });
+    // The provider has begun its answer: a prefix this request wrote to its cache is readable now.
+    if (res.ok) call.onResponseStart?.();
     const text = await res.text();
     let json: unknown;
     try {
@@ -115,7 +119,7 @@ export async function runHttp(deps: HttpDeps, req: AgentRequest, call: HttpCall)
   const emit = (
     kind: "status" | "usage",
     message: string,
-    extra: Partial<{ usage: TokenUsage; costUsd: number }> = {},
+    extra: Partial<{ usage: TokenUsage; costUsd: number; responseStarted: true }> = {},
   ): void => {
     try {
       req.onProgress?.({ kind, message, ...extra });
@@ -124,7 +128,13 @@ export async function runHttp(deps: HttpDeps, req: AgentRequest, call: HttpCall)
     }
   };
   emit("status", `POST ${call.url}`);
-  const out = await withRetry(() => once(deps, req, call), {
+  let answering = false;
+  const onResponseStart = (): void => {
+    if (answering) return;
+    answering = true;
+    emit("status", "response started", { responseStarted: true });
+  };
+  const out = await withRetry(() => once(deps, req, { ...call, onResponseStart }), {
     policy: deps.retry,
     deps: { clock: deps.clock, jitter: deps.jitter },
     signal: req.signal,

@@ -1,6 +1,7 @@
 import type { AgentConfig, ModelPrice } from "../config/types.js";
 import type { AgentBackend, AgentRequest } from "../domain/agent.js";
 import type { TokenUsage } from "../domain/types.js";
+import { promptCacheKey } from "./cache-breaks.js";
 import {
   apiUrl,
   type HttpDeps,
@@ -36,10 +37,14 @@ export const DEFAULT_OPENAI_BASE = "https://api.openai.com/v1";
 
 export function openaiBody(req: AgentRequest, model: string, wire: OpenAIWire): Record<string, unknown> {
   const schema = req.schema;
+  // OpenAI caches identical prefixes by itself; the key routes a cycle's reviewers, whose
+  // prompts share their beginning (docs/prompts.md), to the same cache.
+  const cacheKey = req.cacheBreaks?.length ? { prompt_cache_key: promptCacheKey(req) } : {};
   if (wire === "chat") {
     return {
       model,
       messages: [{ role: "user", content: req.prompt }],
+      ...cacheKey,
       ...(schema
         ? { response_format: { type: "json_schema", json_schema: { name: "output", schema, strict: false } } }
         : {}),
@@ -49,6 +54,7 @@ export function openaiBody(req: AgentRequest, model: string, wire: OpenAIWire): 
     model,
     input: req.prompt,
     store: false,
+    ...cacheKey,
     ...(schema ? { text: { format: { type: "json_schema", name: "output", schema, strict: false } } } : {}),
   };
 }
@@ -107,6 +113,7 @@ export function createOpenAIApiBackend(opts: OpenAIApiOptions = {}): AgentBacken
   return {
     kind: "openai",
     supportsSessions: false,
+    reportsResponseStart: true,
     run: async (req) => {
       const env = httpEnv(deps, req);
       const model = req.model ?? opts.model;

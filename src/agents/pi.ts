@@ -30,6 +30,7 @@ export function createPiBackend(opts: PiOptions = {}): AgentBackend {
   return {
     kind: "pi",
     supportsSessions: true,
+    reportsResponseStart: true,
     run: (req) =>
       runCli(deps, req, {
         program,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AgentConfig, Config } from "../config/types.js";
 import { FixpointError } from "../errors.js";
-import { createAgentResolver, defaultFactories } from "./resolver.js";
+import { createAgentResolver, defaultFactories, unpricedModel } from "./resolver.js";
 
 const dir = mkdtempSync(join(tmpdir(), "fixpoint-resolver-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -122,5 +122,47 @@ describe("createAgentResolver", () => {
       }),
     );
     expect(noScript.message).toContain("has no script");
+  });
+});
+
+describe("unpricedModel", () => {
+  const withPrices = { prices: { "house-model": { inputPerM: 1, outputPerM: 2 } } };
+
+  it("names the model of a backend priced by the table when the table has no price for it", () => {
+    expect(unpricedModel(agentConfig("r", { backend: "openai", model: "mystery-1" }), withPrices)).toBe(
+      "mystery-1",
+    );
+    expect(unpricedModel(agentConfig("r", { backend: "codex" }), withPrices)).toBe("codex's default model");
+  });
+
+  it("is silent for priced models and for backends that report their own cost", () => {
+    expect(
+      unpricedModel(agentConfig("r", { backend: "codex", model: "gpt-5.5" }), withPrices),
+    ).toBeUndefined();
+    expect(
+      unpricedModel(agentConfig("r", { backend: "anthropic", model: "house-model" }), withPrices),
+    ).toBeUndefined();
+    expect(
+      unpricedModel(agentConfig("r", { backend: "claude-code", model: "mystery-1" }), withPrices),
+    ).toBeUndefined();
+    expect(
+      unpricedModel(agentConfig("r", { backend: "command", command: ["true"] }), withPrices),
+    ).toBeUndefined();
+  });
+
+  it("is carried by the resolved agent", async () => {
+    const cfg = config([agentConfig("reviewer", { backend: "openai", model: "mystery-1" })]);
+    const resolver = await createAgentResolver(cfg, {
+      factories: {
+        openai: () => ({
+          kind: "openai",
+          supportsSessions: false,
+          run: async () => {
+            throw new Error("not run");
+          },
+        }),
+      },
+    });
+    expect(resolver.resolve("reviewer").unpricedModel).toBe("mystery-1");
   });
 });

@@ -2,6 +2,7 @@ import type { AgentBackendKind, AgentConfig, Config } from "../config/types.js";
 import type { AgentBackend, AgentResolver, ResolvedAgent } from "../domain/agent.js";
 import { FixpointError } from "../errors.js";
 import { createCommandBackend } from "./command.js";
+import { hasPrice, PRICED_BY_TABLE } from "./pricing.js";
 import { loadScriptedBackend } from "./scripted.js";
 
 /** Builds the backend of one configured agent. May throw FixpointError("config"). */
@@ -88,7 +89,16 @@ export async function createAgentResolver(
         extraArgs: [...agent.args],
       };
       if (agent.model !== undefined) resolved.model = agent.model;
+      const unpriced = unpricedModel(agent, config);
+      if (unpriced !== undefined) resolved.unpricedModel = unpriced;
       return resolved;
     },
   };
+}
+
+/** The model whose cost fixpoint cannot know for this agent (see ResolvedAgent.unpricedModel). */
+export function unpricedModel(agent: AgentConfig, config: Pick<Config, "prices">): string | undefined {
+  if (!PRICED_BY_TABLE.has(agent.backend)) return undefined;
+  if (hasPrice(agent.model, config.prices)) return undefined;
+  return agent.model ?? `${agent.backend}'s default model`;
 }

@@ -9,6 +9,7 @@ import {
 } from "../domain/types.js";
 import { listReviewArtifacts } from "../engine/artifacts.js";
 import type { AppContext } from "./context.js";
+import { type ReviewerRow, reviewerStats, reviewersDeps } from "./reviewers.js";
 import { requireTask } from "./task-ref.js";
 
 export interface TaskDetails {
@@ -19,11 +20,16 @@ export interface TaskDetails {
   events: TaskEvent[];
   /** Review artifacts that exist on disk, by cycle. */
   reviewArtifacts: string[];
+  /** Each reviewer's precision and cost on this task (`fixpoint reviewers`, per task). */
+  reviewers: ReviewerRow[];
   totals: { costUsd: number; tokens: number };
 }
 
 /** Everything known about one task: runs, stage timeline, findings registry, events, artifacts. */
-export async function showTask(ctx: Pick<AppContext, "store" | "dir">, ref: string): Promise<TaskDetails> {
+export async function showTask(
+  ctx: Pick<AppContext, "store" | "dir" | "root" | "config">,
+  ref: string,
+): Promise<TaskDetails> {
   const { store } = ctx;
   const task = await requireTask(store, ref);
   const [runs, stages, findings, events] = await Promise.all([
@@ -36,5 +42,6 @@ export async function showTask(ctx: Pick<AppContext, "store" | "dir">, ref: stri
   const reviewArtifacts = listReviewArtifacts(join(ctx.dir, "reviews"), task.id).map((a) => a.path);
   const costUsd = stages.reduce((a, s) => a + s.costUsd, 0);
   const tokens = stages.reduce((a, s) => a + totalTokens(s.usage), 0);
-  return { task, runs, stages, findings, events, reviewArtifacts, totals: { costUsd, tokens } };
+  const reviewers = await reviewerStats(reviewersDeps(ctx), { taskId: task.id });
+  return { task, runs, stages, findings, events, reviewArtifacts, reviewers, totals: { costUsd, tokens } };
 }

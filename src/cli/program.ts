@@ -37,6 +37,7 @@ const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
   { names: ["pr"], load: async () => [(await import("./commands/pr.js")).registerPr] },
   { names: ["workers"], load: async () => [(await import("./commands/workers.js")).registerWorkers] },
   { names: ["store"], load: async () => [(await import("./commands/store.js")).registerStore] },
+  { names: ["reviewers"], load: async () => [(await import("./commands/reviewers.js")).registerReviewers] },
 ];
 
 /**

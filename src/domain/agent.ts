@@ -11,6 +11,12 @@ export interface AgentBackend {
   readonly kind: string;
   /** Whether `sessionId` in a request continues an earlier conversation. */
   readonly supportsSessions: boolean;
+  /**
+   * Whether `run` reports, through `onProgress` with `responseStarted`, the moment the provider
+   * began its answer. A provider makes a prompt prefix that a request wrote to its cache readable
+   * from then on; parallel reviewers wait for it so that only the first writes the prefix.
+   */
+  readonly reportsResponseStart?: boolean;
   run(request: AgentRequest): Promise<AgentResult>;
 }
 
@@ -25,6 +31,14 @@ export interface AgentRequest {
   stageId: string;
   cycle: number;
   prompt: string;
+  /**
+   * Offsets into `prompt` (UTF-16 indices, ascending) where a prefix ends that other requests
+   * of the same task and cycle share: the reviewers of one cycle get byte-identical prompts up
+   * to the last one (docs/prompts.md). A backend with explicit prompt caching marks a cache
+   * breakpoint there (anthropic: `cache_control`, at most the provider's limit, the last ones
+   * kept); others may ignore it, since the layout alone lets automatic prefix caches work.
+   */
+  cacheBreaks?: number[];
   /** The task's worktree: the agent works only here. */
   cwd: string;
   model?: string;
@@ -50,6 +64,8 @@ export interface AgentProgress {
   message: string;
   usage?: TokenUsage;
   costUsd?: number;
+  /** The provider has begun its answer (sent at most once per run; see reportsResponseStart). */
+  responseStarted?: true;
 }
 
 export type AgentFailureKind =
@@ -100,4 +116,10 @@ export interface ResolvedAgent {
   timeoutMs: number;
   env: Record<string, string>;
   extraArgs: string[];
+  /**
+   * Set when the backend's cost comes from fixpoint's price table (its stream reports none) and
+   * the table has no price for the model, so its stages would cost $0: the model's name, or
+   * `<backend>'s default model` when none is configured. Absent when the cost is known.
+   */
+  unpricedModel?: string;
 }

@@ -20,7 +20,15 @@ export type EngineEvent =
       costUsd: number;
       failureReason: string | null;
     }
-  | { type: "agent.progress"; taskId: string; stageId: string; message: string; costUsd?: number }
+  | {
+      type: "agent.progress";
+      taskId: string;
+      stageId: string;
+      message: string;
+      costUsd?: number;
+      /** The provider began its answer (AgentProgress.responseStarted). */
+      responseStarted?: true;
+    }
   | { type: "notice"; taskId: string; message: string }
   | {
       type: "task.finished";

@@ -16,6 +16,7 @@ import { type RunEnv, relCycle } from "./run-env.js";
 import { runSingleStage } from "./single.js";
 import type { PendingChild, RunState } from "./state.js";
 import { foldStage } from "./step.js";
+import { warmStart } from "./warm-start.js";
 
 /**
  * A `parallel` stage runs its children concurrently (at most `max` at once) — all of them, even
@@ -37,8 +38,11 @@ export async function runParallel(
     return chain;
   };
   const queue = children.filter((c) => !state.pending[c.id]);
+  // The first reviewer writes the shared prompt prefix; the others start once it can be read.
+  const warm = warmStart(queue, ctx);
   const worker = async (): Promise<void> => {
     for (let child = queue.shift(); child; child = queue.shift()) {
+      await warm.ready(child);
       if (ctx.signal.aborted) return;
       const c = child;
       const started = ctx.deps.clock.now();
@@ -50,7 +54,10 @@ export async function runParallel(
         cycle: relCycle(state),
         maxCycles: ctx.task.maxCycles,
       });
-      const result = await runSingleStage(c, { ...ctx, visit: (state.visits[c.id] ?? 0) + 1 });
+      const result = await runSingleStage(
+        c,
+        warm.leadContext(c, { ...ctx, visit: (state.visits[c.id] ?? 0) + 1 }),
+      ).finally(() => warm.finished(c));
       if (ctx.signal.aborted) return;
       await serial(async () => {
         state.pending[c.id] = toPending(result);

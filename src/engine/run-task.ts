@@ -8,6 +8,7 @@ import type { EngineDeps, StageContext, StageResult } from "./deps.js";
 import { type AppliedEffect, applyEffectToRegistry } from "./effects.js";
 import { finishRun } from "./finish.js";
 import { runParallel, workingCopy } from "./parallel.js";
+import { checkPricing } from "./pricing-check.js";
 import { buildStageRecord, recordStage } from "./record.js";
 import { registryFacts } from "./registry-facts.js";
 import { LEASE_LOST, type RunEnd, type RunEnv, relCycle } from "./run-env.js";
@@ -52,7 +53,9 @@ async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortControl
     blockingSeverity: deps.config.defaults.blockingSeverity,
     now: () => deps.clock.now(),
   });
-  const budget = await budgetState(task, run.id, deps);
+  // A model without a known price: warn once per run; a USD budget blind to it is not trusted.
+  const pricing = checkPricing(workflow, task, deps.agents);
+  const budget = await budgetState({ ...task, budget: pricing.budget }, run.id, deps);
   deps.listener({
     type: "task.started",
     taskId: task.id,
@@ -63,10 +66,12 @@ async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortControl
 
   const env: RunEnv = { task, runId: run.id, workflow, registry, workdir, deps, counters: plan.counters };
   if (plan.finish) return finishRun(env, { ...state }, plan.finish);
+  if (pricing.notice) deps.listener({ type: "notice", taskId: task.id, message: pricing.notice });
+  if (pricing.refuse) return finishRun(env, { ...state }, stopped(pricing.refuse));
   const rules = {
     workflow,
     maxCycles: task.maxCycles,
-    budget: task.budget,
+    budget: pricing.budget,
     prior: { usd: budget.priorUsd, tokens: budget.priorTokens },
   };
   let current: StepState = { rules, run: state };

@@ -9,6 +9,7 @@ import { isInitialised } from "../project.js";
 import { checkAgent } from "./agent-check.js";
 import type { Check } from "./check.js";
 import { checkConfig, checkGit, checkRepository, checkStore } from "./environment.js";
+import { checkPrices } from "./price-check.js";
 
 /** Runs every check in order; a check that depends on a failed one is skipped, not failed twice. */
 export async function doctor(opts: {
@@ -37,6 +38,7 @@ export async function doctor(opts: {
         },
   );
   const config = cfg.config;
+  checks.push(checkPrices(config));
   const scratchDir = await mkdtemp(join(tmpdir(), "fixpoint-doctor-"));
   try {
     // Some CLIs (Codex) refuse to run outside a git repository.

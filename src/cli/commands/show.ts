@@ -7,6 +7,7 @@ import { cycleLine, cycleSummaries } from "../render/cycles.js";
 import { findingsTable } from "../render/findings-table.js";
 import { elapsed, money } from "../render/format.js";
 import { findingJson, runJson, stageJson, taskJson } from "../render/json.js";
+import { reviewersTable } from "./reviewers.js";
 
 export function registerShow(program: Command, io: Io): void {
   program
@@ -30,6 +31,7 @@ export function registerShow(program: Command, io: Io): void {
           stages: stages.map(stageJson),
           findings: findings.map(findingJson),
           cycles: summaries,
+          reviewers: d.reviewers,
           artifacts: { reviews },
           totals: { cost_usd: cost, tokens },
         });
@@ -63,6 +65,9 @@ export function registerShow(program: Command, io: Io): void {
       }
       out.push("", "Findings:");
       out.push(findingsTable(findings).trimEnd());
+      if (d.reviewers.length) {
+        out.push("", "Reviewers:", reviewersTable(d.reviewers).trimEnd().replace(/^/gm, "  "));
+      }
       if (reviews.length) out.push("", "Review artifacts:", ...reviews.map((p) => `  ${p}`));
       io.out(`${out.join("\n")}\n`);
     });

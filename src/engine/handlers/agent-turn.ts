@@ -33,6 +33,8 @@ export async function runAgentTurn<T>(
   opts: {
     purpose: AgentRequest["purpose"];
     prompt: string;
+    /** Where the prefix shared with other requests of the task and cycle ends (AgentRequest). */
+    cacheBreaks?: number[];
     schema?: Record<string, unknown>;
     parse?: (result: AgentResult) => Parsed<T>;
     /** Continue this agent's earlier session (fixers and implementers do; reviewers start fresh). */
@@ -60,6 +62,8 @@ export async function runAgentTurn<T>(
       stageId: stage.id,
       cycle: ctx.state.cycle,
       prompt,
+      // A protocol retry outside a session repeats the original prompt first: its breaks still hold.
+      ...(opts.cacheBreaks?.length ? { cacheBreaks: opts.cacheBreaks } : {}),
       cwd: ctx.workdir,
       model: agent.model,
       schema: opts.schema,
@@ -81,6 +85,7 @@ export async function runAgentTurn<T>(
           stageId: stage.id,
           message: p.message,
           costUsd: p.costUsd,
+          ...(p.responseStarted ? { responseStarted: true as const } : {}),
         }),
     });
     await saveTurn(ctx, stage.id, attempt, result, saved);

@@ -20,8 +20,8 @@ export const fixHandler: StageHandler = {
   async run(stage: StageDef, ctx: StageContext): Promise<StageResult> {
     const followup = ctx.state.followup;
     const outstanding = ctx.registry.forFix();
-    const render = (section: string) =>
-      ctx.deps.prompts.render(followup ? "fix-followup" : (stage.prompt ?? "fix"), {
+    const renderWith = (section: string) =>
+      ctx.deps.prompts.renderPrompt(followup ? "fix-followup" : (stage.prompt ?? "fix"), {
         task_id: ctx.task.id,
         title: ctx.task.title,
         prompt: ctx.task.prompt,
@@ -29,7 +29,9 @@ export const fixHandler: StageHandler = {
         outstanding_findings: section,
         output_format: FIX_FORMAT,
       });
-    const rendered = followup ? null : await outstandingWithin(stage, ctx, outstanding, render);
+    const rendered = followup
+      ? null
+      : await outstandingWithin(stage, ctx, outstanding, async (section) => (await renderWith(section)).text);
     // Findings left out to fit the prompt budget were not shown, so they are not "no report".
     const omitted = new Set(rendered?.omitted ?? []);
     const shown = followup
@@ -48,10 +50,12 @@ export const fixHandler: StageHandler = {
       };
     }
     const section = followup ? renderFollowup(followup) : (rendered?.text ?? "");
-    const prompt = await render(section);
+    const template = await renderWith(section);
+    const prompt = template.text;
     const turn = await runAgentTurn<FixReport>(stage, ctx, {
       purpose: "fix",
       prompt,
+      cacheBreaks: template.cacheBreaks,
       schema: FIX_REPORT_SCHEMA,
       continueSession: true,
       sessionOverride: followup

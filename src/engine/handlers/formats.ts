@@ -14,7 +14,7 @@ export const REVIEW_FORMAT = `Reply with one JSON object (in a \`\`\`json fenced
 }
 
 Rules:
-- Give EVERY earlier finding listed above a status in "prior". "resolved" only when you checked the code and the problem is gone.
+- Give EVERY finding listed under "Earlier findings" a status in "prior". "resolved" only when you checked the code and the problem is gone.
 - Report only problems you are confident about; omit the rest. Do not repeat an earlier finding as a new one: use "prior".
 - P0 and P1 block approval. Use NEEDS_DISCUSSION only when a human must decide.`;
 
@@ -30,7 +30,7 @@ export const FIX_FORMAT = `When you are done, reply with one JSON object (in a \
 }
 
 Rules (they are enforced):
-- Report on EVERY finding id listed above. A missing entry is recorded as deferred with "no report" and comes back next cycle.
+- Report on EVERY finding id listed in this prompt. A missing entry is recorded as deferred with "no report" and comes back next cycle.
 - "blocked" needs one of the four accepted reasons and a justification. Without a justification it counts as deferred.
 - Weak justifications ("out of scope", "takes too long", "too complex", "not important", "later", an empty one) are rejected: the finding stays open and the rejection is shown to you next cycle.
 - Deferred findings come back next cycle. "fixed" is a claim: the next review verifies it.`;

@@ -8,6 +8,7 @@ import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { reviewSummary } from "../effects.js";
 import { runAgentTurn } from "./agent-turn.js";
 import { boundDiff } from "./diff-bound.js";
+import { withoutBlobIds } from "./diff-stable.js";
 import { agentFailure } from "./failure.js";
 import { priorWithin } from "./findings-budget.js";
 import { REVIEW_FORMAT } from "./formats.js";
@@ -29,24 +30,33 @@ export const reviewHandler: StageHandler = {
         : await git.diff(ctx.workdir, last)
       : "";
     const prior = ctx.registry.forReview();
-    const render = (priorFindings: string) =>
-      ctx.deps.prompts.render(stage.prompt ?? "review", {
+    // Cache-friendly layout (docs/prompts.md): everything up to the reviewer's focus is the same
+    // for every reviewer of the cycle, and the diff keeps git's order so that a later cycle
+    // repeats the earlier cycle's bytes up to the first line that changed since (blob ids, which
+    // change with any edit and stand before a file's content, are left out). The earlier
+    // findings are chosen within the prompt budget (issue 10).
+    const renderWith = (priorFindings: string) =>
+      ctx.deps.prompts.renderPrompt(stage.prompt ?? "review", {
         task_id: ctx.task.id,
         title: ctx.task.title,
         prompt: ctx.task.prompt,
         cycle: String(ctx.state.cycle),
-        diff: fenceUntrusted("diff against the base branch", boundDiff(whole)),
+        stage_id: stage.id,
+        diff: fenceUntrusted("diff against the base branch", boundDiff(withoutBlobIds(whole))),
         changes_since_last_review: last
-          ? fenceUntrusted("changes since your last review", boundDiff(since))
-          : "This is your first review of this task.",
+          ? fenceUntrusted("changes since the last review", boundDiff(withoutBlobIds(since)))
+          : "This is the first review of this task.",
         prior_findings: priorFindings,
         output_format: REVIEW_FORMAT,
+        review_context: `Review cycle ${ctx.state.cycle}, stage \`${stage.id}\`.`,
       });
-    const asked = await priorWithin(stage, ctx, prior, render);
-    const prompt = await render(asked.text);
+    const asked = await priorWithin(stage, ctx, prior, async (section) => (await renderWith(section)).text);
+    const rendered = await renderWith(asked.text);
+    const prompt = rendered.text;
     const turn = await runAgentTurn<ReviewOutput>(stage, ctx, {
       purpose: "review",
       prompt,
+      cacheBreaks: rendered.cacheBreaks,
       schema: REVIEW_OUTPUT_SCHEMA,
       continueSession: false,
       parse: (r) => {

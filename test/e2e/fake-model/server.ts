@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { writeAnthropic, writeAnthropicError } from "./anthropic-wire.js";
 import { anthropicConversation, chatConversation, responsesConversation } from "./conversation.js";
 import { writeChat, writeOpenAIError, writeResponses } from "./openai-wire.js";
+import { anthropicBlocks, type CacheCharge, type FakePromptCache } from "./prompt-cache.js";
 import {
   type Conversation,
   type FakeScript,
@@ -49,7 +50,33 @@ function conversationOf(api: WireApi, body: Record<string, unknown>): Conversati
   return chatConversation(body);
 }
 
-export async function startFakeModel(script: FakeScript): Promise<FakeModel> {
+/**
+ * With `cache`, usage comes from the fake prompt cache (prompt-cache.ts) instead of the script,
+ * and each answer sends its headers `firstByteMs` after the request (the model reading the
+ * prompt) and its body `answerDelayMs` later: the response has begun, and its cache entries are
+ * readable, while the model is still "generating".
+ */
+export interface FakeModelOptions {
+  cache?: FakePromptCache;
+  firstByteMs?: number;
+  answerDelayMs?: number;
+}
+
+function cacheCharge(
+  cache: FakePromptCache,
+  api: WireApi,
+  body: Record<string, unknown>,
+  model: string,
+): CacheCharge {
+  if (api === "anthropic") return cache.anthropic(model, anthropicBlocks(body));
+  const key = typeof body.prompt_cache_key === "string" ? body.prompt_cache_key : "";
+  const prompt = JSON.stringify(
+    api === "responses" ? (body.instructions ?? "") + JSON.stringify(body.input) : body.messages,
+  );
+  return cache.openai(model, key, prompt);
+}
+
+export async function startFakeModel(script: FakeScript, opts: FakeModelOptions = {}): Promise<FakeModel> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let counter = 0;
@@ -73,10 +100,30 @@ export async function startFakeModel(script: FakeScript): Promise<FakeModel> {
     }
     const json = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
     const conv = conversationOf(api, json);
-    const { rule, reply } = pickReply(script, conv);
-    Object.assign(record, { conversation: conv, rule, reply });
+    const picked = pickReply(script, conv);
+    const { rule } = picked;
+    let reply = picked.reply;
     const id = String(++counter);
-    if ("hang" in reply) return; // keep the socket open; close() destroys it
+    if ("hang" in reply) {
+      Object.assign(record, { conversation: conv, rule, reply });
+      return; // keep the socket open; close() destroys it
+    }
+    if (opts.cache && !("error" in reply)) {
+      const charge = cacheCharge(opts.cache, api, json, conv.model);
+      const output = "usage" in reply && reply.usage ? reply.usage.output : 30;
+      reply = {
+        ...reply,
+        usage: { input: charge.input, output, cacheRead: charge.cacheRead, cacheWrite: charge.cacheWrite },
+      };
+      await new Promise((r) => setTimeout(r, opts.firstByteMs ?? 0));
+      res.writeHead(200, { "content-type": conv.stream ? "text/event-stream" : "application/json" });
+      res.flushHeaders();
+      charge.begin();
+      await new Promise((r) => setTimeout(r, opts.answerDelayMs ?? 0));
+      // The wire writers set their own head; it has gone out already.
+      res.writeHead = (() => res) as typeof res.writeHead;
+    }
+    Object.assign(record, { conversation: conv, rule, reply });
     if ("error" in reply) {
       if (api === "anthropic") writeAnthropicError(res, reply.error.status, reply.error.message);
       else writeOpenAIError(res, reply.error.status, reply.error.message);

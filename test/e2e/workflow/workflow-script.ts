@@ -104,9 +104,9 @@ function structured(c: Conversation, value: unknown, usage: Usage): Reply {
   };
 }
 
-/** The finding ids fixpoint listed, read above the output-format section (whose example ids are not real). */
+/** The finding ids fixpoint listed: the prompt without its output-format section (whose example ids are not real). */
 function findingIds(c: Conversation): string[] {
-  const listed = c.lastUserText.split(/^# (?:Output|Your report)$/m)[0] ?? "";
+  const listed = c.lastUserText.replace(/^# (?:Output|Your report)\n[\s\S]*?(?=^# |(?![\s\S]))/m, "");
   return [...new Set([...listed.matchAll(/\bF-\d+\b/g)].map((m) => m[0]))];
 }
 
