@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -28,6 +28,9 @@ export default function setup(): () => void {
  */
 function isolateTempDirs(): () => void {
   const runDir = realpathSync(mkdtempSync(join(tmpdir(), "fixpoint-testrun-")));
+  // Traversable (not listable) by others: the PostgreSQL test server runs as its own user in a
+  // folder of its own below this one.
+  chmodSync(runDir, 0o711);
   process.env.TMPDIR = runDir;
   return () => {
     let left: string[] = [];
