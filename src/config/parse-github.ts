@@ -47,7 +47,7 @@ export function parseGithub(node: Node, sink: DiagnosticSink): GithubLayer {
   for (const child of f.special) {
     const parsed = parseBotsNode(child, sink);
     gh.bots = [...new Set([...(gh.bots ?? []), ...parsed.bots])];
-    gh.botSettings = { ...gh.botSettings, ...parsed.settings };
+    if (Object.keys(parsed.settings).length > 0) gh.botSettings = { ...gh.botSettings, ...parsed.settings };
   }
   const maxReworkCycles = getNumber(f, "max-rework-cycles");
   if (maxReworkCycles !== undefined) gh.maxReworkCycles = maxReworkCycles;

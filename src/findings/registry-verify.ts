@@ -22,7 +22,7 @@ export function applyVerification(
   const out: VerifyResult = { confirmed: [], refuted: [] };
   for (const v of verdicts) {
     const f = core.findings.get(v.id);
-    if (!f || f.status !== "open") continue;
+    if (f?.status !== "open") continue;
     if (v.verdict === "refuted") {
       f.note = `${REFUTED_PREFIX}${v.evidence}`;
       core.setStatus(f, "dismissed", ctx.cycle, `${REFUTED_PREFIX}${v.evidence}`);

@@ -4,7 +4,7 @@ import { scaled } from "./scale.js";
 import { type BotAdapter, type BotComment, type BotFinding, byLogin } from "./types.js";
 
 const LOGINS = ["cursor", "cursor-bugbot", "bugbot"];
-const HEADING = /^\s{0,3}#{2,4}\s+(?:Bug:\s*)?(.{1,500})$/m;
+const HEADING = /^[ \t]{0,3}(?:#{2,4}[ \t]+(?:Bug:[ \t]*)?(.{1,500})|\*\*Bug:[ \t]*(.{1,500}?)\*\*[ \t]*)$/m;
 const SEVERITY =
   /\*\*\s*(critical|high|medium|low)\s+severity\s*\*\*|^\s*(critical|high|medium|low)\s+severity\s*$/im;
 /** `<!-- LOCATIONS START\npath#L12-L14\nLOCATIONS END -->`: the first location. */
@@ -25,7 +25,7 @@ export function parse(comment: BotComment): BotFinding | null {
   let text = cleaned.text;
   if (heading) text = dropLine(text, (l) => l === heading[0]);
   text = dropLine(text, (l) => SEVERITY.test(l));
-  const title = heading ? sentence(plainText(heading[1] ?? "")) : titleFrom(text);
+  const title = heading ? sentence(plainText(heading[1] ?? heading[2] ?? "")) : titleFrom(text);
   const loc = LOCATION.exec(raw);
   const line = loc ? Number(loc[2]) : undefined;
   return {

@@ -6,7 +6,9 @@ import { type BotAdapter, type BotComment, type BotFinding, byLogin } from "./ty
 
 const LOGINS = ["coderabbitai"];
 /** `_⚠️ Potential issue_ | _🟠 Major_`, `_🧹 Nitpick (assertive)_`, `_🛠️ Refactor suggestion_`. */
-const MARKER_LINE = /^\s*_[^_\n]{1,80}_(?:\s*\|\s*_[^_\n]{1,80}_){0,4}\s*$/u;
+// Older comments spell emoji as shortcodes (`_:warning: Potential issue_`), underscores included.
+const MARKER_LINE =
+  /^\s*_(?::[a-z0-9_+-]{1,40}:|[^_\n]){1,80}_(?:\s*\|\s*_(?::[a-z0-9_+-]{1,40}:|[^_\n]){1,80}_){0,4}\s*$/u;
 const LEVEL = /(critical|major|minor|trivial|info)(?![a-z])/i;
 const KIND = /(potential issue|refactor suggestion|nitpick)/i;
 

@@ -8,7 +8,7 @@ const LOGINS = ["gemini-code-assist"];
 /** `![high](https://www.gstatic.com/codereviewagent/high-priority.svg)`, `critical.svg`, … */
 function level(img: { alt: string; src: string }): string | null {
   return (
-    /codereviewagent\/(critical|high|medium|low)(?:-priority)?\.svg/i.exec(img.src)?.[1] ??
+    /codereviewagent\/(?:security-)?(critical|high|medium|low)(?:[-_]priority)?\.svg/i.exec(img.src)?.[1] ??
     /^\s*(critical|high|medium|low)(?:[ -]priority)?\s*$/i.exec(img.alt)?.[1] ??
     null
   );
@@ -19,7 +19,9 @@ export function parse(comment: BotComment): BotFinding | null {
   const r = parseBadged(comment.body, level);
   if (!r) return null;
   const severity = scaled("gemini", r.word ?? undefined);
-  const category = /security/i.test(r.found.body.slice(0, 500)) ? "security" : "correctness";
+  const category = /security/i.test(`${comment.body.slice(0, 300)} ${r.found.body.slice(0, 500)}`)
+    ? "security"
+    : "correctness";
   return { ...r.found, severity, category, ...(severity === null ? { unrecognised: true } : {}) };
 }
 

@@ -15,7 +15,7 @@ const LOGINS = [
 /** `[possible issue, importance: 8]` at the end of a suggestion. */
 const IMPORTANCE = /\[\s*([^,\]\n]{0,60}?)\s*,?\s*importance\s*:\s*(\d{1,2})\s*\]/i;
 const LABEL = /\b(action required|remediation recommended|review recommended|advisory|informational)\b/i;
-const SUGGESTION = /^\s*\*\*\s*suggestion\s*:?\s*\*\*\s*:?\s*(.*)$/im;
+const SUGGESTION = /^[ \t]*\*\*[ \t]*suggestion[ \t]*:?[ \t]*\*\*[ \t]*:?[ \t]*(.*)$/im;
 
 function fromImportance(n: number): Severity | null {
   if (n >= 9) return scaled("qodo", "importance 9-10");

@@ -6,7 +6,8 @@ import { type BotAdapter, type BotComment, type BotFinding, byLogin } from "./ty
 const LOGINS = ["sourcery-ai", "sourcery-ai-experiments"];
 /** `**issue (bug_risk):** …`, `**suggestion (security):** …`, `**nitpick (typo):** …`, `**praise:** …`. */
 const PREFIX =
-  /^\s*\*\*\s*(issue|suggestion|nitpick|question|praise|thought|todo|chore)\s*(?:\(\s*([a-z0-9_ -]{1,40})\s*\))?\s*:\s*\*\*\s*(.*)$/im;
+  /^[ \t]*\*\*[ \t]*(issue|suggestion|nitpick|question|praise|thought|todo|chore)[ \t]*(?:\([ \t]*([a-z0-9_ -]{1,40})[ \t]*\))?[ \t]*:[ \t]*\*\*[ \t]*(.*)$/im;
+/^\s*\*\*\s*(issue|suggestion|nitpick|question|praise|thought|todo|chore)\s*(?:\(\s*([a-z0-9_ -]{1,40})\s*\))?\s*:\s*\*\*\s*(.*)$/im;
 
 function severityOf(kind: string, sub: string | undefined): ReturnType<typeof scaled> {
   const k = kind.toLowerCase();

@@ -20,4 +20,12 @@ describe("Cursor Bugbot adapter", () => {
     expect(finding.title).toBe("Stale cache entry survives a rename");
     expect(finding.body).not.toMatch(/severity/i);
   });
+
+  it("reads the older bold `**Bug: …**` title and a severity inside an HTML comment", () => {
+    const { finding, warning } = inline("cursor", "bugbot", "bold-bug.md");
+    expect(warning).toBeUndefined();
+    expect([finding.severity, finding.title]).toEqual(["P3", "Timezone dropped when parsing the due date"]);
+    expect(finding.body).toMatch(/^`new Date\(y, m, d\)` builds a local date/);
+    expectClean(finding);
+  });
 });

@@ -22,6 +22,7 @@ describe("CodeRabbit adapter", () => {
     ["critical.md", "P0", "The session token is written to the log in plain text"],
     ["refactor-minor.md", "P2", "Split the parser from the printer"],
     ["nitpick.md", "P3", "Prefer a named constant for the retry limit"],
+    ["shortcode.md", "P1", "The retry counter is never reset after a success"],
   ])("%s → %s", (file, severity, title) => {
     const { finding } = inline(BOT, "coderabbit", file);
     expect(finding.severity).toBe(severity);

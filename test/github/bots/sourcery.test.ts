@@ -9,6 +9,7 @@ describe("Sourcery adapter", () => {
     ["bug-risk.md", "P1", "correctness", "The temporary file is deleted before the retry reads it again"],
     ["security.md", "P2", "security", "Compare the webhook signature in constant time"],
     ["nitpick.md", "P3", "style", 'Typo in the error message: "recieved"'],
+    ["prefix-alone.md", "P3", "tests", "Add a test where the upload is retried after the first chunk fails"],
   ])("%s → %s", (file, severity, category, title) => {
     const { finding, warning } = inline(BOT, "sourcery", file);
     expect(warning).toBeUndefined();
