@@ -1,6 +1,7 @@
 import { addUsage, type ReviewVerdict, type StageOutcome, ZERO_USAGE } from "../domain/types.js";
 import type { StageDef } from "../workflow/types.js";
 import { writeReviewSection } from "./artifacts.js";
+import { getCount, setCount } from "./counters.js";
 import type { StageContext, StageResult } from "./deps.js";
 import { applyEffectToRegistry } from "./effects.js";
 import { recordStage } from "./record.js";
@@ -43,12 +44,12 @@ export async function runParallel(
         cycle: relCycle(state),
         maxCycles: ctx.task.maxCycles,
       });
-      const result = await runSingleStage(c, { ...ctx, visit: (state.visits[c.id] ?? 0) + 1 });
+      const result = await runSingleStage(c, { ...ctx, visit: (getCount(state.visits, c.id) ?? 0) + 1 });
       if (ctx.signal.aborted) return;
       await serial(async () => {
         state.pending[c.id] = toPending(result);
-        state.visits[c.id] = (state.visits[c.id] ?? 0) + 1;
-        state.outcomes[c.id] = result.outcome;
+        state.visits = setCount(state.visits, c.id, (getCount(state.visits, c.id) ?? 0) + 1);
+        state.outcomes = setCount(state.outcomes, c.id, result.outcome);
         state.usage = addUsage(state.usage, result.usage);
         state.costUsd += result.costUsd;
         await recordStage(
@@ -147,8 +148,6 @@ function aborted(): StageResult {
 export function workingCopy(run: Readonly<RunState>): RunState {
   return {
     ...run,
-    visits: { ...run.visits },
-    outcomes: { ...run.outcomes },
     pending: { ...run.pending },
     usage: { ...run.usage },
   };
