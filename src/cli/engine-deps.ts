@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { createAgentResolver, defaultFactories } from "../agents/resolver.js";
 import type { EngineDeps } from "../engine/deps.js";
 import type { EngineListener } from "../engine/events.js";
+import { timerLeaseKeeper } from "../engine/lease-keeper.js";
 import { createPromptLibrary } from "../engine/prompts.js";
 import { fileExistsInside } from "../git/safe-path.js";
 import { githubClientFor } from "../github/stage/client.js";
@@ -39,7 +40,10 @@ export async function buildEngineDeps(
     listener,
     env: process.env,
     // Leases are renewed from a thread of their own, so slow synchronous work never loses them.
-    leaseKeeper: createThreadLeaseKeeper({ url: project.config.database.url, projectRoot: project.root }),
+    leaseKeeper: createThreadLeaseKeeper(
+      { url: project.config.database.url, projectRoot: project.root },
+      timerLeaseKeeper(project.store, systemClock),
+    ),
     // The token is looked up when a github stage first runs: tasks without one never need it.
     ...(github
       ? {
