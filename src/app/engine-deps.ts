@@ -5,6 +5,7 @@ import type { Config } from "../config/types.js";
 import type { AgentBackend, AgentResolver } from "../domain/agent.js";
 import type { EngineDeps } from "../engine/deps.js";
 import type { EngineListener } from "../engine/events.js";
+import { timerLeaseKeeper } from "../engine/lease-keeper.js";
 import { createPromptLibrary } from "../engine/prompts.js";
 import { fileExistsInside } from "../git/safe-path.js";
 import { githubClientFor } from "../github/stage/client.js";
@@ -51,7 +52,10 @@ export async function buildEngineDeps(
     listener,
     env: ctx.env,
     // Leases are renewed from a thread of their own, so slow synchronous work never loses them.
-    leaseKeeper: createThreadLeaseKeeper({ url: ctx.config.database.url, projectRoot: ctx.root }),
+    leaseKeeper: createThreadLeaseKeeper(
+      { url: ctx.config.database.url, projectRoot: ctx.root },
+      timerLeaseKeeper(ctx.store, ctx.clock),
+    ),
     // The token is looked up when a github stage first runs: tasks without one never need it.
     ...(github
       ? {

@@ -1,6 +1,7 @@
 import type { Lease, Store, StoreOps, TaskPatch } from "../domain/store.js";
 import type { Json, JsonObject } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
+import { getCount, toRecord } from "./counters.js";
 import { parseRunState, type RunState, stateToJson } from "./state.js";
 
 /**
@@ -53,24 +54,28 @@ export function encodeCheckpoint(
   if (log.gen === 0 || log.changed.size > SNAPSHOT_AFTER) {
     log.gen += 1;
     log.changed.clear();
-    const value = { gen: log.gen, visits, outcomes } as unknown as JsonObject;
+    const value = { gen: log.gen, visits: toRecord(visits), outcomes: toRecord(outcomes) };
     return {
-      state: stateToJson({ ...small, visits: {}, outcomes: {}, counters: { gen: log.gen } } as RunState),
-      snapshot: { key: countersKey(where.taskId, where.runId), value: stateToJson(value as never) },
+      state: toJson({ ...small, visits: {}, outcomes: {}, counters: { gen: log.gen } }),
+      snapshot: { key: countersKey(where.taskId, where.runId), value: toJson(value) },
     };
   }
   const dv: Record<string, number> = {};
-  const dout: RunState["outcomes"] = {};
+  const dout: Record<string, string> = {};
   for (const id of log.changed) {
-    const v = visits[id];
+    const v = getCount(visits, id);
     if (v !== undefined) dv[id] = v;
-    const o = outcomes[id];
+    const o = getCount(outcomes, id);
     if (o !== undefined) dout[id] = o;
   }
   return {
-    state: stateToJson({ ...small, visits: dv, outcomes: dout, counters: { gen: log.gen } } as RunState),
+    state: toJson({ ...small, visits: dv, outcomes: dout, counters: { gen: log.gen } }),
     snapshot: null,
   };
+}
+
+function toJson(value: object): JsonObject {
+  return JSON.parse(JSON.stringify(value)) as JsonObject;
 }
 
 /** Writes a checkpoint and its snapshot (when due) through `tx`, which must be one transaction. */

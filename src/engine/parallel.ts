@@ -8,6 +8,7 @@ import {
 import { effectiveVerdict } from "../findings/review-parse.js";
 import type { StageDef } from "../workflow/types.js";
 import { writeReviewSection } from "./artifacts.js";
+import { getCount, setCount } from "./counters.js";
 import type { StageContext, StageResult } from "./deps.js";
 import { applyEffectToRegistry } from "./effects.js";
 import { recordStage } from "./record.js";
@@ -56,13 +57,13 @@ export async function runParallel(
       });
       const result = await runSingleStage(
         c,
-        warm.leadContext(c, { ...ctx, visit: (state.visits[c.id] ?? 0) + 1 }),
+        warm.leadContext(c, { ...ctx, visit: (getCount(state.visits, c.id) ?? 0) + 1 }),
       ).finally(() => warm.finished(c));
       if (ctx.signal.aborted) return;
       await serial(async () => {
         state.pending[c.id] = toPending(result);
-        state.visits[c.id] = (state.visits[c.id] ?? 0) + 1;
-        state.outcomes[c.id] = result.outcome;
+        state.visits = setCount(state.visits, c.id, (getCount(state.visits, c.id) ?? 0) + 1);
+        state.outcomes = setCount(state.outcomes, c.id, result.outcome);
         state.usage = addUsage(state.usage, result.usage);
         state.costUsd += result.costUsd;
         await recordStage(
@@ -167,8 +168,6 @@ function childVerdict(r: StageResult, blockingSeverity: Severity): ReviewVerdict
 export function workingCopy(run: Readonly<RunState>): RunState {
   return {
     ...run,
-    visits: { ...run.visits },
-    outcomes: { ...run.outcomes },
     pending: { ...run.pending },
     usage: { ...run.usage },
   };

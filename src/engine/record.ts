@@ -4,6 +4,7 @@ import { redactSecrets } from "../util/redact.js";
 import type { StageDef } from "../workflow/types.js";
 import { writeReviewSection } from "./artifacts.js";
 import { encodeCheckpoint, writeSnapshot } from "./checkpoint.js";
+import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
 import type { StageResult } from "./deps.js";
 import type { AppliedEffect } from "./effects.js";
@@ -47,7 +48,7 @@ export async function buildStageRecord(
     taskId: task.id,
     stageId: stage.id,
     kind: stage.kind,
-    visit: state.visits[stage.id] ?? 1,
+    visit: getCount(state.visits, stage.id) ?? 1,
     cycle: state.cycle,
     outcome: result.outcome,
     failureClass: result.failureClass ?? null,

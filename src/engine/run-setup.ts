@@ -2,6 +2,7 @@ import type { Run, Task } from "../domain/types.js";
 import { branchName, worktreePath } from "../git/naming.js";
 import type { Workflow } from "../workflow/types.js";
 import { type CounterLog, loadRunState, newCounterLog } from "./checkpoint.js";
+import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./run-env.js";
@@ -101,7 +102,9 @@ function endOfRecordedRun(state: RunState, workflow: Workflow, runId: number): R
       stageId: state.stoppedAt,
     };
   }
-  const exit = [...workflow.stages.values()].find((s) => s.kind === "exit" && (state.visits[s.id] ?? 0) > 0);
+  const exit = [...workflow.stages.values()].find(
+    (s) => s.kind === "exit" && (getCount(state.visits, s.id) ?? 0) > 0,
+  );
   return {
     kind: "exit",
     stageId: exit?.id ?? null,

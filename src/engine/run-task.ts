@@ -3,6 +3,7 @@ import { errorMessage, FixpointError } from "../errors.js";
 import { Registry } from "../findings/registry.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
 import { budgetState } from "./budget.js";
+import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps, StageContext, StageResult } from "./deps.js";
 import { type AppliedEffect, applyEffectToRegistry } from "./effects.js";
@@ -153,7 +154,7 @@ async function execute(
     // O(stages visited) each time: quadratic over a long run).
     state: { ...run },
     registry,
-    visit: (run.visits[stage.id] ?? 0) + 1,
+    visit: (getCount(run.visits, stage.id) ?? 0) + 1,
     workdir,
     signal,
     deps,
@@ -226,7 +227,7 @@ async function keepLeftWork(
 ): Promise<void> {
   const next = state.next === null ? undefined : workflow.stages.get(state.next);
   const cycle = state.cycle + (next?.nextCycle ? 1 : 0);
-  const at = (id: string) => ({ id, cycle, visit: (state.visits[id] ?? 0) + 1 });
+  const at = (id: string) => ({ id, cycle, visit: (getCount(state.visits, id) ?? 0) + 1 });
   const stages = next ? [at(next.id), ...next.children.map((c) => at(c.id))] : [];
   if (!(await hasSavedTurns({ task, runId, deps }, stages))) {
     await saveInterruptedWork(task, workdir, deps, state.next);

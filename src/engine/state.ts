@@ -8,6 +8,7 @@ import type {
   TokenUsage,
 } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
+import { type Counters, fromRecord, toRecord } from "./counters.js";
 import type { Effect } from "./effect-types.js";
 
 /**
@@ -32,9 +33,10 @@ export interface RunState {
   lastFailure: string | null;
   /** The stage at which the run stopped on an error, for `retry`. */
   stoppedAt: string | null;
-  visits: Record<string, number>;
+  /** Visits per stage id (a persistent table: read with getCount, update with setCount). */
+  visits: Counters<number>;
   /** Last outcome per stage id. */
-  outcomes: Record<string, StageOutcome>;
+  outcomes: Counters<StageOutcome>;
   /** Review stages of the current cycle that could not deliver a review (they block approval). */
   failedReviews: string[];
   /** Verdicts of the review stages of the current cycle. */
@@ -149,7 +151,12 @@ export function parseRunState(raw: unknown, taskId: string): RunState {
       `task ${taskId}: its checkpoint was written by a newer fixpoint (state version ${parsed.data.version}); upgrade fixpoint to resume it`,
     );
   }
-  return parsed.data as unknown as RunState;
+  const data = parsed.data as unknown as RunState & {
+    visits: Record<string, number>;
+    outcomes: Record<string, StageOutcome>;
+  };
+  // Stored flat (one entry per stage id); held as persistent tables.
+  return { ...data, visits: fromRecord(data.visits), outcomes: fromRecord(data.outcomes) };
 }
 
 function corrupted(taskId: string, why: string): FixpointError {
@@ -159,6 +166,8 @@ function corrupted(taskId: string, why: string): FixpointError {
   );
 }
 
+/** The stored form of a state: counters flat, everything JSON. */
 export function stateToJson(state: RunState): JsonObject {
-  return JSON.parse(JSON.stringify(state)) as JsonObject;
+  const flat = { ...state, visits: toRecord(state.visits), outcomes: toRecord(state.outcomes) };
+  return JSON.parse(JSON.stringify(flat)) as JsonObject;
 }

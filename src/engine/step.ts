@@ -12,6 +12,7 @@ import { noProgress } from "../findings/convergence.js";
 import { parseSeverity } from "../findings/severity.js";
 import { selectNext } from "../workflow/next.js";
 import type { ConditionEnv, StageDef, Value, Workflow } from "../workflow/types.js";
+import { getCount, setCount } from "./counters.js";
 import type { RunEnd } from "./run-env.js";
 import type { RunState } from "./state.js";
 import { cycleVerdict } from "./verdict.js";
@@ -107,7 +108,7 @@ function enter(state: StepState): StepOutput {
   if (run.next === null) return end({ kind: "exit", stageId: null });
   const stage = rules.workflow.stages.get(run.next);
   if (!stage) return end({ kind: "stopped", reason: `workflow has no stage \`${run.next}\`` });
-  if ((run.visits[stage.id] ?? 0) >= stage.maxVisits) {
+  if ((getCount(run.visits, stage.id) ?? 0) >= stage.maxVisits) {
     return end({
       kind: "stopped",
       reason: `stage ${stage.id} reached its bound of ${stage.maxVisits} visits`,
@@ -176,8 +177,10 @@ export function foldStage(
   const out: RunState = {
     ...run,
     visits:
-      opts.countVisit === false ? run.visits : { ...run.visits, [stage.id]: (run.visits[stage.id] ?? 0) + 1 },
-    outcomes: { ...run.outcomes, [stage.id]: f.outcome },
+      opts.countVisit === false
+        ? run.visits
+        : setCount(run.visits, stage.id, (getCount(run.visits, stage.id) ?? 0) + 1),
+    outcomes: setCount(run.outcomes, stage.id, f.outcome),
     usage: addUsage(run.usage, f.usage),
     costUsd: run.costUsd + f.costUsd,
   };
@@ -235,8 +238,8 @@ export function conditionEnv(
   rules: StepRules,
 ): ConditionEnv {
   return {
-    outcome: (stage) => run.outcomes[stage] ?? null,
-    status: (stage) => run.outcomes[stage] ?? null,
+    outcome: (stage) => getCount(run.outcomes, stage) ?? null,
+    status: (stage) => getCount(run.outcomes, stage) ?? null,
     context: (key) => toValue(run.context[key]),
     cycle: () => relCycle(run),
     max_cycles: () => rules.maxCycles,

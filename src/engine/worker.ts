@@ -204,12 +204,23 @@ async function releaseDeadLocalWorkers(deps: EngineDeps): Promise<void> {
     const [h, pid] = (t.workerId ?? "").split(":");
     if (h !== host || !pid || Number(pid) === process.pid) continue;
     if (!pidAlive(Number(pid)) && t.workerId) {
+      // Fenced by the dead worker's own lease: when another worker took the task meanwhile, the
+      // release and its event are not written (one transaction, both or neither).
       const lease = { taskId: t.id, workerId: t.workerId, token: t.leaseToken };
-      await deps.store.releaseTask(lease, { status: "queued" }, deps.clock.now());
-      await deps.store.appendEvents(
-        [{ taskId: t.id, runId: null, type: "worker.lost", data: { workerId: t.workerId } }],
-        deps.clock.now(),
-      );
+      const now = deps.clock.now();
+      const event = { taskId: t.id, runId: null, type: "worker.lost", data: { workerId: t.workerId } };
+      await deps.store
+        .transaction(
+          async (tx) => {
+            await tx.releaseTask(lease, { status: "queued" }, now);
+            await tx.appendEvents([event], now);
+          },
+          { fence: lease },
+        )
+        .catch((e: unknown) => {
+          // Taken over meanwhile: it is not ours to hand back. Anything else is a real failure.
+          if (!isLeaseLost(e)) throw e;
+        });
     }
   }
 }

@@ -1,6 +1,15 @@
 import { Worker } from "node:worker_threads";
+import type { Lease } from "../domain/store.js";
 import type { LeaseHandle, LeaseKeeper, LeaseLoss } from "../engine/lease-keeper.js";
 import type { FromThread, LeaseThreadData, ToThread } from "./lease-thread.js";
+
+interface Kept {
+  lease: Lease;
+  opts: { leaseMs: number; everyMs: number };
+  onLost: (why: LeaseLoss) => void;
+  /** Set once the thread failed and `fallback` keeps this lease instead. */
+  handle?: LeaseHandle;
+}
 
 /**
  * A LeaseKeeper that renews from a worker thread with its own store connection (any store
@@ -8,57 +17,62 @@ import type { FromThread, LeaseThreadData, ToThread } from "./lease-thread.js";
  * registry render, a big diff, a parser on a huge reply. Only a dead process stops renewing.
  *
  * The thread starts with the first kept lease and ends with the last one, so an idle worker
- * holds no extra connection and a finished `fixpoint work` exits without a close call.
+ * holds no extra connection and a finished `fixpoint work` exits without a close call. When the
+ * thread cannot start or open the store, `fallback` (renewing from this thread) takes over every
+ * lease it kept, so a lease is never silently left to expire.
  */
-export function createThreadLeaseKeeper(data: LeaseThreadData): LeaseKeeper {
+export function createThreadLeaseKeeper(data: LeaseThreadData, fallback: LeaseKeeper): LeaseKeeper {
   let thread: Worker | null = null;
+  let failed = false;
   let nextId = 1;
-  const lost = new Map<number, (why: LeaseLoss) => void>();
+  const kept = new Map<number, Kept>();
   const stopped = new Map<number, () => void>();
+
+  const fail = (w: Worker) => {
+    if (thread === w) thread = null;
+    failed = true;
+    for (const k of kept.values()) k.handle ??= fallback.keep(k.lease, k.opts, k.onLost);
+    for (const done of stopped.values()) done();
+    void w.terminate();
+  };
 
   const start = (): Worker => {
     const w = new Worker(new URL("./lease-thread.js", import.meta.url), { workerData: data });
     w.on("message", (msg: FromThread) => {
       if (msg.type === "lost") {
-        const f = lost.get(msg.id);
-        lost.delete(msg.id);
-        f?.(msg.why);
+        const k = kept.get(msg.id);
+        kept.delete(msg.id);
+        k?.onLost(msg.why);
       } else if (msg.type === "stopped") {
         stopped.get(msg.id)?.();
-        if (lost.size === 0 && stopped.size === 0 && thread === w) {
+        if (kept.size === 0 && stopped.size === 0 && thread === w) {
           thread = null;
           void w.terminate();
         }
-      }
-      // "error": the thread could not open the store. The engine's fenced writes still refuse a
-      // worker that loses its lease; the lease then simply expires after its time.
+      } else fail(w);
     });
-    // A crashed thread renews nothing; fenced writes keep the store consistent regardless.
-    w.on("error", () => {
-      if (thread === w) thread = null;
-    });
+    w.on("error", () => fail(w));
     w.unref();
     return w;
   };
 
   return {
     keep(lease, opts, onLost): LeaseHandle {
-      thread ??= start();
-      const w = thread;
       const id = nextId++;
-      lost.set(id, onLost);
-      w.postMessage({
-        type: "keep",
-        id,
-        lease,
-        leaseMs: opts.leaseMs,
-        everyMs: opts.everyMs,
-      } satisfies ToThread);
+      const k: Kept = { lease, opts, onLost };
+      kept.set(id, k);
+      if (failed) k.handle = fallback.keep(lease, opts, onLost);
+      else {
+        thread ??= start();
+        thread.postMessage({ type: "keep", id, lease, ...opts } satisfies ToThread);
+      }
+      const w = thread;
       return {
-        stop: () =>
-          new Promise<void>((resolve) => {
-            lost.delete(id);
-            if (thread !== w) return resolve();
+        stop: async () => {
+          kept.delete(id);
+          if (k.handle) return k.handle.stop();
+          if (w === null || thread !== w) return;
+          await new Promise<void>((resolve) => {
             // The thread answers at once unless a renewal is in flight; never wait on a dead one.
             // This timer is NOT unref'd: the thread and its port are, so without it nothing would
             // keep the process alive until the answer arrives, and it would exit mid-`finally`.
@@ -70,7 +84,8 @@ export function createThreadLeaseKeeper(data: LeaseThreadData): LeaseKeeper {
             }
             stopped.set(id, done);
             w.postMessage({ type: "stop", id } satisfies ToThread);
-          }),
+          });
+        },
       };
     },
   };

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/domain/types.js";
 import { countersKey, loadRunState, SNAPSHOT_AFTER } from "../../src/engine/checkpoint.js";
+import { toRecord } from "../../src/engine/counters.js";
 import { initialRunState } from "../../src/engine/state.js";
 import { approveAll } from "../helpers/agent-replies.js";
 import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
@@ -53,8 +54,10 @@ describe("checkpoints", () => {
     // Loaded, it is the whole state: every one of the 400 stages counted once.
     const [run] = await h.runs(big.id);
     const loaded = await loadRunState(h.store, big.id, run?.id ?? -1);
-    expect(Object.keys(loaded?.state.visits ?? {}).filter((k) => k.startsWith("s"))).toHaveLength(400);
-    expect(Object.values(loaded?.state.visits ?? {}).every((v) => v === 1)).toBe(true);
+    expect(Object.keys(toRecord(loaded?.state.visits ?? {})).filter((k) => k.startsWith("s"))).toHaveLength(
+      400,
+    );
+    expect(Object.values(toRecord(loaded?.state.visits ?? {})).every((v) => v === 1)).toBe(true);
   });
 
   it("resume a run interrupted between snapshots with every counter intact", async () => {
@@ -70,15 +73,15 @@ describe("checkpoints", () => {
     const [run] = await h.runs(t.id);
     expect(run?.status).toBe("interrupted");
     const mid = await loadRunState(h.store, t.id, run?.id ?? -1);
-    expect(Object.keys(mid?.state.visits ?? {}).length).toBeGreaterThan(SNAPSHOT_AFTER * 2);
+    expect(Object.keys(toRecord(mid?.state.visits ?? {})).length).toBeGreaterThan(SNAPSHOT_AFTER * 2);
 
     await h.store.updateTask(t.id, { status: "queued" }, Date.now());
     await h.runAll();
     expect((await h.task(t.id)).finalVerdict).toBe("APPROVED");
     const end = await loadRunState(h.store, t.id, run?.id ?? -1);
     // No stage ran twice and none was forgotten across the resume.
-    expect(Object.values(end?.state.visits ?? {}).every((v) => v === 1)).toBe(true);
-    expect(Object.keys(end?.state.visits ?? {})).toHaveLength(301);
+    expect(Object.values(toRecord(end?.state.visits ?? {})).every((v) => v === 1)).toBe(true);
+    expect(Object.keys(toRecord(end?.state.visits ?? {}))).toHaveLength(301);
     expect(await h.runs(t.id)).toHaveLength(1);
   });
 
@@ -108,8 +111,13 @@ describe("checkpoints", () => {
     h = await harnessWith(10);
     const t = await h.addTask({ workflow: "chain10" });
     const run = await h.store.createRun(t.id, "start", {}, 1);
-    const v1 = { ...initialRunState("s4"), version: 1, visits: { s1: 1, s2: 1, s3: 1 } };
-    v1.outcomes = { s1: "success", s2: "success", s3: "success" };
+    // Stored flat, as version 1 wrote it.
+    const v1 = {
+      ...initialRunState("s4"),
+      version: 1,
+      visits: { s1: 1, s2: 1, s3: 1 },
+      outcomes: { s1: "success", s2: "success", s3: "success" },
+    };
     await h.store.commitStage({
       taskId: t.id,
       runId: run.id,
@@ -124,7 +132,7 @@ describe("checkpoints", () => {
     expect((await h.task(t.id)).finalVerdict).toBe("APPROVED");
     expect(await h.runs(t.id)).toHaveLength(1);
     const end = await loadRunState(h.store, t.id, run.id);
-    expect(end?.state.visits).toMatchObject({ s1: 1, s3: 1, s4: 1, s10: 1 });
+    expect(toRecord(end?.state.visits ?? {})).toMatchObject({ s1: 1, s3: 1, s4: 1, s10: 1 });
     // s1–s3 were done before: the run went on at s4.
     expect((await h.stages(t.id)).map((s) => s.stageId)[0]).toBe("s4");
   });

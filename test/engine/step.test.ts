@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ZERO_USAGE } from "../../src/domain/types.js";
+import { type Counters, fromRecord, getCount, setCount, toRecord } from "../../src/engine/counters.js";
 import { initialRunState, type RunState } from "../../src/engine/state.js";
 import {
   type RegistryFacts,
@@ -55,7 +56,7 @@ describe("step, one event at a time", () => {
     const s = start(rules(IMPLEMENT_REVIEW));
     const out = step(s, { type: "continue" });
     expect(out.effects).toEqual([{ type: "run-stage", stage: IMPLEMENT_REVIEW.stages.get("implement") }]);
-    expect(out.state.run.visits).toEqual({});
+    expect(toRecord(out.state.run.visits)).toEqual({});
     expect(out.state.run).not.toBe(s.run);
   });
 
@@ -68,8 +69,9 @@ describe("step, one event at a time", () => {
       registry: registry(),
     });
     expect(out.effects).toEqual([{ type: "record", stageId: "implement" }]);
-    expect(out.state.run).toMatchObject({ next: "gates", visits: { implement: 1 }, costUsd: 0.5 });
-    expect(s.run.visits).toEqual({});
+    expect(out.state.run).toMatchObject({ next: "gates", costUsd: 0.5 });
+    expect(toRecord(out.state.run.visits)).toEqual({ implement: 1 });
+    expect(toRecord(s.run.visits)).toEqual({});
   });
 
   it("routes a decision by the registry's facts and records the blocking count of the cycle", () => {
@@ -285,6 +287,25 @@ describe("step, under any sequence of stage outcomes", () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe("the counters table", () => {
+  it("reads back what was set, like a plain map, and never changes the table it was given", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ maxLength: 6 }), fc.nat(9)), { maxLength: 200 }), (ops) => {
+        let table: Counters<number> = {};
+        const model = new Map<string, number>();
+        for (const [id, n] of ops) {
+          const before = deepFreeze(table);
+          table = setCount(before, id, n);
+          model.set(id, n);
+        }
+        expect(toRecord(table)).toEqual(Object.fromEntries(model));
+        for (const [id, n] of model) expect(getCount(table, id)).toBe(n);
+        expect(toRecord(fromRecord(toRecord(table)))).toEqual(toRecord(table));
+      }),
     );
   });
 });
