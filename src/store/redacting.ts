@@ -16,6 +16,7 @@ const IDENTITY_KEYS: ReadonlySet<string> = new Set([
   "workerId",
   "branch",
   "worktreePath",
+  "repo",
   "baseBranch",
   "workflow",
   "key",

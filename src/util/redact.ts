@@ -13,10 +13,12 @@
 export const REDACTED = "[REDACTED]";
 
 const SECRET_NAME = /(TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL)/i;
-/** Heuristic names need a value this long: short values ("1", "yes") would shred ordinary text. */
+/**
+ * A value must be this long to be hidden wherever it appears: short values ("1", "yes", a test
+ * token such as "test") would shred ordinary text and paths. Real keys are far longer.
+ */
 const MIN_SECRET_LENGTH = 8;
-/** Variables named explicitly (defaults and `redact-env`) are trusted to be secrets from this length. */
-const MIN_NAMED_SECRET_LENGTH = 4;
+const MIN_NAMED_SECRET_LENGTH = MIN_SECRET_LENGTH;
 
 /** Always redacted when set, whatever else the config says. */
 export const DEFAULT_REDACT_ENV: readonly string[] = [
