@@ -33,7 +33,12 @@ const GIT_ENV = {
   GIT_AUTHOR_EMAIL: "bench@localhost",
   GIT_COMMITTER_NAME: "bench",
   GIT_COMMITTER_EMAIL: "bench@localhost",
+  // No background `git gc --auto` after hundreds of commits: it would race the cleanup.
+  GIT_CONFIG_COUNT: "1",
+  GIT_CONFIG_KEY_0: "gc.auto",
+  GIT_CONFIG_VALUE_0: "0",
 };
+const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
 
 function chainWorkflow(n: number): string {
   const stages = Array.from(
@@ -82,7 +87,7 @@ async function floorChain(n: number, edit: boolean): Promise<number[]> {
     db.close();
     return times;
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(root, RM);
   }
 }
 
@@ -146,7 +151,7 @@ async function fixpointChain(n: number, edit: boolean): Promise<number[]> {
       times.push((finished[i] as number) - (finished[i - 1] as number));
     return times;
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(root, RM);
   }
 }
 

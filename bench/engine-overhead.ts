@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -103,6 +103,7 @@ export async function benchEngineOverhead(): Promise<BenchResult> {
       perStage.push((finished[i] as number) - (finished[i - 1] as number));
   }
   await store.close();
+  rmSync(root, { recursive: true, force: true });
   const m = median(perStage);
   return {
     name: "engine overhead per stage (no-op agent, SQLite checkpoint), median",

@@ -5,18 +5,21 @@ export function fmt(v: number): string {
 }
 
 /** docs/benchmarks.md: every result as one table row, then how to read them. */
-export function renderReport(results: BenchResult[], meta: { date: string; machine: string }): string {
+export function renderReport(
+  results: BenchResult[],
+  meta: { date: string; machine: string; command?: string },
+): string {
   const rows = results.map(
     (r) =>
       `| ${r.name} | **${fmt(r.value)} ${r.unit}** | ${r.budget} | ${r.ok ? "met" : "NOT met"} | ${r.detail} |`,
   );
   return `# Benchmarks
 
-Measured by \`npm run bench\` (sources in \`bench/\`) on ${meta.date}.
+Measured by \`${meta.command ?? "npm run bench"}\` (sources in \`bench/\`) on ${meta.date}.
 Machine: ${meta.machine}.
 One benchmark: \`npm run bench -- chain\` (keys: engine, chain, registry, prompt, status, claims,
 convergence, dedup). Other sizes: \`FIXPOINT_BENCH_CHAIN=10,50\`, \`FIXPOINT_BENCH_FINDINGS=200,20000\`,
-\`FIXPOINT_BENCH_TASKS=5000\`, \`FIXPOINT_BENCH_RESOLVED=20000\` (the report is then not rewritten).
+\`FIXPOINT_BENCH_TASKS=5000\`, \`FIXPOINT_BENCH_RESOLVED=20000\` (the first line above names the sizes used).
 
 | what | measured | target | | how |
 |---|---|---|---|---|

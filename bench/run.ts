@@ -19,7 +19,7 @@ import { type BenchResult, machine } from "./util.js";
  */
 /**
  * Sizes for the issue 10 benchmarks; each can be overridden with a comma list, e.g.
- * `FIXPOINT_BENCH_CHAIN=10,100 npm run bench -- chain` (then docs/benchmarks.md is not rewritten).
+ * `FIXPOINT_BENCH_CHAIN=10,100 npm run bench`; the report names the sizes used.
  */
 function sizes(name: string, defaults: number[]): number[] {
   const v = process.env[name];
@@ -29,7 +29,7 @@ function sizes(name: string, defaults: number[]): number[] {
     throw new Error(`${name} must be a comma-separated list of whole numbers ≥ 1, got ${JSON.stringify(v)}`);
   return parsed;
 }
-const SIZE_VARS = [
+const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_CHAIN",
   "FIXPOINT_BENCH_FINDINGS",
   "FIXPOINT_BENCH_TASKS",
@@ -76,16 +76,19 @@ async function main(): Promise<void> {
       );
     }
   }
-  if (only.length === 0 && !SIZE_VARS.some((v) => process.env[v])) writeReport(results);
+  if (only.length === 0)
+    writeReport(
+      results,
+      SIZE_VARS.filter((v) => process.env[v]).map((v) => `${v}=${process.env[v]}`),
+    );
   if (results.some((r) => !r.ok)) process.exitCode = 1;
 }
 
-function writeReport(results: BenchResult[]): void {
+function writeReport(results: BenchResult[], sizes: string[]): void {
   const path = fileURLToPath(new URL("../../docs/benchmarks.md", import.meta.url));
-  writeFileSync(
-    path,
-    renderReport(results, { date: new Date().toISOString().slice(0, 10), machine: machine() }),
-  );
+  const command = `${sizes.length ? `${sizes.join(" ")} ` : ""}npm run bench`;
+  const meta = { date: new Date().toISOString().slice(0, 10), machine: machine(), command };
+  writeFileSync(path, renderReport(results, meta));
   process.stdout.write(`wrote ${path}\n`);
 }
 
