@@ -22,7 +22,11 @@ export class WorkListener {
   private connect(): Promise<void> {
     if (this.client !== null || this.closed) return Promise.resolve();
     this.connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.url, application_name: "fixpoint-listen" });
+      const client = new pg.Client({
+        connectionString: this.url,
+        application_name: "fixpoint-listen",
+        connectionTimeoutMillis: 10_000,
+      });
       const drop = () => {
         if (this.client === client) this.client = null;
         client.end().catch(() => undefined);
@@ -52,8 +56,9 @@ export class WorkListener {
 
   async wait(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return;
-    await this.connect();
-    if (signal?.aborted) return;
+    // Connecting (or failing to) happens alongside the wait, so an unreachable server never
+    // stretches it past `timeoutMs`.
+    void this.connect();
     if (this.pending > 0) {
       this.pending--;
       return;
