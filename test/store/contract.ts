@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Store } from "../../src/domain/store.js";
 import { FixpointError } from "../../src/errors.js";
+import { dashboardContract } from "./contract-dashboard.js";
 import { finding, newTask, stage } from "./samples.js";
 
 export type OpenStore = () => Promise<{ store: Store; cleanup: () => Promise<void> }>;
@@ -21,6 +22,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     afterEach(async () => {
       await cleanup();
     });
+    dashboardContract(() => store);
 
     describe("tasks", () => {
       it("creates tasks with t-<seq> ids in order and reads them back", async () => {

@@ -1,5 +1,6 @@
 import type {
   ClaimRequest,
+  FindingFilter,
   Lease,
   RunPatch,
   StageCommit,
@@ -8,6 +9,7 @@ import type {
   StoreOps,
   TaskFilter,
   TaskPatch,
+  TaskTotals,
 } from "../../domain/store.js";
 import type {
   Finding,
@@ -24,6 +26,7 @@ import type {
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import { openDatabase, type SqliteDatabase } from "./connection.js";
+import { findingSearchSql, taskTotalsSql } from "./dashboard-sql.js";
 import { toStoreError } from "./errors.js";
 import { migrate } from "./migrate.js";
 import {
@@ -397,6 +400,39 @@ class SqliteStore implements Store {
         })
         .map(toEvent),
     );
+  }
+
+  listEventsAfter(afterId: number, limit: number): Promise<TaskEvent[]> {
+    return this.op("listing events", () =>
+      this.sql
+        .all("SELECT * FROM events WHERE id > @afterId ORDER BY id LIMIT @limit", {
+          afterId,
+          limit: Math.max(0, Math.floor(limit)),
+        })
+        .map(toEvent),
+    );
+  }
+
+  // ---- dashboard reads
+
+  searchFindings(filter: FindingFilter): Promise<Finding[]> {
+    return this.op("searching findings", () => {
+      const { sql, params } = findingSearchSql(filter);
+      return this.sql.all(sql, params).map(toFinding);
+    });
+  }
+
+  taskTotals(filter: TaskFilter = {}): Promise<TaskTotals> {
+    return this.op("summing tasks", () => {
+      const { sql, params } = taskTotalsSql(filter);
+      const r = this.sql.get(sql, params);
+      return {
+        tasks: Number(r?.tasks ?? 0),
+        costUsd: Number(r?.cost_usd ?? 0),
+        tokens: Number(r?.tokens ?? 0),
+        agentMs: Number(r?.agent_ms ?? 0),
+      };
+    });
   }
 
   // ---- markers

@@ -119,6 +119,14 @@ export function filterSql(filter: TaskFilter, forCount: boolean): { clause: stri
     where.push("parent_id = @parentId");
     params.parentId = filter.parentId;
   }
+  if (filter.updatedSince !== undefined) {
+    where.push("updated_at >= @updatedSince");
+    params.updatedSince = filter.updatedSince;
+  }
+  if (filter.beforeSeq !== undefined) {
+    where.push("seq < @beforeSeq");
+    params.beforeSeq = filter.beforeSeq;
+  }
   let clause = where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "";
   if (!forCount) {
     clause += filter.newestFirst === true ? " ORDER BY seq DESC" : " ORDER BY seq";
