@@ -35,6 +35,7 @@ const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
   { names: ["clean"], load: async () => [(await import("./commands/clean.js")).registerClean] },
   { names: ["doctor"], load: async () => [(await import("./commands/doctor.js")).registerDoctor] },
   { names: ["pr"], load: async () => [(await import("./commands/pr.js")).registerPr] },
+  { names: ["serve"], load: async () => [(await import("./commands/serve.js")).registerServe] },
 ];
 
 /**

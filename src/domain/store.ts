@@ -117,6 +117,8 @@ export interface StoreOps {
    * feed polls it with the last id it sent (ids only grow, so nothing is missed or sent twice).
    */
   listEventsAfter(afterId: number, limit: number): Promise<TaskEvent[]>;
+  /** The id of the newest event of any task; 0 when there is none. Where a live feed starts. */
+  lastEventId(): Promise<number>;
 
   // ---- dashboard reads (paged; fast at 100,000 tasks)
   /** Findings across tasks, newest first, filtered and paged (see FindingFilter). */

@@ -23,6 +23,7 @@ export function dashboardContract(getStore: () => Store): void {
 
     it("listEventsAfter reads every task's events after an id, in order, at most limit", async () => {
       const store = getStore();
+      expect(await store.lastEventId()).toBe(0);
       const a = await store.createTask(newTask(), 1);
       const b = await store.createTask(newTask(), 1);
       await store.appendEvents([{ taskId: a.id, runId: null, type: "one", data: {} }], 2);
@@ -37,6 +38,7 @@ export function dashboardContract(getStore: () => Store): void {
       const page = await store.listEventsAfter(all[0]?.id ?? 0, 1);
       expect(page.map((e) => e.type)).toEqual(["two"]);
       expect(await store.listEventsAfter(all[2]?.id ?? 0, 10)).toEqual([]);
+      expect(await store.lastEventId()).toBe(all[2]?.id);
     });
 
     it("searchFindings filters across tasks by status, severity, reviewer and file, newest first", async () => {

@@ -413,6 +413,10 @@ class SqliteStore implements Store {
     );
   }
 
+  lastEventId(): Promise<number> {
+    return this.op("listing events", () => Number(this.sql.get("SELECT MAX(id) AS id FROM events")?.id ?? 0));
+  }
+
   // ---- dashboard reads
 
   searchFindings(filter: FindingFilter): Promise<Finding[]> {
