@@ -45,6 +45,7 @@ export function createDashboard(opts: DashboardOptions): Hono {
   app.get("/assets/dashboard.css", (c) =>
     c.body(DASHBOARD_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }),
   );
+  app.get("/favicon.ico", (c) => c.body(null, 204));
   app.get("/events", liveEvents(opts.api, opts.live));
 
   const deps: RouteDeps = {
@@ -80,7 +81,7 @@ export function errorResponse(c: Context, err: unknown) {
   const status = code === "not_found" ? 404 : code === "usage" ? 400 : code.startsWith("store") ? 503 : 500;
   if (json) return c.json({ error: { code, message } }, status);
   if (status === 404) return page(c, notFoundPage(message), 404);
-  if (status === 400) return page(c, badRequestPage(message, c.req.header("referer") ? undefined : "/"), 400);
+  if (status === 400) return page(c, badRequestPage(message), 400);
   if (status === 503) return page(c, storeErrorPage(message), 503);
   console.error(`fixpoint serve: ${c.req.method} ${c.req.path}: ${message}`);
   return c.text(

@@ -10,11 +10,6 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** Loopback names: a server bound to one of these needs no token. */
-export function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
 /**
  * Serves the app on host:port (0 picks a free port). A taken port fails with
  * FixpointError("usage") naming it (exit 2), never a stack trace.

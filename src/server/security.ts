@@ -70,7 +70,7 @@ export function requireToken(token: string): MiddlewareHandler {
  * loopback address.
  */
 export const requireLoopbackHost: MiddlewareHandler = async (c, next) => {
-  const host = c.req.header("host") ?? "";
+  const host = c.req.header("host") ?? new URL(c.req.url).host;
   const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
   if (name === "localhost" || name === "[::1]" || /^127(\.\d{1,3}){3}$/.test(name ?? "")) return next();
   return c.text(`421 Misdirected Request: this dashboard answers on loopback names only, not ${host}\n`, 421);
@@ -85,7 +85,7 @@ export function requireCsrf(csrf: string): MiddlewareHandler {
     if (c.req.method !== "POST") return next();
     const origin = c.req.header("origin");
     if (origin !== undefined && origin !== "null") {
-      if (originHost(origin) !== c.req.header("host"))
+      if (originHost(origin) !== (c.req.header("host") ?? new URL(c.req.url).host))
         return c.text("403 Forbidden: cross-site request\n", 403);
     }
     let given = c.req.header("x-csrf-token");

@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { userInfo } from "node:os";
 import type { Command } from "commander";
 import { FixpointError } from "../../errors.js";
+import { accessFor } from "../../server/access.js";
 import { createDashboard } from "../../server/app.js";
-import { isLoopback, listen } from "../../server/listen.js";
+import { listen } from "../../server/listen.js";
 import { newSecret } from "../../server/security.js";
 import { createStoreApi } from "../../server/store-api.js";
 import type { Io } from "../io.js";
@@ -50,21 +51,20 @@ export function registerServe(program: Command, io: Io): void {
     .option("--open", "open the dashboard in a browser")
     .action(async (opts: { host: string; port?: string; open?: boolean }) => {
       const port = parsePort(opts.port);
-      const loopback = isLoopback(opts.host);
-      const token = loopback ? undefined : io.env.FIXPOINT_SERVE_TOKEN || newSecret();
+      const { token, fromEnv, loopbackOnly } = accessFor(opts.host, io.env);
       const project = await openProject(io.cwd, { env: io.env });
       try {
         const app = createDashboard({
           api: createStoreApi(project),
           csrf: newSecret(),
           token,
-          loopbackOnly: loopback,
+          loopbackOnly,
           actor: actor(),
         });
         const server = await listen(app, opts.host, port);
         const url = token === undefined ? server.url : `${server.url}?token=${encodeURIComponent(token)}`;
         io.out(`fixpoint dashboard: ${url}\n`);
-        if (token !== undefined && !io.env.FIXPOINT_SERVE_TOKEN) {
+        if (token !== undefined && !fromEnv) {
           io.out(
             "  listening beyond loopback: every request needs this token (set FIXPOINT_SERVE_TOKEN to choose it)\n",
           );

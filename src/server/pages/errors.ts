@@ -8,10 +8,10 @@ export function notFoundPage(what: string): Html {
   );
 }
 
-export function badRequestPage(reason: string, back?: string): Html {
+export function badRequestPage(reason: string): Html {
   return layout(
     "Bad request",
-    html`<h1>That request cannot be carried out</h1><p class="reason">${reason}</p><p>${back ? html`<a href="${back}">Back</a> · ` : ""}<a href="/">Morning report</a></p>`,
+    html`<h1>That request cannot be carried out</h1><p class="reason">${reason}</p><p><a href="/">Back to the morning report</a></p>`,
   );
 }
 

@@ -29,7 +29,7 @@ export function taskPage(d: TaskPageData, ctx: PageContext): Html {
 ${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ""}
 ${taskHeader(d.detail, ctx)}
 ${taskActions(task, ctx)}
-${timeline(d.detail)}
+${promptSection(d.detail)}
 ${findingsSection(d, ctx)}
 ${diffSection(d.diff, d.detail.findings)}
 ${artifactsSection(task.id, d.artifacts)}
@@ -60,7 +60,7 @@ ${stagesTable(d.stages, d.runs)}
 </section>`;
 }
 
-function timeline(d: TaskDetail): Html {
+function promptSection(d: TaskDetail): Html {
   return html`<section><h2>Prompt</h2><div class="md">${renderMarkdown(d.task.prompt)}</div></section>`;
 }
 
