@@ -36,6 +36,20 @@ function exitWith(code: number): void {
   process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
 }
 
+/**
+ * A reader that stops early (`fixpoint status | head`) closes the pipe: the rest of the output
+ * has nowhere to go and that is not an error. End quietly instead of printing EPIPE's stack.
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    throw e;
+  });
+}
+
+quietOnClosedPipe(process.stdout);
+quietOnClosedPipe(process.stderr);
+
 main(process.argv).then(exitWith, (e: unknown) => {
   process.stderr.write(`fixpoint: ${toError(e).message}\n`);
   exitWith(1);

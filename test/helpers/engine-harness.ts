@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createScriptedBackend, type ScriptHandler } from "../../src/agents/scripted.js";
-import type { Project } from "../../src/cli/project.js";
+import type { Project } from "../../src/app/project.js";
 import type { AgentBackend, AgentRequest, AgentResolver } from "../../src/domain/agent.js";
 import type { Finding, Run, StageExecution, Task, TaskEvent } from "../../src/domain/types.js";
 import type { EngineDeps } from "../../src/engine/deps.js";

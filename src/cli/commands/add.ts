@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { TASK_TYPES, type TaskType } from "../../domain/types.js";
-import { FixpointError } from "../../errors.js";
-import { loadWorkflow } from "../../workflow/loader.js";
+import { addTask } from "../../app/add-task.js";
+import { TASK_TYPES } from "../../domain/types.js";
+import { errorMessage, FixpointError } from "../../errors.js";
+import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
-import { openProject } from "../project.js";
 import { taskJson } from "../render/json.js";
 import { parseNumber, parsePositiveInt } from "../task-ref.js";
 
@@ -40,10 +40,11 @@ export function registerAdd(program: Command, io: Io): void {
     .option("--title <title>", "short title (default: the prompt's first line)")
     .option("--json", "print the task as JSON")
     .action(async (promptArg: string | undefined, opts: AddOptions) => {
-      const prompt = opts.promptFile ? await readFile(resolve(io.cwd, opts.promptFile), "utf8") : promptArg;
+      const prompt = opts.promptFile ? await readPromptFile(resolve(io.cwd, opts.promptFile)) : promptArg;
       if (!prompt || prompt.trim() === "")
         throw new FixpointError("usage", "add needs a prompt (an argument or --prompt-file)");
-      if (!(TASK_TYPES as readonly string[]).includes(opts.type ?? "implement")) {
+      const type = TASK_TYPES.find((t) => t === (opts.type ?? "implement"));
+      if (!type) {
         throw new FixpointError(
           "usage",
           `unknown task type \`${opts.type}\` (one of ${TASK_TYPES.join(", ")})`,
@@ -51,69 +52,35 @@ export function registerAdd(program: Command, io: Io): void {
       }
       const maxCycles = parsePositiveInt("--max-cycles", opts.maxCycles);
       const budgetUsd = parseNumber("--budget-usd", opts.budgetUsd);
-      const project = await openProject(io.cwd, { env: io.env, flags: { maxCycles, budgetUsd } });
-      try {
-        const { config, git, root } = project;
-        const workflow =
-          opts.workflow ?? (opts.review === false ? "implement-only" : config.defaults.workflow);
-        await loadWorkflow(workflow, root);
-        const base = opts.base ?? config.defaults.baseBranch ?? (await git.currentBranch(root));
-        if (!base || !(await git.revParse(root, base))) {
-          throw new FixpointError(
-            "usage",
-            `base branch \`${base ?? "(detached HEAD)"}\` not found; pass --base <branch>`,
-          );
-        }
-        const agents: Record<string, string> = {};
-        for (const [role, name] of [
-          ["implementer", opts.agent],
-          ["fixer", opts.agent],
-          ["reviewer", opts.reviewAgent],
-        ] as const) {
-          if (!name) continue;
-          if (!config.agents[name]) {
-            throw new FixpointError(
-              "usage",
-              `unknown agent \`${name}\` (configured: ${Object.keys(config.agents).join(", ")})`,
-            );
-          }
-          agents[role] = name;
-        }
-        const task = await project.store.createTask(
-          {
-            type: (opts.type ?? "implement") as TaskType,
-            title: opts.title ?? titleOf(prompt),
-            prompt: prompt.trim(),
-            workflow,
-            repo: root,
-            baseBranch: base,
-            maxCycles: config.defaults.maxCycles,
-            budget: config.defaults.budget,
-            agents,
-            meta: opts.review === false ? { noReview: true } : {},
-          },
-          Date.now(),
-        );
-        await project.store.appendEvents(
-          [
-            {
-              taskId: task.id,
-              runId: null,
-              type: "task.queued",
-              data: { workflow, base, maxCycles: task.maxCycles },
-            },
-          ],
-          Date.now(),
-        );
-        if (opts.json) printJson(io, taskJson(task));
-        else io.out(`queued ${task.id}  ${task.type}  ${task.title}\n`);
-      } finally {
-        await project.close();
-      }
+      const task = await withContext(
+        io,
+        (ctx) =>
+          addTask(ctx, {
+            prompt,
+            type,
+            review: opts.review !== false,
+            ...(opts.title !== undefined ? { title: opts.title } : {}),
+            ...(opts.workflow !== undefined ? { workflow: opts.workflow } : {}),
+            ...(opts.base !== undefined ? { base: opts.base } : {}),
+            ...(opts.agent !== undefined ? { agent: opts.agent } : {}),
+            ...(opts.reviewAgent !== undefined ? { reviewAgent: opts.reviewAgent } : {}),
+          }),
+        // As flags, so a bad value is reported like every other configuration override.
+        { flags: { maxCycles, budgetUsd } },
+      );
+      if (opts.json) printJson(io, taskJson(task));
+      else io.out(`queued ${task.id}  ${task.type}  ${task.title}\n`);
     });
 }
 
-function titleOf(prompt: string): string {
-  const first = prompt.trim().split("\n")[0] ?? "";
-  return first.length > 72 ? `${first.slice(0, 71)}…` : first;
+/** The prompt file's text; a missing or unreadable file is a usage error naming its path. */
+async function readPromptFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    const code = e instanceof Error && "code" in e ? String(e.code) : "";
+    const why =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory, not a file" : errorMessage(e);
+    throw new FixpointError("usage", `--prompt-file ${path}: ${why}`, { cause: e });
+  }
 }

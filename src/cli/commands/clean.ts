@@ -1,10 +1,7 @@
-import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { errorMessage } from "../../errors.js";
+import { type CleanAction, cleanTasks } from "../../app/clean.js";
+import { withContext } from "../context.js";
 import type { Io } from "../io.js";
-import { openProject } from "../project.js";
-
-const FINISHED = new Set(["completed", "cancelled"]);
 
 export function registerClean(program: Command, io: Io): void {
   program
@@ -19,46 +16,25 @@ export function registerClean(program: Command, io: Io): void {
     )
     .option("--dry-run", "say what would be removed")
     .action(async (opts: { branches?: boolean; dryRun?: boolean }) => {
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const { store, git } = project;
-        const tasks = (await store.listTasks()).filter(
-          (t) => FINISHED.has(t.status) && (t.worktreePath || (opts.branches && t.branch)),
-        );
-        let removed = 0;
-        for (const t of tasks) {
-          const path = t.worktreePath;
-          if (path && existsSync(path)) {
-            const dirty = await git.status(path).catch(() => []);
-            if (dirty.length) {
-              io.out(`  kept ${path}: it has uncommitted changes\n`);
-              continue;
-            }
-            if (opts.dryRun) io.out(`  would remove ${path}\n`);
-            else {
-              try {
-                await git.removeWorktree(t.repo, path);
-                removed++;
-                io.out(`  removed ${path}\n`);
-              } catch (e) {
-                io.out(`  kept ${path}: ${errorMessage(e)}\n`);
-                continue;
-              }
-            }
-          }
-          if (opts.branches && t.branch && !opts.dryRun && (await git.branchExists(t.repo, t.branch))) {
-            if (await git.isBranchSafeToDelete(t.repo, t.branch)) {
-              await git.deleteBranch(t.repo, t.branch);
-              io.out(`  deleted branch ${t.branch}\n`);
-            } else {
-              io.out(`  kept branch ${t.branch}: it has commits that exist nowhere else\n`);
-            }
-          }
-          if (!opts.dryRun && path) await store.updateTask(t.id, { worktreePath: null }, Date.now());
-        }
-        io.out(`${removed} worktree${removed === 1 ? "" : "s"} removed\n`);
-      } finally {
-        await project.close();
-      }
+      const r = await withContext(io, (ctx) =>
+        cleanTasks(ctx, { branches: Boolean(opts.branches), dryRun: Boolean(opts.dryRun) }),
+      );
+      for (const a of r.actions) io.out(`  ${actionLine(a)}\n`);
+      io.out(`${r.removed} worktree${r.removed === 1 ? "" : "s"} removed\n`);
     });
+}
+
+function actionLine(a: CleanAction): string {
+  switch (a.kind) {
+    case "removed":
+      return `removed ${a.path}`;
+    case "would_remove":
+      return `would remove ${a.path}`;
+    case "kept":
+      return `kept ${a.path}: ${a.why}`;
+    case "branch_deleted":
+      return `deleted branch ${a.branch}`;
+    case "branch_kept":
+      return `kept branch ${a.branch}: ${a.why}`;
+  }
 }

@@ -1,19 +1,11 @@
-import { userInfo } from "node:os";
 import type { Command } from "commander";
-import { FINAL_VERDICTS, type FinalVerdict, isApproval } from "../../domain/types.js";
-import { humanMarkerKey } from "../../engine/handlers/simple.js";
-import { FixpointError } from "../../errors.js";
+import { cancelTask } from "../../app/cancel.js";
+import { editTask } from "../../app/edit-task.js";
+import { approve, reject } from "../../app/human.js";
+import { FINAL_VERDICTS } from "../../domain/types.js";
+import { withContext } from "../context.js";
 import type { Io } from "../io.js";
-import { openProject } from "../project.js";
-import { requireTask } from "../task-ref.js";
-
-function who(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return "unknown";
-  }
-}
+import { parseNumber, parsePositiveInt } from "../task-ref.js";
 
 export function registerControl(program: Command, io: Io): void {
   program
@@ -21,75 +13,43 @@ export function registerControl(program: Command, io: Io): void {
     .description("stop a running or queued task; its worktree and commits stay")
     .argument("<id>", "task id")
     .action(async (ref: string) => {
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const task = await requireTask(project.store, ref);
-        if (task.status === "completed" || task.status === "cancelled") {
-          throw new FixpointError("usage", `${task.id} is already ${task.status}`);
-        }
-        const now = Date.now();
-        await project.store.updateTask(
-          task.id,
-          { status: "cancelled", reason: `cancelled by ${who()}` },
-          now,
-        );
-        await project.store.appendEvents(
-          [{ taskId: task.id, runId: null, type: "task.cancelled", data: { by: who(), was: task.status } }],
-          now,
-        );
-        io.out(
-          `${task.id} cancelled${task.status === "running" ? " (its worker stops the running stage and commits its work)" : ""}\n`,
-        );
-      } finally {
-        await project.close();
-      }
+      const r = await withContext(io, (ctx) => cancelTask(ctx, ref));
+      io.out(
+        `${r.task.id} cancelled${r.was === "running" ? " (its worker stops the running stage and commits its work)" : ""}\n`,
+      );
     });
 
   program
     .command("edit")
-    .description("override the final verdict (recorded as an event with who and when)")
+    .description(
+      "override the final verdict, or change the cycle bound or budget (recorded as events with who and when)",
+    )
     .argument("<id>", "task id")
-    .requiredOption("--verdict <verdict>", FINAL_VERDICTS.join(" | "))
-    .action(async (ref: string, opts: { verdict: string }) => {
-      const verdict = opts.verdict.toUpperCase();
-      if (!(FINAL_VERDICTS as readonly string[]).includes(verdict)) {
-        throw new FixpointError(
-          "usage",
-          `unknown verdict \`${opts.verdict}\` (one of ${FINAL_VERDICTS.join(", ")})`,
-        );
-      }
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const task = await requireTask(project.store, ref);
-        if (task.status === "running")
-          throw new FixpointError("usage", `${task.id} is running; cancel it first`);
-        const now = Date.now();
-        const v = verdict as FinalVerdict;
-        await project.store.updateTask(
-          task.id,
-          {
-            finalVerdict: v,
-            status: isApproval(v) ? "completed" : "needs_human",
-            reason: `verdict set by ${who()}`,
-          },
-          now,
-        );
-        await project.store.appendEvents(
-          [
-            {
-              taskId: task.id,
-              runId: null,
-              type: "verdict.overridden",
-              data: { from: task.finalVerdict, to: v, by: who(), at: new Date(now).toISOString() },
-            },
-          ],
-          now,
-        );
-        io.out(`${task.id}: final verdict ${task.finalVerdict ?? "(none)"} → ${v}\n`);
-      } finally {
-        await project.close();
-      }
-    });
+    .option("--verdict <verdict>", FINAL_VERDICTS.join(" | "))
+    .option("--max-cycles <n>", "fix cycles before MAX_CYCLES_REACHED")
+    .option("--budget-usd <usd>", "stop the task when it has cost this much (all runs)")
+    .option("--budget-tokens <n>", "stop the task when it has used this many tokens (all runs)")
+    .action(
+      async (
+        ref: string,
+        opts: { verdict?: string; maxCycles?: string; budgetUsd?: string; budgetTokens?: string },
+      ) => {
+        const input = {
+          task: ref,
+          ...(opts.verdict !== undefined ? { verdict: opts.verdict } : {}),
+          ...optional("maxCycles", parsePositiveInt("--max-cycles", opts.maxCycles)),
+          ...optional("budgetUsd", parseNumber("--budget-usd", opts.budgetUsd)),
+          ...optional("budgetTokens", parsePositiveInt("--budget-tokens", opts.budgetTokens)),
+        };
+        const r = await withContext(io, (ctx) => editTask(ctx, input));
+        const verdict = r.changes.verdict;
+        if (verdict) io.out(`${r.task.id}: final verdict ${verdict[0] ?? "(none)"} → ${verdict[1]}\n`);
+        for (const [field, [from, to]] of Object.entries(r.changes)) {
+          if (field !== "verdict")
+            io.out(`${r.task.id}: ${field} ${JSON.stringify(from)} → ${JSON.stringify(to)}\n`);
+        }
+      },
+    );
 
   for (const decision of ["approve", "reject"] as const) {
     const cmd = program
@@ -98,40 +58,18 @@ export function registerControl(program: Command, io: Io): void {
       .argument("<id>", "task id");
     if (decision === "reject") cmd.requiredOption("--reason <reason>", "why");
     cmd.action(async (ref: string, opts: { reason?: string }) => {
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const task = await requireTask(project.store, ref);
-        if (task.status !== "needs_human" || !task.currentStage) {
-          throw new FixpointError("usage", `${task.id} is not waiting for a human (status ${task.status})`);
-        }
-        const now = Date.now();
-        await project.store.setMarker(
-          humanMarkerKey(task.id, task.currentStage),
-          {
-            decision: decision === "approve" ? "approved" : "rejected",
-            reason: opts.reason ?? null,
-            by: who(),
-          },
-          now,
-        );
-        await project.store.updateTask(task.id, { status: "queued", finalVerdict: null, reason: null }, now);
-        await project.store.appendEvents(
-          [
-            {
-              taskId: task.id,
-              runId: null,
-              type: `human.${decision === "approve" ? "approved" : "rejected"}`,
-              data: { stage: task.currentStage, by: who(), reason: opts.reason ?? null },
-            },
-          ],
-          now,
-        );
-        io.out(
-          `${task.id}: ${decision === "approve" ? "approved" : "rejected"} at ${task.currentStage}; queued (run \`fixpoint work\`)\n`,
-        );
-      } finally {
-        await project.close();
-      }
+      const r = await withContext(io, (ctx) =>
+        decision === "approve"
+          ? approve(ctx, { task: ref, ...(opts.reason ? { reason: opts.reason } : {}) })
+          : reject(ctx, { task: ref, reason: opts.reason ?? "" }),
+      );
+      io.out(
+        `${r.task.id}: ${decision === "approve" ? "approved" : "rejected"} at ${r.stage}; queued (run \`fixpoint work\`)\n`,
+      );
     });
   }
+}
+
+function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }

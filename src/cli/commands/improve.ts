@@ -1,14 +1,8 @@
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Command } from "commander";
-import { FixpointError } from "../../errors.js";
-import { fenceUntrusted } from "../../findings/fence.js";
-import { renderOutstandingFindings } from "../../findings/render.js";
+import { improveTask } from "../../app/improve.js";
+import { withContext } from "../context.js";
 import type { Io } from "../io.js";
-import { openProject } from "../project.js";
-import { parsePositiveInt, requireTask } from "../task-ref.js";
-
-const LIVE = new Set(["open", "fixed", "deferred"]);
+import { parsePositiveInt } from "../task-ref.js";
 
 export function registerImprove(program: Command, io: Io): void {
   program
@@ -20,88 +14,17 @@ export function registerImprove(program: Command, io: Io): void {
     .option("--review <n>", "use the review artifact of this cycle (default: the last one)")
     .option("--max-cycles <n>", "fix cycles for the improve task")
     .action(async (ref: string, opts: { review?: string; maxCycles?: string }) => {
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const { store } = project;
-        const origin = await requireTask(store, ref);
-        if (origin.status === "running" || origin.status === "queued") {
-          throw new FixpointError(
-            "usage",
-            `${origin.id} is ${origin.status}; improve a task once it has finished`,
-          );
-        }
-        if (!origin.branch)
-          throw new FixpointError("usage", `${origin.id} has no branch yet; nothing to improve`);
-        const reviews = join(project.dir, "reviews");
-        const cycle =
-          parsePositiveInt("--review", opts.review) ?? (await lastReviewCycle(reviews, origin.id));
-        if (cycle === null)
-          throw new FixpointError("usage", `${origin.id} has no review artifact in ${reviews}`);
-        const artifact = join(reviews, `${origin.id}-review-${cycle}.md`);
-        const review = await readFile(artifact, "utf8").catch(() => {
-          throw new FixpointError("usage", `no review artifact ${artifact}`);
-        });
-        const findings = (await store.listFindings(origin.id)).filter((f) => LIVE.has(f.status));
-        const now = Date.now();
-        const task = await store.createTask(
-          {
-            type: "improve",
-            title: `Improve ${origin.id}: ${origin.title}`.slice(0, 100),
-            prompt: [
-              origin.prompt,
-              `## The review to address (cycle ${cycle} of ${origin.id})`,
-              fenceUntrusted(`review ${origin.id} cycle ${cycle}`, review),
-              findings.length
-                ? renderOutstandingFindings(findings, {
-                    tokenBudget: project.config.defaults.findingsTokenBudget,
-                    blockingSeverity: project.config.defaults.blockingSeverity,
-                  }).text
-                : "",
-            ].join("\n\n"),
-            workflow: "improve",
-            repo: origin.repo,
-            baseBranch: origin.baseBranch,
-            maxCycles: parsePositiveInt("--max-cycles", opts.maxCycles) ?? origin.maxCycles,
-            budget: origin.budget,
-            agents: origin.agents,
-            parentId: origin.id,
-            branch: origin.branch,
-            worktreePath: origin.worktreePath,
-            meta: { origin: origin.id, reviewArtifact: artifact },
-          },
-          now,
-        );
-        // The open findings come along with their ids and history, so the reviewers verify them.
-        await store.saveFindings(
-          task.id,
-          findings.map((f) => ({ ...f, taskId: task.id })),
-          [
-            {
-              taskId: task.id,
-              runId: null,
-              type: "improve.created",
-              data: { origin: origin.id, review: artifact, findings: findings.map((f) => f.id) },
-            },
-          ],
-          now,
-        );
-        io.out(
-          `queued ${task.id}  improve  ${task.title}\n  on ${origin.branch}, from ${artifact} and ${findings.length} open finding${findings.length === 1 ? "" : "s"}\n`,
-        );
-      } finally {
-        await project.close();
-      }
+      const review = parsePositiveInt("--review", opts.review);
+      const maxCycles = parsePositiveInt("--max-cycles", opts.maxCycles);
+      const r = await withContext(io, (ctx) =>
+        improveTask(ctx, {
+          task: ref,
+          ...(review !== undefined ? { review } : {}),
+          ...(maxCycles !== undefined ? { maxCycles } : {}),
+        }),
+      );
+      io.out(
+        `queued ${r.task.id}  improve  ${r.task.title}\n  on ${r.origin.branch}, from ${r.artifact} and ${r.findings} open finding${r.findings === 1 ? "" : "s"}\n`,
+      );
     });
-}
-
-async function lastReviewCycle(dir: string, taskId: string): Promise<number | null> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const cycles = names
-    .map(
-      (n) =>
-        n.match(new RegExp(`^${taskId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-review-(\\d+)\\.md$`))?.[1],
-    )
-    .filter((c): c is string => c !== undefined)
-    .map(Number);
-  return cycles.length ? Math.max(...cycles) : null;
 }

@@ -1,11 +1,9 @@
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Command } from "commander";
+import { taskEvents, taskTranscripts } from "../../app/logs.js";
 import type { TaskEvent } from "../../domain/types.js";
+import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
-import { openProject } from "../project.js";
 import { eventJson } from "../render/json.js";
-import { requireTask } from "../task-ref.js";
 
 export function registerLogs(program: Command, io: Io): void {
   program
@@ -16,29 +14,21 @@ export function registerLogs(program: Command, io: Io): void {
     .option("--agent", "print the agent transcripts too")
     .option("--json", "one JSON object per event")
     .action(async (ref: string, opts: { follow?: boolean; agent?: boolean; json?: boolean }) => {
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const task = await requireTask(project.store, ref);
+      await withContext(io, async (ctx) => {
         const print = (e: TaskEvent) =>
           opts.json ? printJson(io, eventJson(e)) : io.out(`${eventLine(e)}\n`);
         let last = 0;
         for (;;) {
-          const events = await project.store.listEvents(task.id, last);
-          for (const e of events) print(e);
-          last = events.at(-1)?.id ?? last;
-          if (!opts.follow) break;
-          const now = await project.store.getTask(task.id);
-          if (now && now.status !== "running" && now.status !== "queued") break;
-          await new Promise((r) => setTimeout(r, 500));
+          const log = await taskEvents(ctx, { task: ref, afterId: last });
+          for (const e of log.events) print(e);
+          last = log.events.at(-1)?.id ?? last;
+          if (!opts.follow || (log.status !== "running" && log.status !== "queued")) break;
+          await ctx.clock.sleep(500);
         }
         if (opts.agent) {
-          const dir = join(project.dir, "transcripts", task.id);
-          const files = (await readdir(dir).catch(() => [] as string[])).sort();
-          for (const f of files) io.out(`\n===== ${f}\n${await readFile(join(dir, f), "utf8")}`);
+          for (const t of await taskTranscripts(ctx, ref)) io.out(`\n===== ${t.name}\n${t.text}`);
         }
-      } finally {
-        await project.close();
-      }
+      });
     });
 }
 

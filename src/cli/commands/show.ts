@@ -1,15 +1,12 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Command } from "commander";
+import { showTask } from "../../app/show.js";
 import { totalTokens } from "../../domain/types.js";
-import { reviewArtifactPath } from "../../engine/artifacts.js";
+import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
-import { openProject } from "../project.js";
 import { cycleLine, cycleSummaries } from "../render/cycles.js";
 import { findingsTable } from "../render/findings-table.js";
 import { elapsed, money } from "../render/format.js";
 import { findingJson, runJson, stageJson, taskJson } from "../render/json.js";
-import { requireTask } from "../task-ref.js";
 
 export function registerShow(program: Command, io: Io): void {
   program
@@ -20,68 +17,53 @@ export function registerShow(program: Command, io: Io): void {
     .argument("<id>", "task id (t-29 or 29)")
     .option("--json", "print JSON (docs/cli.md)")
     .action(async (ref: string, opts: { json?: boolean }) => {
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const { store } = project;
-        const task = await requireTask(store, ref);
-        const [runs, stages, findings, events] = await Promise.all([
-          store.listRuns(task.id),
-          store.listStageExecutions(task.id),
-          store.listFindings(task.id),
-          store.listEvents(task.id),
-        ]);
-        const cycles = [...new Set(stages.map((s) => s.cycle))].sort((a, b) => a - b);
-        const reviews = cycles
-          .map((c) => reviewArtifactPath(join(project.dir, "reviews"), task.id, c))
-          .filter((p) => existsSync(p));
-        const cost = stages.reduce((a, s) => a + s.costUsd, 0);
-        const tokens = stages.reduce((a, s) => a + totalTokens(s.usage), 0);
-        const summaries = cycleSummaries(events);
-        if (opts.json) {
-          printJson(io, {
-            task: taskJson({ ...task, costUsd: cost, tokens }),
-            runs: runs.map(runJson),
-            stages: stages.map(stageJson),
-            findings: findings.map(findingJson),
-            cycles: summaries,
-            artifacts: { reviews },
-            totals: { cost_usd: cost, tokens },
-          });
-          return;
-        }
-        const out: string[] = [];
-        out.push(`${task.id}  ${task.type}  ${task.title}`);
-        out.push(
-          `  status ${task.status}${task.finalVerdict ? `  ·  ${task.finalVerdict}` : ""}${task.reason ? `  ·  ${task.reason}` : ""}`,
-        );
-        out.push(`  workflow ${task.workflow}  ·  base ${task.baseBranch}  ·  branch ${task.branch ?? "-"}`);
-        if (task.worktreePath) out.push(`  worktree ${task.worktreePath}`);
-        out.push(`  cost ${money(cost)}  ·  ${tokens} tokens`);
-        out.push("", "Runs:");
-        const runCost = (id: number) =>
-          stages.filter((s) => s.runId === id).reduce((a, s) => a + s.costUsd, 0);
-        for (const r of runs)
-          out.push(
-            `  run ${r.id} (${r.kind}) ${r.status}  ${money(runCost(r.id))}${r.finalVerdict ? ` ${r.finalVerdict}` : ""}${r.reason ? ` — ${r.reason}` : ""}`,
-          );
-        out.push("", "Timeline:");
-        for (const s of stages) {
-          const dur = elapsed(s.endedAt - s.startedAt);
-          const tok = totalTokens(s.usage);
-          out.push(
-            `  [${s.cycle}] ${s.stageId.padEnd(18)} ${s.outcome.padEnd(15)} ${dur.padStart(6)}  ${tok ? `${tok} tok ` : ""}${s.costUsd ? money(s.costUsd) : ""}${s.summary ? `  ${s.summary}` : ""}${s.failureReason && s.outcome === "fail" ? `  (${s.failureReason})` : ""}`.trimEnd(),
-          );
-        }
-        if (summaries.length) {
-          out.push("", "Cycles:");
-          for (const s of summaries) out.push(`  ${cycleLine(s)}`);
-        }
-        out.push("", "Findings:");
-        out.push(findingsTable(findings).trimEnd());
-        if (reviews.length) out.push("", "Review artifacts:", ...reviews.map((p) => `  ${p}`));
-        io.out(`${out.join("\n")}\n`);
-      } finally {
-        await project.close();
+      const d = await withContext(io, (ctx) => showTask(ctx, ref));
+      const { task, runs, stages, findings, events } = d;
+      const reviews = d.reviewArtifacts;
+      const cost = d.totals.costUsd;
+      const tokens = d.totals.tokens;
+      const summaries = cycleSummaries(events);
+      if (opts.json) {
+        printJson(io, {
+          task: taskJson({ ...task, costUsd: cost, tokens }),
+          runs: runs.map(runJson),
+          stages: stages.map(stageJson),
+          findings: findings.map(findingJson),
+          cycles: summaries,
+          artifacts: { reviews },
+          totals: { cost_usd: cost, tokens },
+        });
+        return;
       }
+      const out: string[] = [];
+      out.push(`${task.id}  ${task.type}  ${task.title}`);
+      out.push(
+        `  status ${task.status}${task.finalVerdict ? `  ·  ${task.finalVerdict}` : ""}${task.reason ? `  ·  ${task.reason}` : ""}`,
+      );
+      out.push(`  workflow ${task.workflow}  ·  base ${task.baseBranch}  ·  branch ${task.branch ?? "-"}`);
+      if (task.worktreePath) out.push(`  worktree ${task.worktreePath}`);
+      out.push(`  cost ${money(cost)}  ·  ${tokens} tokens`);
+      out.push("", "Runs:");
+      const runCost = (id: number) => stages.filter((s) => s.runId === id).reduce((a, s) => a + s.costUsd, 0);
+      for (const r of runs)
+        out.push(
+          `  run ${r.id} (${r.kind}) ${r.status}  ${money(runCost(r.id))}${r.finalVerdict ? ` ${r.finalVerdict}` : ""}${r.reason ? ` — ${r.reason}` : ""}`,
+        );
+      out.push("", "Timeline:");
+      for (const s of stages) {
+        const dur = elapsed(s.endedAt - s.startedAt);
+        const tok = totalTokens(s.usage);
+        out.push(
+          `  [${s.cycle}] ${s.stageId.padEnd(18)} ${s.outcome.padEnd(15)} ${dur.padStart(6)}  ${tok ? `${tok} tok ` : ""}${s.costUsd ? money(s.costUsd) : ""}${s.summary ? `  ${s.summary}` : ""}${s.failureReason && s.outcome === "fail" ? `  (${s.failureReason})` : ""}`.trimEnd(),
+        );
+      }
+      if (summaries.length) {
+        out.push("", "Cycles:");
+        for (const s of summaries) out.push(`  ${cycleLine(s)}`);
+      }
+      out.push("", "Findings:");
+      out.push(findingsTable(findings).trimEnd());
+      if (reviews.length) out.push("", "Review artifacts:", ...reviews.map((p) => `  ${p}`));
+      io.out(`${out.join("\n")}\n`);
     });
 }

@@ -1,11 +1,9 @@
 import type { Command } from "commander";
-import type { TaskStatus } from "../../domain/types.js";
+import { listTasks } from "../../app/status.js";
+import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
-import { openProject } from "../project.js";
 import { taskJson } from "../render/json.js";
 import { statusTable } from "../render/status.js";
-
-const ACTIVE: TaskStatus[] = ["queued", "running", "completed", "needs_human", "failed"];
 
 export function registerStatus(program: Command, io: Io): void {
   program
@@ -14,13 +12,8 @@ export function registerStatus(program: Command, io: Io): void {
     .option("--json", "print JSON: an array of task objects (docs/cli.md)")
     .option("--all", "include cancelled tasks")
     .action(async (opts: { json?: boolean; all?: boolean }) => {
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const tasks = await project.store.listTaskSummaries(opts.all ? {} : { statuses: ACTIVE });
-        if (opts.json) printJson(io, tasks.map(taskJson));
-        else io.out(statusTable(tasks));
-      } finally {
-        await project.close();
-      }
+      const tasks = await withContext(io, (ctx) => listTasks(ctx, { all: Boolean(opts.all) }));
+      if (opts.json) printJson(io, tasks.map(taskJson));
+      else io.out(statusTable(tasks));
     });
 }

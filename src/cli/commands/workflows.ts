@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { findRepoRoot } from "../../app/project.js";
 import { FixpointError, formatDiagnostic } from "../../errors.js";
 import { listWorkflows, loadWorkflow } from "../../workflow/loader.js";
 import { validateWorkflowFile } from "../../workflow/validate.js";
 import { type Io, printJson } from "../io.js";
-import { findRepoRoot } from "../project.js";
 
 export function registerWorkflows(program: Command, io: Io): void {
   const wf = program.command("workflows").description("built-in and project workflows");

@@ -10,8 +10,8 @@ export interface ProgressSink {
  * Turns engine events into the progress lines of SPEC §3. On a terminal the running stage shows a
  * spinner with elapsed time and the cost so far; elsewhere (CI, a pipe) only finished lines print.
  */
-export function createProgressReporter(out: ProgressSink, opts: { now?: () => number } = {}) {
-  const now = opts.now ?? Date.now;
+export function createProgressReporter(out: ProgressSink, opts: { now: () => number }) {
+  const now = opts.now;
   const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
   const live = new Map<string, { label: string; started: number; cost: number; note: string }>();
   let timer: NodeJS.Timeout | null = null;

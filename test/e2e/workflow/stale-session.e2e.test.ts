@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { detectStaleSession, STALE_SESSION } from "../../../src/cli/backends.js";
+import { detectStaleSession, STALE_SESSION } from "../../../src/app/backends.js";
 import { CLI_CASES, type CliCase } from "../cli-cases.js";
 import { isolatedEnv, recordingRunner, request, tempDir, tempRepo } from "../e2e-helpers.js";
 import { type FakeModel, startFakeModel } from "../fake-model/server.js";

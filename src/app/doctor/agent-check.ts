@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { agentEnvironment } from "../../agents/env.js";
 import type { BackendFactories } from "../../agents/resolver.js";
 import type { AgentConfig } from "../../config/types.js";
@@ -24,6 +24,8 @@ export interface AgentCheckDeps {
   timeoutMs: number;
   /** An empty git repository the round trip runs in. */
   scratchDir: string;
+  /** The repository a command agent's relative script paths are taken from (its worktrees mirror it). */
+  projectRoot: string;
 }
 
 const CLIS: Record<string, { bin: string; pkg: string; login: string }> = {
@@ -113,7 +115,7 @@ export async function checkAgent(agent: AgentConfig, deps: AgentCheckDeps): Prom
       };
     }
   } else {
-    return localAgent(agent, name, env);
+    return localAgent(agent, name, env, deps.projectRoot);
   }
   if (agent.model) parts.push(`model ${agent.model}`);
   if (deps.offline)
@@ -121,7 +123,7 @@ export async function checkAgent(agent: AgentConfig, deps: AgentCheckDeps): Prom
   return roundTrip(agent, name, parts, deps);
 }
 
-function localAgent(agent: AgentConfig, name: string, env: NodeJS.ProcessEnv): Check {
+function localAgent(agent: AgentConfig, name: string, env: NodeJS.ProcessEnv, root: string): Check {
   if (agent.backend === "scripted") {
     const ok = agent.script !== undefined && existsSync(agent.script);
     return ok
@@ -135,6 +137,15 @@ function localAgent(agent: AgentConfig, name: string, env: NodeJS.ProcessEnv): C
   }
   const program = agent.command?.[0] ?? "";
   const path = program ? findExecutable(program, env.PATH) : null;
+  const script = path ? missingScript(agent.command?.slice(1) ?? [], root) : null;
+  if (script) {
+    return {
+      name,
+      status: "fail",
+      detail: `command · ${path} · script ${script} not found`,
+      fix: `create it or fix command= of agent "${agent.name}" (a relative script is taken from the repository root)`,
+    };
+  }
   return path
     ? {
         name,
@@ -147,6 +158,20 @@ function localAgent(agent: AgentConfig, name: string, env: NodeJS.ProcessEnv): C
         detail: `command · \`${program}\` not found`,
         fix: `install it or fix command= of agent "${agent.name}"`,
       };
+}
+
+const SCRIPT = /\.(?:[cm]?[jt]s|py|sh|bash|rb|pl|php)$/i;
+
+/**
+ * The first argument of a command agent that names a script file (`node agent.mjs`) when that
+ * file does not exist, else null. Flags and plain words are not paths and are not checked.
+ */
+export function missingScript(args: readonly string[], root: string): string | null {
+  for (const arg of args) {
+    if (arg.startsWith("-") || !(SCRIPT.test(arg) || isAbsolute(arg))) continue;
+    return existsSync(resolve(root, arg)) ? null : arg;
+  }
+  return null;
 }
 
 async function roundTrip(

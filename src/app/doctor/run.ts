@@ -1,0 +1,57 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defaultFactories } from "../../agents/resolver.js";
+import { createGit } from "../../git/git-cli.js";
+import { createProcessRunner } from "../../util/process-runner.js";
+import { cliFactoriesOrEmpty } from "../backends.js";
+import { checkAgent } from "./agent-check.js";
+import type { Check } from "./check.js";
+import { checkConfig, checkGit, checkRepository, checkStore } from "./environment.js";
+
+/** Runs every check in order; a check that depends on a failed one is skipped, not failed twice. */
+export async function doctor(opts: {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  offline: boolean;
+  timeoutMs: number;
+}): Promise<Check[]> {
+  const runner = createProcessRunner();
+  const checks: Check[] = [await checkGit(runner, opts.cwd, opts.env)];
+  const repo = await checkRepository(createGit(), opts.cwd);
+  checks.push(repo.check);
+  if (!repo.root) return checks;
+  const cfg = await checkConfig(repo.root, opts.env, opts.cwd);
+  checks.push(cfg.check);
+  if (!cfg.config) return checks;
+  checks.push(await checkStore(cfg.config, repo.root));
+  const config = cfg.config;
+  const scratchDir = await mkdtemp(join(tmpdir(), "fixpoint-doctor-"));
+  try {
+    // Some CLIs (Codex) refuse to run outside a git repository.
+    await runner.run({
+      command: "git",
+      args: ["init", "-q"],
+      cwd: scratchDir,
+      env: opts.env,
+      timeoutMs: 15_000,
+    });
+    const factories = { ...cliFactoriesOrEmpty(config), ...defaultFactories() };
+    const deps = {
+      runner,
+      env: opts.env,
+      factories,
+      offline: opts.offline,
+      timeoutMs: opts.timeoutMs,
+      scratchDir,
+      projectRoot: repo.root,
+    };
+    // One after another: round trips are light, but a machine with 2 cores runs CLIs slowly.
+    for (const agent of Object.values(config.agents).sort((a, b) => a.name.localeCompare(b.name))) {
+      checks.push(await checkAgent(agent, deps));
+    }
+  } finally {
+    await rm(scratchDir, { recursive: true, force: true });
+  }
+  return checks;
+}

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import type { TaskPatch } from "../domain/store.js";
+import {
+  FINAL_VERDICTS,
+  type FinalVerdict,
+  isApproval,
+  type Json,
+  type JsonObject,
+  type Task,
+} from "../domain/types.js";
+import { FixpointError } from "../errors.js";
+import type { AppContext } from "./context.js";
+import { requireTask } from "./task-ref.js";
+import { parseInput } from "./validate.js";
+
+const Input = z
+  .object({
+    task: z.string().min(1),
+    /** Overrides the final verdict of a task that is not running. */
+    verdict: z
+      .string()
+      .transform((v) => v.toUpperCase())
+      .pipe(z.enum(FINAL_VERDICTS, { message: `one of ${FINAL_VERDICTS.join(", ")}` }))
+      .optional(),
+    maxCycles: z.number().int().min(1).optional(),
+    budgetUsd: z.number().finite().min(0).optional(),
+    budgetTokens: z.number().int().min(0).optional(),
+  })
+  .strict()
+  .refine(
+    (i) =>
+      i.verdict !== undefined ||
+      i.maxCycles !== undefined ||
+      i.budgetUsd !== undefined ||
+      i.budgetTokens !== undefined,
+    "nothing to change (give a verdict, max cycles or a budget)",
+  );
+export type EditTaskInput = z.input<typeof Input>;
+
+export interface EditResult {
+  task: Task;
+  /** What changed: field → [before, after]. */
+  changes: Record<string, [Json, Json]>;
+}
+
+/**
+ * Changes a task's verdict, cycle bound or budget; one transaction with an event per change
+ * naming who and when. A verdict cannot be set while a worker runs the task.
+ */
+export async function editTask(
+  ctx: Pick<AppContext, "store" | "clock" | "actor">,
+  raw: EditTaskInput,
+): Promise<EditResult> {
+  const input = parseInput("editTask", Input, raw);
+  const now = ctx.clock.now();
+  const at = new Date(now).toISOString();
+  return ctx.store.transaction(async (tx) => {
+    const task = await requireTask(tx, input.task);
+    const patch: TaskPatch = {};
+    const changes: Record<string, [Json, Json]> = {};
+    const events: { type: string; data: JsonObject }[] = [];
+    if (input.verdict !== undefined) {
+      if (task.status === "running")
+        throw new FixpointError("usage", `${task.id} is running; cancel it first`);
+      const v: FinalVerdict = input.verdict;
+      Object.assign(patch, {
+        finalVerdict: v,
+        status: isApproval(v) ? "completed" : "needs_human",
+        reason: `verdict set by ${ctx.actor}`,
+      });
+      changes.verdict = [task.finalVerdict, v];
+      events.push({
+        type: "verdict.overridden",
+        data: { from: task.finalVerdict, to: v, by: ctx.actor, at },
+      });
+    }
+    if (input.maxCycles !== undefined) {
+      patch.maxCycles = input.maxCycles;
+      changes.maxCycles = [task.maxCycles, input.maxCycles];
+    }
+    if (input.budgetUsd !== undefined || input.budgetTokens !== undefined) {
+      patch.budget = {
+        ...task.budget,
+        ...(input.budgetUsd !== undefined ? { usd: input.budgetUsd } : {}),
+        ...(input.budgetTokens !== undefined ? { tokens: input.budgetTokens } : {}),
+      };
+      changes.budget = [budgetJson(task.budget), budgetJson(patch.budget)];
+    }
+    const limits = Object.fromEntries(Object.entries(changes).filter(([k]) => k !== "verdict"));
+    if (Object.keys(limits).length > 0)
+      events.push({ type: "task.edited", data: { ...limits, by: ctx.actor, at } });
+    const updated = await tx.updateTask(task.id, patch, now);
+    await tx.appendEvents(
+      events.map((e) => ({ taskId: task.id, runId: null, ...e })),
+      now,
+    );
+    return { task: updated, changes };
+  });
+}
+
+function budgetJson(b: Task["budget"]): JsonObject {
+  return { usd: b.usd ?? null, tokens: b.tokens ?? null };
+}

@@ -1,0 +1,32 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { TaskEvent, TaskStatus } from "../domain/types.js";
+import type { AppContext } from "./context.js";
+import { requireTask } from "./task-ref.js";
+
+export interface TaskLog {
+  taskId: string;
+  events: TaskEvent[];
+  /** The task's status now: a follower stops once it is neither queued nor running. */
+  status: TaskStatus;
+}
+
+/** A task's events after `afterId` (all when absent), in append order. */
+export async function taskEvents(
+  ctx: Pick<AppContext, "store">,
+  input: { task: string; afterId?: number },
+): Promise<TaskLog> {
+  const task = await requireTask(ctx.store, input.task);
+  return { taskId: task.id, events: await ctx.store.listEvents(task.id, input.afterId), status: task.status };
+}
+
+/** The task's agent transcripts, by file name order. */
+export async function taskTranscripts(
+  ctx: Pick<AppContext, "store" | "dir">,
+  ref: string,
+): Promise<{ name: string; text: string }[]> {
+  const task = await requireTask(ctx.store, ref);
+  const dir = join(ctx.dir, "transcripts", task.id);
+  const names = (await readdir(dir).catch(() => [] as string[])).sort();
+  return Promise.all(names.map(async (name) => ({ name, text: await readFile(join(dir, name), "utf8") })));
+}

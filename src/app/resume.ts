@@ -1,0 +1,114 @@
+import type { StoreOps } from "../domain/store.js";
+import type { Task } from "../domain/types.js";
+import type { RunState } from "../engine/state.js";
+import { FixpointError } from "../errors.js";
+import { ACTIVE } from "../findings/registry-core.js";
+import { parseStoredReviewIssues } from "../findings/stored-issues.js";
+import { loadWorkflow } from "../workflow/loader.js";
+import type { Workflow } from "../workflow/types.js";
+import type { AppContext } from "./context.js";
+import { assertRestartable, lastRunState, putCheckpoint } from "./run-state.js";
+import { requireTask } from "./task-ref.js";
+
+export interface Restart {
+  task: Task;
+  /** One line for a person: what will happen when a worker picks the task up. */
+  message: string;
+  /** True when the task's worker had died and its expired lease was taken over. */
+  tookOver: boolean;
+}
+
+/**
+ * `resume`: a run that ended on review failure with blocking findings restarts its fix loop from
+ * them (the stored follow-up, else the registry's open findings); any other run continues from its
+ * checkpoint. The workflow is read first; then the new run, checkpoint, run status, task status
+ * and events are ONE transaction, so a crash leaves the task either untouched or fully re-queued.
+ */
+export async function resumeTask(
+  ctx: Pick<AppContext, "store" | "clock" | "actor">,
+  ref: string,
+): Promise<Restart> {
+  const first = await requireTask(ctx.store, ref);
+  const workflow = await loadWorkflow(first.workflow, first.repo);
+  const now = ctx.clock.now();
+  return ctx.store.transaction(async (tx) => {
+    const task = await requireTask(tx, ref);
+    const tookOver = assertRestartable(task, now);
+    const message = await rebuild(tx, task, workflow, now);
+    const updated = await tx.updateTask(task.id, { status: "queued", finalVerdict: null, reason: null }, now);
+    await tx.appendEvents(
+      [
+        {
+          taskId: task.id,
+          runId: null,
+          type: "task.resumed",
+          data: { by: ctx.actor, at: new Date(now).toISOString(), tookOver, message },
+        },
+      ],
+      now,
+    );
+    return { task: updated, message, tookOver };
+  });
+}
+
+async function rebuild(tx: StoreOps, task: Task, workflow: Workflow, now: number): Promise<string> {
+  const last = await lastRunState(tx, task);
+  if (!last) return `${task.id} queued (it had not started)`;
+  const issues = parseStoredReviewIssues(last.run.meta.lastReviewIssues ?? null);
+  const fix = [...workflow.stages.values()].find((s) => s.kind === "fix" && !s.parentId);
+  // With stored findings (seed 002) the first fix gets exactly those; a run recorded before they
+  // were stored resumes from the registry's open findings instead.
+  const live = (await tx.listFindings(task.id)).filter((f) => ACTIVE.has(f.status));
+  if (fix && last.state.final && (issues.length > 0 || live.length > 0)) {
+    const state: RunState = {
+      ...last.state,
+      next: fix.id,
+      cycleBase: last.state.cycle,
+      stoppedAt: null,
+      verdicts: {},
+      pending: {},
+      blockingHistory: [],
+      visits: {},
+      followup: issues.length > 0 ? issues : null,
+      final: null,
+    };
+    const run = await tx.createRun(task.id, "resume", {}, now);
+    const message =
+      issues.length > 0
+        ? `Using review follow-up for resume: ${issues.length} findings from run ${last.run.id}`
+        : `Resuming the fix loop from the ${live.length} open findings (run ${last.run.id} stored no review follow-up)`;
+    await putCheckpoint(tx, {
+      task,
+      runId: run.id,
+      state,
+      event: {
+        type: "run.resume_followup",
+        data: { fromRun: last.run.id, findings: issues.map((i) => i.id), message },
+      },
+      patch: { currentStage: fix.id, cycle: 0 },
+      now,
+    });
+    return message;
+  }
+  const next = last.state.next ?? last.state.stoppedAt;
+  if (!next) {
+    throw new FixpointError(
+      "usage",
+      `${task.id} ended ${task.finalVerdict ?? task.status} with nothing to resume; \`fixpoint improve ${task.id}\` starts a new round`,
+    );
+  }
+  await putCheckpoint(tx, {
+    task,
+    runId: last.run.id,
+    state: { ...last.state, next, stoppedAt: null, final: null },
+    event: { type: "run.resumed", data: { at: next } },
+    patch: { currentStage: next },
+    now,
+  });
+  await tx.updateRun(
+    last.run.id,
+    { status: "interrupted", finalVerdict: null, reason: null, endedAt: null },
+    now,
+  );
+  return `${task.id} resumes run ${last.run.id} at stage ${next}`;
+}

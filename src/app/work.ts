@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { FINAL_VERDICTS, type FinalVerdict, isApproval } from "../domain/types.js";
+import type { EngineListener } from "../engine/events.js";
+import type { WorkerSummary } from "../engine/worker.js";
+import { FixpointError } from "../errors.js";
+import type { AppContext } from "./context.js";
+import type { EngineWiring } from "./engine-deps.js";
+import { parseInput } from "./validate.js";
+
+const Input = z
+  .object({
+    /** Only these tasks (`t-3` or `3`); every queued task when empty. */
+    ids: z.array(z.string().min(1)).default([]),
+    concurrency: z.number().int().min(1).default(1),
+    /** Run one task per slot, then stop. */
+    once: z.boolean().default(false),
+    /** Keep polling for new tasks instead of stopping when the queue is empty. */
+    watch: z.boolean().default(false),
+    leaseMs: z.number().int().min(100).optional(),
+    pollMs: z.number().int().min(1).optional(),
+  })
+  .strict();
+export type WorkInput = z.input<typeof Input>;
+
+export interface WorkResult extends WorkerSummary {
+  /** The task ids that were asked for (resolved), empty for "every queued task". */
+  ids: string[];
+  aborted: boolean;
+  /** Every named task that ran ended approved, and nothing failed (always true without ids). */
+  allApproved: boolean;
+}
+
+/**
+ * Starts a worker in this process: claims queued tasks and runs them to a verdict. Aborting
+ * `signal` stops the running stages, commits their work and leaves the tasks resumable.
+ */
+export async function work(
+  ctx: AppContext,
+  raw: WorkInput,
+  opts: { signal?: AbortSignal; listener?: EngineListener; wiring?: EngineWiring } = {},
+): Promise<WorkResult> {
+  const input = parseInput("work", Input, raw);
+  const ids: string[] = [];
+  for (const ref of input.ids) {
+    const t = await ctx.store.getTask(ref);
+    if (!t) throw new FixpointError("not_found", `no task \`${ref}\``);
+    ids.push(t.id);
+  }
+  // Loaded here: read-only callers never pay for importing the engine and the agent backends.
+  const [{ runWorker }, { buildEngineDeps }] = await Promise.all([
+    import("../engine/worker.js"),
+    import("./engine-deps.js"),
+  ]);
+  const signal = opts.signal ?? new AbortController().signal;
+  const deps = await buildEngineDeps(ctx, opts.listener ?? (() => undefined), opts.wiring);
+  const summary = await runWorker(deps, {
+    ids: ids.length ? ids : undefined,
+    concurrency: input.concurrency,
+    once: input.once,
+    watch: input.watch,
+    signal,
+    ...(input.leaseMs !== undefined ? { leaseMs: input.leaseMs } : {}),
+    ...(input.pollMs !== undefined ? { pollMs: input.pollMs } : {}),
+  });
+  const unapproved = summary.ran.some((r) => !isApproval(asVerdict(r.verdict))) || summary.errors.length > 0;
+  return { ...summary, ids, aborted: signal.aborted, allApproved: !(ids.length && unapproved) };
+}
+
+function asVerdict(v: string | null): FinalVerdict | null {
+  return FINAL_VERDICTS.find((f) => f === v) ?? null;
+}

@@ -1,0 +1,38 @@
+import type { AppContext } from "../app/context.js";
+import { work } from "../app/work.js";
+import type { Io } from "./io.js";
+
+/**
+ * Runs the worker in the foreground with progress lines; SIGINT/SIGTERM stop it cleanly.
+ * Returns the exit code: 130 when stopped by a signal, 1 when a named task did not end approved.
+ */
+export async function runWorkInForeground(
+  ctx: AppContext,
+  io: Io,
+  opts: { ids: string[]; concurrency: number; once: boolean; watch: boolean },
+): Promise<number> {
+  // Loaded here, not at start-up: read commands such as `status` never pay for it.
+  const { createProgressReporter } = await import("./render/progress.js");
+  const reporter = createProgressReporter({ write: io.out, isTTY: io.isTTY }, { now: () => ctx.clock.now() });
+  const controller = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (controller.signal.aborted) return;
+    io.err(`\n${sig}: stopping the running stage, committing its work; \`fixpoint resume\` continues\n`);
+    controller.abort(sig);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const r = await work(ctx, opts, { signal: controller.signal, listener: reporter.onEvent });
+    reporter.close();
+    if (r.ran.length === 0 && r.errors.length === 0 && !r.aborted) {
+      io.out(r.ids.length ? "Nothing to run: the named tasks are not queued.\n" : "No queued tasks.\n");
+    }
+    for (const e of r.errors) io.err(`${e.taskId}: ${e.message}\n`);
+    if (r.aborted) return 130;
+    return r.allApproved ? 0 : 1;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}
