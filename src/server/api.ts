@@ -1,19 +1,11 @@
+import type { TaskDetails } from "../app/show.js";
 import type { FindingFilter, TaskTotals } from "../domain/store.js";
-import type {
-  FinalVerdict,
-  Finding,
-  Run,
-  StageExecution,
-  Task,
-  TaskEvent,
-  TaskStatus,
-  TaskSummary,
-} from "../domain/types.js";
+import type { FinalVerdict, Finding, TaskEvent, TaskStatus, TaskSummary } from "../domain/types.js";
 
 /**
- * What the dashboard reads and does, named like the application layer's use cases (`src/app`),
- * so switching from the temporary store-backed implementation (`store-api.ts`) to
- * `createFixpoint` changes one file. Pages and routes see only this interface, never SQL.
+ * What the dashboard reads and does. `app-api.ts` implements it with the application layer's use
+ * cases (`src/app`) and the Store port's paged reads; pages and routes see only this interface,
+ * never the store or SQL, so tests can put a failing or slow implementation behind it.
  *
  * Contract: unknown task ids fail with FixpointError("not_found"); an action that does not fit
  * the task's state fails with FixpointError("usage") and a reason a person can act on; every
@@ -57,14 +49,8 @@ export interface StatusInput {
   beforeSeq?: number;
 }
 
-export interface TaskDetail {
-  task: Task;
-  summary: TaskSummary;
-  runs: Run[];
-  stages: StageExecution[];
-  findings: Finding[];
-  events: TaskEvent[];
-}
+/** What the task page shows: the application layer's `showTask` result. */
+export type TaskDetail = TaskDetails;
 
 export interface ArtifactInfo {
   name: string;

@@ -185,7 +185,7 @@ describe("actions", () => {
       ["limits", {}, "give a budget in USD or a number of max cycles"],
       ["verdict", { verdict: "GREAT" }, "verdict: `GREAT` is not one of"],
       ["reject", { note: "  " }, "a reason to reject is required"],
-      ["approve", {}, "is not waiting at a human stage"],
+      ["approve", {}, "is not waiting for a human"],
       ["explode", {}, "unknown action `explode`"],
       ["findings/F-9/defer", { justification: "later" }, "has no finding `F-9`"],
       ["findings/F-9/defer", {}, "a justification is required"],
@@ -240,8 +240,8 @@ describe("actions", () => {
     expect(res.status).toBe(303);
     expect(await s.getTask(t.id)).toMatchObject({ budget: { usd: 5 }, maxCycles: 6 });
     expect((await s.listEvents(t.id)).at(-1)).toMatchObject({
-      type: "task.limits_raised",
-      data: { budgetUsd: 5, wasBudgetUsd: 1, maxCycles: 6, wasMaxCycles: 3 },
+      type: "task.edited",
+      data: { budget: [{ usd: 1 }, { usd: 5 }], maxCycles: [3, 6], by: "tester (dashboard)" },
     });
   });
 });

@@ -1,11 +1,11 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { openProject, type Project } from "../../src/cli/project.js";
+import { type OpenedProject, openContext } from "../../src/app/project.js";
 import { createDemoRepo } from "../../src/demo/project.js";
 import type { NewTask } from "../../src/domain/types.js";
 import type { DashboardApi } from "../../src/server/api.js";
 import { createDashboard, type DashboardOptions } from "../../src/server/app.js";
-import { createStoreApi } from "../../src/server/store-api.js";
+import { createAppApi } from "../../src/server/app-api.js";
 import { isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
 
 /** A real git repository with `fixpoint init` run, its project open (real SQLite file). */
@@ -13,7 +13,7 @@ export interface ServerHarness {
   root: string;
   repo: string;
   env: NodeJS.ProcessEnv;
-  project: Project;
+  project: OpenedProject;
   api: DashboardApi;
   cleanup(): Promise<void>;
 }
@@ -26,13 +26,13 @@ export async function openHarness(): Promise<ServerHarness> {
     createDemoRepo(repo);
     const init = runCli(["init"], { cwd: repo, env });
     if (init.code !== 0) throw new Error(`fixpoint init failed: ${init.stderr}`);
-    const project = await openProject(repo, { env });
+    const project = await openContext(repo, { env, actor: "tester (dashboard)" });
     return {
       root,
       repo,
       env,
       project,
-      api: createStoreApi(project),
+      api: createAppApi(project),
       cleanup: async () => {
         await project.close();
         rmSync(root, { recursive: true, force: true });

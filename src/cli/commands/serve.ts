@@ -1,24 +1,15 @@
 import { spawn } from "node:child_process";
-import { userInfo } from "node:os";
 import type { Command } from "commander";
+import { openContext } from "../../app/project.js";
 import { FixpointError } from "../../errors.js";
 import { accessFor } from "../../server/access.js";
 import { createDashboard } from "../../server/app.js";
+import { createAppApi } from "../../server/app-api.js";
 import { listen } from "../../server/listen.js";
 import { newSecret } from "../../server/security.js";
-import { createStoreApi } from "../../server/store-api.js";
 import type { Io } from "../io.js";
-import { openProject } from "../project.js";
 
 const DEFAULT_PORT = 7420;
-
-function actor(): string {
-  try {
-    return `${userInfo().username} (dashboard)`;
-  } catch {
-    return "dashboard";
-  }
-}
 
 function parsePort(value: string | undefined): number {
   if (value === undefined) return DEFAULT_PORT;
@@ -52,14 +43,15 @@ export function registerServe(program: Command, io: Io): void {
     .action(async (opts: { host: string; port?: string; open?: boolean }) => {
       const port = parsePort(opts.port);
       const { token, fromEnv, loopbackOnly } = accessFor(opts.host, io.env);
-      const project = await openProject(io.cwd, { env: io.env });
+      const ctx = await openContext(io.cwd, { env: io.env });
+      const actor = `${ctx.actor} (dashboard)`;
       try {
         const app = createDashboard({
-          api: createStoreApi(project),
+          api: createAppApi({ ...ctx, actor }),
           csrf: newSecret(),
           token,
           loopbackOnly,
-          actor: actor(),
+          actor,
         });
         const server = await listen(app, opts.host, port);
         const url = token === undefined ? server.url : `${server.url}?token=${encodeURIComponent(token)}`;
@@ -76,7 +68,7 @@ export function registerServe(program: Command, io: Io): void {
         });
         await server.close();
       } finally {
-        await project.close();
+        await ctx.close();
       }
     });
 }

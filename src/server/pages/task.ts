@@ -40,7 +40,7 @@ ${eventsSection(d.detail.events)}`,
 
 /** Status, reason and limits: the live part of the page. */
 export function taskHeader(d: TaskDetail, ctx: PageContext): Html {
-  const { task, summary } = d;
+  const { task, totals } = d;
   const kind = needsKind(task);
   return html`<section id="task-head" data-live="${href("/tasks", task.id)}?fragment=head" data-task="${task.id}">
 <p>${statusBadge(task.status, task.finalVerdict)}${kind ? html` <em>${kind}</em>` : ""}${task.currentStage ? html` at <code>${task.currentStage}</code>` : ""}</p>
@@ -50,8 +50,8 @@ ${task.reason ? html`<p class="reason">${task.reason}</p>` : ""}
 <dt>workflow</dt><dd>${task.workflow}</dd>
 <dt>branch</dt><dd>${task.branch ?? "(not yet)"} ← ${task.baseBranch}</dd>
 <dt>cycles</dt><dd>${task.cycle}/${task.maxCycles}</dd>
-<dt>cost</dt><dd>${money(summary.costUsd)}${task.budget.usd !== undefined ? ` of ${money(task.budget.usd)}` : ""}</dd>
-<dt>tokens</dt><dd>${summary.tokens.toLocaleString("en")}</dd>
+<dt>cost</dt><dd>${money(totals.costUsd)}${task.budget.usd !== undefined ? ` of ${money(task.budget.usd)}` : ""}</dd>
+<dt>tokens</dt><dd>${totals.tokens.toLocaleString("en")}</dd>
 <dt>elapsed</dt><dd>${duration(elapsedOf(task, ctx.now))}</dd>
 ${task.meta.prNumber !== undefined ? html`<dt>pull request</dt><dd>#${task.meta.prNumber}</dd>` : ""}
 ${task.parentId ? html`<dt>parent</dt><dd><a href="${href("/tasks", task.parentId)}">${task.parentId}</a></dd>` : ""}
