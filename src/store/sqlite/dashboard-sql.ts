@@ -37,14 +37,16 @@ export function findingSearchSql(filter: FindingFilter): { sql: string; params: 
   return { sql: `SELECT * FROM findings${clause} ORDER BY rowid DESC LIMIT @limit OFFSET @offset`, params };
 }
 
-/** Count, spend and agent time of the tasks a filter selects (its order and limit dropped). */
-export function taskTotalsSql(filter: TaskFilter): { sql: string; params: Params } {
+/**
+ * Count and spend of the tasks a filter selects (its order and limit dropped), and their stage
+ * time: two statements, each walking the filtered tasks once.
+ */
+export function taskTotalsSql(filter: TaskFilter): { spend: string; agent: string; params: Params } {
   const { clause, params } = filterSql(filter, true);
   return {
-    sql: `SELECT COUNT(*) AS tasks, COALESCE(SUM(cost_usd), 0) AS cost_usd, COALESCE(SUM(tokens), 0) AS tokens,
-      (SELECT COALESCE(SUM(s.ended_at - s.started_at), 0) FROM stage_executions s
-        WHERE s.task_id IN (SELECT id FROM tasks${clause})) AS agent_ms
-      FROM tasks${clause}`,
+    spend: `SELECT COUNT(*) AS tasks, COALESCE(SUM(cost_usd), 0) AS cost_usd, COALESCE(SUM(tokens), 0) AS tokens FROM tasks${clause}`,
+    agent: `SELECT COALESCE(SUM(s.ended_at - s.started_at), 0) AS agent_ms
+      FROM (SELECT id FROM tasks${clause}) t JOIN stage_executions s ON s.task_id = t.id`,
     params,
   };
 }

@@ -428,13 +428,13 @@ class SqliteStore implements Store {
 
   taskTotals(filter: TaskFilter = {}): Promise<TaskTotals> {
     return this.op("summing tasks", () => {
-      const { sql, params } = taskTotalsSql(filter);
-      const r = this.sql.get(sql, params);
+      const { spend, agent, params } = taskTotalsSql(filter);
+      const r = this.sql.get(spend, params);
       return {
         tasks: Number(r?.tasks ?? 0),
         costUsd: Number(r?.cost_usd ?? 0),
         tokens: Number(r?.tokens ?? 0),
-        agentMs: Number(r?.agent_ms ?? 0),
+        agentMs: Number(this.sql.get(agent, params)?.agent_ms ?? 0),
       };
     });
   }

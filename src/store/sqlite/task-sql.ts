@@ -107,7 +107,12 @@ export function patchSql(patch: TaskPatch): { set: string; params: Params } {
 export function filterSql(filter: TaskFilter, forCount: boolean): { clause: string; params: Params } {
   const where: string[] = [];
   const params: Params = {};
-  if (filter.statuses !== undefined) {
+  if (filter.statuses?.length === 1) {
+    // One status: a plain equality lets SQLite walk the (status, seq) index in order and stop at
+    // the limit, instead of sorting every task with that status.
+    where.push("status = @status");
+    params.status = filter.statuses[0] ?? null;
+  } else if (filter.statuses !== undefined) {
     where.push("status IN (SELECT value FROM json_each(@statuses))");
     params.statuses = JSON.stringify(filter.statuses);
   }
