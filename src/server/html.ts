@@ -45,7 +45,9 @@ function render(part: Part): string {
   if (typeof part === "string") return escapeHtml(part.length >= 8 ? redactSecrets(part) : part);
   if (typeof part === "number") return escapeHtml(String(part));
   if (isHtml(part)) return part.value;
-  return part.map(render).join("");
+  if (Array.isArray(part)) return part.map(render).join("");
+  // Anything else that slipped past the types is text too.
+  return escapeHtml(String(part));
 }
 
 /** Tagged template: the literal parts are markup, every `${value}` is escaped. */
