@@ -126,7 +126,7 @@ pre.transcript { padding: .6rem; white-space: pre-wrap; }
 .l { display: block; padding: 0 .6rem; white-space: pre; }
 .l .ln { display: inline-block; width: 4ch; color: var(--muted); user-select: none; margin-right: .6rem; text-align: right; }
 .l.add { background: rgba(26, 127, 55, .12); } .l.del { background: rgba(207, 34, 46, .12); } .l.hunk { color: var(--info); } .l.meta { color: var(--muted); }
-a.at-line { display: block; margin: .1rem 0 .1rem 5ch; padding: .1rem .5rem; border-left: 3px solid; background: var(--chip); white-space: normal; text-decoration: none; color: var(--fg); }
+a.at-line { display: block; margin: .1rem 0 .1rem 5ch; padding: .1rem .5rem; border-left-width: 3px; border-left-style: solid; background: var(--chip); white-space: normal; text-decoration: none; color: var(--fg); }
 .md p { margin: .3rem 0; } .md pre { background: var(--chip); padding: .4rem; }
 ol.events, ol.feed-list { list-style: none; padding: 0; font-size: .85rem; }
 ol.events li, ol.feed-list li { padding: .1rem 0; border-bottom: 1px dotted var(--line); }

@@ -205,9 +205,13 @@ export default async (req) => {
       mkdirSync(IMG, { recursive: true });
       await page.goto(`${url}tasks/t-1`);
       await page.screenshot({ path: join(IMG, "dashboard-task.png"), fullPage: false });
+      await page.locator("#findings").screenshot({ path: join(IMG, "dashboard-task-findings.png") });
+      await page.locator("#diff").screenshot({ path: join(IMG, "dashboard-task-diff.png") });
       await page.goto(`${url}findings`);
       await page.screenshot({ path: join(IMG, "dashboard-findings.png"), fullPage: false });
       expect(cli("add", "Document the statistics module", "--workflow", "gated").code).toBe(0);
+      cli("work");
+      expect(cli("add", "Port the statistics module to TypeScript").code).toBe(0);
       await page.goto(`${url}?since=7d`);
       await page.screenshot({ path: join(IMG, "dashboard-home.png"), fullPage: false });
     }

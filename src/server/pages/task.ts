@@ -144,13 +144,10 @@ function diffFile(file: DiffFile, byLine: Map<string, Finding[]>): Html {
     (l) => {
       const here =
         l.newLine !== null && file.path !== null ? (byLine.get(`${file.path}:${l.newLine}`) ?? []) : [];
-      return html`<span class="l ${l.kind}"><span class="ln">${l.newLine ?? ""}</span>${l.text}</span>
-${here.map(
-  (
-    f,
-  ) => html`<a class="at-line sev-${f.severity}" href="#finding-${f.id}">▲ ${f.id} [${f.severity}] ${f.title} — ${f.status}</a>
-`,
-)}`;
+      return html`<span class="l ${l.kind}"><span class="ln">${l.newLine ?? ""}</span>${l.text}</span>${here.map(
+        (f) =>
+          html`<a class="at-line sev-${f.severity}" href="#finding-${f.id}">▲ ${f.id} [${f.severity}] ${f.title} — ${f.status}</a>`,
+      )}`;
     },
   )}</pre></div>`;
 }
