@@ -14,7 +14,7 @@ import { escapeHtml, html, trustedHtml } from "../../src/server/html.js";
 import { renderMarkdown } from "../../src/server/markdown.js";
 import { parseSince, parseUsd } from "../../src/server/query.js";
 
-function unescape(s: string): string {
+function decodeEntities(s: string): string {
   return s
     .replaceAll("&lt;", "<")
     .replaceAll("&gt;", ">")
@@ -39,7 +39,7 @@ describe("html template", () => {
         const out = html`${s}`.value;
         expect(out).not.toMatch(/[<>"'`]/);
         // Strings long enough to hold a secret are redacted; these carry none.
-        expect(unescape(out)).toBe(s);
+        expect(decodeEntities(out)).toBe(s);
         expect(escapeHtml(s)).toBe(out);
       }),
     );
