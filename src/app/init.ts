@@ -32,11 +32,17 @@ export async function initProject(
   const gates = await detectGates(root);
   const wroteConfig = !exists || Boolean(opts.force);
   if (wroteConfig) await writeFile(configPath, renderInitConfig(gates));
-  const excludeFile = await excludeFileOf(root);
-  await addLine(excludeFile, ".fixpoint/");
+  const excludeFile = await excludeFixpointDir(root);
   const project = await openProject(root, { ...(opts.env ? { env: opts.env } : {}), create: true });
   await project.close();
   return { root, wroteConfig, gates: gates.map((g) => g.name), excludeFile };
+}
+
+/** Adds `.fixpoint/` to the repository's info/exclude (once); returns that file's path. */
+export async function excludeFixpointDir(root: string): Promise<string> {
+  const file = await excludeFileOf(root);
+  await addLine(file, ".fixpoint/");
+  return file;
 }
 
 /**

@@ -1,5 +1,6 @@
+import { z } from "zod";
 import type { StoreOps } from "../domain/store.js";
-import type { Task } from "../domain/types.js";
+import type { StoredReviewIssue, Task } from "../domain/types.js";
 import type { RunState } from "../engine/state.js";
 import { FixpointError } from "../errors.js";
 import { ACTIVE } from "../findings/registry-core.js";
@@ -7,8 +8,19 @@ import { parseStoredReviewIssues } from "../findings/stored-issues.js";
 import { loadWorkflow } from "../workflow/loader.js";
 import type { Workflow } from "../workflow/types.js";
 import type { AppContext } from "./context.js";
+import { recordFeedback } from "./feedback.js";
 import { assertRestartable, lastRunState, putCheckpoint } from "./run-state.js";
 import { requireTask } from "./task-ref.js";
+import { parseInput } from "./validate.js";
+
+const Input = z
+  .object({
+    task: z.string().min(1),
+    /** What a person wants changed: an open blocking finding the fix loop must answer. */
+    feedback: z.string().trim().min(1, "feedback must say something").optional(),
+  })
+  .strict();
+export type ResumeInput = z.input<typeof Input>;
 
 export interface Restart {
   task: Task;
@@ -21,20 +33,33 @@ export interface Restart {
 /**
  * `resume`: a run that ended on review failure with blocking findings restarts its fix loop from
  * them (the stored follow-up, else the registry's open findings); any other run continues from its
- * checkpoint. The workflow is read first; then the new run, checkpoint, run status, task status
+ * checkpoint. With `feedback`, the person's words become an open blocking finding and the fix loop
+ * restarts to answer it (also after an approval). The workflow is read first; then the new run, checkpoint, run status, task status
  * and events are ONE transaction, so a crash leaves the task either untouched or fully re-queued.
  */
 export async function resumeTask(
-  ctx: Pick<AppContext, "store" | "clock" | "actor">,
-  ref: string,
+  ctx: Pick<AppContext, "store" | "clock" | "actor" | "config" | "env">,
+  raw: string | ResumeInput,
 ): Promise<Restart> {
+  const input = parseInput("resume", Input, typeof raw === "string" ? { task: raw } : raw);
+  const ref = input.task;
   const first = await requireTask(ctx.store, ref);
   const workflow = await loadWorkflow(first.workflow, first.repo);
   const now = ctx.clock.now();
   return ctx.store.transaction(async (tx) => {
     const task = await requireTask(tx, ref);
     const tookOver = assertRestartable(task, now);
-    const message = await rebuild(tx, task, workflow, now);
+    const feedback = input.feedback
+      ? await recordFeedback(tx, task, {
+          text: input.feedback,
+          by: ctx.actor,
+          cycle: task.cycle,
+          blockingSeverity: ctx.config.defaults.blockingSeverity,
+          now,
+          env: ctx.env,
+        })
+      : null;
+    const message = await rebuild(tx, task, workflow, now, feedback);
     const updated = await tx.updateTask(task.id, { status: "queued", finalVerdict: null, reason: null }, now);
     await tx.appendEvents(
       [
@@ -51,10 +76,19 @@ export async function resumeTask(
   });
 }
 
-async function rebuild(tx: StoreOps, task: Task, workflow: Workflow, now: number): Promise<string> {
+async function rebuild(
+  tx: StoreOps,
+  task: Task,
+  workflow: Workflow,
+  now: number,
+  feedback: StoredReviewIssue | null,
+): Promise<string> {
   const last = await lastRunState(tx, task);
   if (!last) return `${task.id} queued (it had not started)`;
-  const issues = parseStoredReviewIssues(last.run.meta.lastReviewIssues ?? null);
+  const stored = parseStoredReviewIssues(last.run.meta.lastReviewIssues ?? null);
+  // Feedback joins the stored follow-up (the first fix sees exactly those); without one, the fix
+  // works from the registry's open findings, the feedback among them.
+  const issues = stored.length > 0 && feedback ? [...stored, feedback] : stored;
   const fix = [...workflow.stages.values()].find((s) => s.kind === "fix" && !s.parentId);
   // With stored findings (seed 002) the first fix gets exactly those; a run recorded before they
   // were stored resumes from the registry's open findings instead.
@@ -74,9 +108,10 @@ async function rebuild(tx: StoreOps, task: Task, workflow: Workflow, now: number
     };
     const run = await tx.createRun(task.id, "resume", {}, now);
     const message =
-      issues.length > 0
+      (feedback ? `Your feedback is ${feedback.id}. ` : "") +
+      (issues.length > 0
         ? `Using review follow-up for resume: ${issues.length} findings from run ${last.run.id}`
-        : `Resuming the fix loop from the ${live.length} open findings (run ${last.run.id} stored no review follow-up)`;
+        : `Resuming the fix loop from the ${live.length} open findings (run ${last.run.id} stored no review follow-up)`);
     await putCheckpoint(tx, {
       task,
       runId: run.id,

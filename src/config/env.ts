@@ -1,9 +1,9 @@
 import { FixpointError } from "../errors.js";
+import { parseSeverity } from "../findings/severity.js";
 import { didYouMean } from "../util/did-you-mean.js";
 import { type ConfigLayer, emptyLayer } from "./layer.js";
 import { normaliseDatabaseUrl } from "./parse-sections.js";
 import { homeFrom, resolvePath } from "./paths.js";
-import { parseSeverity } from "./severity.js";
 
 type Apply = (layer: ConfigLayer, value: string, ctx: { cwd: string; home: string }) => string | undefined;
 
@@ -34,7 +34,7 @@ const CONFIG_VARS: Readonly<Record<string, Apply>> = {
   },
   FIXPOINT_BLOCKING_SEVERITY: (layer, value) => {
     const severity = parseSeverity(value);
-    if (severity === undefined) return "a severity: P0, P1, P2, P3 (or critical, high, medium, low)";
+    if (severity === null) return "a severity: P0, P1, P2, P3 (or critical, high, medium, low)";
     layer.defaults.blockingSeverity = severity;
     return undefined;
   },

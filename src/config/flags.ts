@@ -1,8 +1,8 @@
 import { FixpointError } from "../errors.js";
+import { parseSeverity } from "../findings/severity.js";
 import { type ConfigLayer, emptyLayer } from "./layer.js";
 import { normaliseDatabaseUrl } from "./parse-sections.js";
 import { resolvePath } from "./paths.js";
-import { parseSeverity } from "./severity.js";
 
 /** Command-line flags that override configuration (the highest layer). Paths relative to `cwd`. */
 export interface ConfigFlags {
@@ -33,7 +33,7 @@ export function flagsLayer(flags: ConfigFlags, ctx: { cwd: string; home: string 
   }
   if (flags.blockingSeverity !== undefined) {
     const severity = parseSeverity(flags.blockingSeverity);
-    if (severity !== undefined) d.blockingSeverity = severity;
+    if (severity !== null) d.blockingSeverity = severity;
     else bad("--blocking-severity", "P0, P1, P2 or P3", flags.blockingSeverity);
   }
   const budget: NonNullable<typeof d.budget> = {};

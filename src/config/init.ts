@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { formatDuration } from "../util/duration.js";
 import { DEFAULT_GATE_TIMEOUT_MS } from "./defaults.js";
-import { formatDuration } from "./duration.js";
 import type { GateConfig } from "./types.js";
 
 /** What `npm init` writes as the test script; it fails on purpose, so it is not a real gate. */

@@ -1,8 +1,8 @@
 import type { Entry, Identifier, Node, Value } from "@bgotink/kdl";
+import { parseSeverity } from "../findings/severity.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
+import { parseDuration } from "../util/duration.js";
 import { type DiagnosticSink, describeNode } from "./diagnostics.js";
-import { parseDuration } from "./duration.js";
-import { parseSeverity } from "./severity.js";
 
 /**
  * A generic reader for config nodes. Every field of a node can be written either as a property
@@ -192,11 +192,11 @@ export function convert(
     case "positive-int":
       return typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : fail("a whole number ≥ 1");
     case "duration": {
-      const ms = typeof v === "string" ? parseDuration(v) : undefined;
+      const ms = typeof v === "string" ? parseDuration(v) : null;
       return ms ?? fail('a duration with a unit, such as "30s", "10m" or "1h30m"');
     }
     case "severity": {
-      const severity = typeof v === "string" ? parseSeverity(v) : undefined;
+      const severity = parseSeverity(v);
       return severity ?? fail("a severity: P0, P1, P2, P3 (or critical, high, medium, low)");
     }
   }

@@ -1,10 +1,10 @@
 import type { Node } from "@bgotink/kdl";
+import { parseSeverity } from "../findings/severity.js";
 import type { DiagnosticSink } from "./diagnostics.js";
 import { type FieldSchema, getBool, getNumber, getString, readNodeFields } from "./kdl-fields.js";
 import type { DefaultsLayer, GateLayer } from "./layer.js";
 import type { PathContext } from "./parse-agent.js";
 import { resolvePath } from "./paths.js";
-import { parseSeverity } from "./severity.js";
 import type { ModelPrice } from "./types.js";
 
 const DEFAULTS_FIELDS: FieldSchema = {
@@ -25,7 +25,7 @@ export function parseDefaults(node: Node, sink: DiagnosticSink): DefaultsLayer {
   const maxCycles = getNumber(f, "max-cycles");
   if (maxCycles !== undefined) d.maxCycles = maxCycles;
   const severity = parseSeverity(getString(f, "blocking-severity") ?? "");
-  if (severity !== undefined) d.blockingSeverity = severity;
+  if (severity !== null) d.blockingSeverity = severity;
   const followups = getBool(f, "followups");
   if (followups !== undefined) d.followups = followups;
   const tokenBudget = getNumber(f, "findings-token-budget");

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { DiagnosticsError, formatDiagnostic } from "../errors.js";
-import { parseDuration } from "./duration.js";
+import { parseSeverity } from "../findings/severity.js";
+import { parseDuration } from "../util/duration.js";
 import { parseConfigText } from "./parse.js";
-import { parseSeverity } from "./severity.js";
 
 const FILE = "/repo/fixpoint.kdl";
 const parse = (text: string) => parseConfigText(text, FILE, { home: "/home/u" });
@@ -168,15 +168,15 @@ describe("values", () => {
     expect(parseDuration("500ms")).toBe(500);
     expect(parseDuration("1h30m")).toBe(5_400_000);
     expect(parseDuration("1.5s")).toBe(1500);
-    expect(parseDuration("30")).toBeUndefined();
-    expect(parseDuration("m")).toBeUndefined();
-    expect(parseDuration("-5m")).toBeUndefined();
+    expect(parseDuration("30")).toBeNull();
+    expect(parseDuration("m")).toBeNull();
+    expect(parseDuration("-5m")).toBeNull();
   });
 
   test("severity aliases map onto the P-scale", () => {
     expect(
       ["critical", "high", "major", "medium", "minor", "low", "nit", "trivial", "p2"].map(parseSeverity),
     ).toEqual(["P0", "P1", "P1", "P2", "P2", "P3", "P3", "P3", "P2"]);
-    expect(parseSeverity("P5")).toBeUndefined();
+    expect(parseSeverity("P5")).toBeNull();
   });
 });

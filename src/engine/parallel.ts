@@ -1,4 +1,5 @@
-import { addUsage, type ReviewVerdict, type StageOutcome } from "../domain/types.js";
+import { addUsage, type ReviewVerdict, type Severity, type StageOutcome } from "../domain/types.js";
+import { effectiveVerdict } from "../findings/review-parse.js";
 import type { StageDef } from "../workflow/types.js";
 import { writeReviewSection } from "./artifacts.js";
 import { applyResult } from "./decide.js";
@@ -55,7 +56,8 @@ export async function runParallel(
           state,
           c,
           result,
-          { summary: null, verdict: null },
+          // The child's own verdict is known now (show --json reports it); its effects apply at the merge.
+          { summary: null, verdict: childVerdict(result, ctx.deps.config.defaults.blockingSeverity) },
           { started, parentId: stage.id },
         );
       });
@@ -135,4 +137,8 @@ function aborted(): StageResult {
     costUsd: 0,
     attempts: 0,
   };
+}
+
+function childVerdict(r: StageResult, blockingSeverity: Severity): ReviewVerdict | null {
+  return r.effect.type === "review" ? effectiveVerdict(r.effect.output, blockingSeverity) : null;
 }

@@ -26,11 +26,19 @@ export function registerResume(program: Command, io: Io, exit: { code: number })
       .argument("<id>", "task id")
       .option("--queue", "only queue it; a running `fixpoint work` picks it up");
     if (c.name === "retry") cmd.option("--force", "retry a task that already ended approved (runs it again)");
-    cmd.action(async (ref: string, opts: { queue?: boolean; force?: boolean }) => {
+    if (c.name === "resume")
+      cmd.option(
+        "--feedback <text>",
+        "what you want changed: an open blocking finding the fix loop must answer",
+      );
+    cmd.action(async (ref: string, opts: { queue?: boolean; force?: boolean; feedback?: string }) => {
       await withContext(io, async (ctx) => {
         const r: Restart =
           c.name === "resume"
-            ? await resumeTask(ctx, ref)
+            ? await resumeTask(ctx, {
+                task: ref,
+                ...(opts.feedback !== undefined ? { feedback: opts.feedback } : {}),
+              })
             : await retryTask(ctx, { task: ref, force: Boolean(opts.force) });
         if (r.tookOver) io.err(`${r.task.id}: its worker's lease had expired; taking the task over\n`);
         io.out(`${r.message}\n`);

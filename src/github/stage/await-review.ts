@@ -3,11 +3,11 @@ import type { StageContext, StageResult } from "../../engine/deps.js";
 import type { StageDef } from "../../workflow/types.js";
 import { writeAccessFrom } from "../authors.js";
 import { fetchFeedback, filterFeedback } from "../feedback.js";
-import type { GithubStageDeps } from "./handler.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghFail, ghSkipped, ghSuccess } from "./result.js";
 import { judgeReviews } from "./review-state.js";
 import { reworkTaskId } from "./rework-plan.js";
+import type { GithubStageDeps } from "./stage-deps.js";
 
 /** Set while a task waits at `await-review` for PR `pr`'s reviewers; cleared when they answer. */
 export function awaitMarkerKey(pr: number): string {

@@ -1,15 +1,10 @@
-import type { GithubConfig } from "../../config/types.js";
-import type { Clock } from "../../domain/clock.js";
-import type { Git } from "../../domain/git.js";
 import type { GithubClient } from "../../domain/github.js";
-import type { ProcessRunner } from "../../domain/process.js";
-import type { Store } from "../../domain/store.js";
 import { isApproval } from "../../domain/types.js";
 import type { StageContext, StageHandler, StageResult } from "../../engine/deps.js";
 import { errorMessage, FixpointError } from "../../errors.js";
 import type { StageDef } from "../../workflow/types.js";
 import { awaitReview } from "./await-review.js";
-import { type ClientSource, memoClient } from "./client.js";
+import { memoClient } from "./client.js";
 import { fileTaskIssues, issuesSummary } from "./file-issues.js";
 import { ingestFeedback } from "./ingest.js";
 import { openOrUpdatePull } from "./open-pr.js";
@@ -17,16 +12,9 @@ import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { createGitRemote, type GitRemote } from "./remote.js";
 import { replyToThreads } from "./reply.js";
 import { ghFail, ghPartial, ghSkipped, ghSuccess } from "./result.js";
+import type { GithubStageDeps } from "./stage-deps.js";
 
-export interface GithubStageDeps {
-  client: ClientSource;
-  config: GithubConfig;
-  git: Git;
-  store: Store;
-  clock: Clock;
-  runner?: ProcessRunner;
-  remote?: GitRemote;
-}
+export type { GithubStageDeps } from "./stage-deps.js";
 
 export const GITHUB_ACTIONS = ["open-pr", "ingest", "push", "reply", "await-review", "file-issues"] as const;
 

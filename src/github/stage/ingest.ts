@@ -5,9 +5,9 @@ import { writeAccessFrom } from "../authors.js";
 import { fetchFeedback, filterFeedback, findingsFromThreads } from "../feedback.js";
 import { parseSeverityTag } from "../severity-tags.js";
 import { titleOf } from "../thread-finding.js";
-import type { GithubStageDeps } from "./handler.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghSkipped, ghSuccess } from "./result.js";
+import type { GithubStageDeps } from "./stage-deps.js";
 
 /**
  * `ingest`: the PR's feedback from allowed authors becomes findings (SPEC §11). Each unresolved

@@ -4,9 +4,9 @@ import type { StageContext, StageResult } from "../../engine/deps.js";
 import { errorMessage } from "../../errors.js";
 import type { Disposition } from "../render.js";
 import { respondToThread } from "../thread-reply.js";
-import type { GithubStageDeps } from "./handler.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghFail, ghPartial, ghSkipped, ghSuccess } from "./result.js";
+import type { GithubStageDeps } from "./stage-deps.js";
 
 /** The marker that says fixpoint answered `thread` of `pr` for fix cycle `cycle`. */
 export function replyMarkerKey(pr: number, threadId: string, cycle: number): string {

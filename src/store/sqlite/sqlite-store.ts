@@ -107,7 +107,7 @@ class SqliteStore implements Store {
 
   async transaction<T>(fn: (tx: StoreOps) => Promise<T>, opts: { fence?: Lease } = {}): Promise<T> {
     if (this.inTx) return fn(this);
-    while (this.gate) await this.gate;
+    while (this.gate !== null) await this.gate;
     let open!: () => void;
     this.gate = new Promise<void>((resolve) => {
       open = resolve;
@@ -140,7 +140,7 @@ class SqliteStore implements Store {
 
   /** Runs `fn` synchronously, mapping any failure to a FixpointError (as a rejection). */
   private async op<T>(action: string, fn: () => T): Promise<T> {
-    if (!this.inTx) while (this.gate) await this.gate;
+    if (!this.inTx) while (this.gate !== null) await this.gate;
     try {
       return fn();
     } catch (e) {
