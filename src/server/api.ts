@@ -9,7 +9,7 @@ import type { FinalVerdict, Finding, TaskEvent, TaskStatus, TaskSummary } from "
  *
  * Contract: unknown task ids fail with FixpointError("not_found"); an action that does not fit
  * the task's state fails with FixpointError("usage") and a reason a person can act on; every
- * action records an event with `by` and its time.
+ * action records an event naming its actor and time.
  */
 export interface DashboardApi {
   // ---- reads
@@ -66,10 +66,9 @@ export interface ArtifactChunk {
   bytes: number;
 }
 
+/** Who acts is fixed when the api is created (the dashboard's actor), not per request. */
 export interface ActionInput {
   taskId: string;
-  /** Who acted, recorded on the event. */
-  by: string;
 }
 
 export interface EditTaskInput {

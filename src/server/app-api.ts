@@ -1,23 +1,31 @@
-import { cancelTask } from "../app/cancel.js";
-import type { AppContext } from "../app/context.js";
-import { editTask } from "../app/edit-task.js";
-import { approve, reject } from "../app/human.js";
-import { resumeTask } from "../app/resume.js";
-import { retryTask } from "../app/retry.js";
-import { showTask } from "../app/show.js";
+import { join } from "node:path";
+import type { Fixpoint } from "../app/fixpoint.js";
 import { requireTask } from "../app/task-ref.js";
+import type { Clock } from "../domain/clock.js";
+import type { Git } from "../domain/git.js";
+import { createGit } from "../git/git-cli.js";
+import { systemClock } from "../util/clock.js";
 import type { DashboardApi } from "./api.js";
 import { listArtifacts, readArtifactChunk } from "./artifacts.js";
 import { changeFinding } from "./finding-status.js";
 
+export interface AppApiOptions {
+  /** Who acts (recorded on events the dashboard writes itself); the same as the Fixpoint's actor. */
+  actor: string;
+  git?: Git;
+  clock?: Clock;
+}
+
 /**
- * The dashboard's use cases: every action is the application layer's (`src/app`), the same one
- * the CLI calls, run with the dashboard's actor; the paged reads the morning report needs are
- * the Store port's dashboard methods. Nothing here writes SQL.
+ * The dashboard's use cases: every action is the application layer's (`createFixpoint`), the
+ * same one the CLI calls, bound to the dashboard's actor; the paged reads the morning report
+ * needs are the Store port's dashboard methods. Nothing here writes SQL.
  */
-export function createAppApi(ctx: AppContext): DashboardApi {
-  const { store } = ctx;
-  const as = (by: string): AppContext => ({ ...ctx, actor: by });
+export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
+  const { store } = fp;
+  const git = opts.git ?? createGit();
+  const dir = join(fp.root, ".fixpoint");
+  const findingCtx = { store, clock: opts.clock ?? systemClock, actor: opts.actor };
 
   return {
     status: (i) =>
@@ -30,61 +38,46 @@ export function createAppApi(ctx: AppContext): DashboardApi {
       }),
     countTasks: (i) => store.countTasks({ statuses: i.statuses, updatedSince: i.since }),
     totals: (i) => store.taskTotals({ updatedSince: i.since }),
-    show: (taskId) => showTask(ctx, taskId),
+    show: (taskId) => fp.show(taskId),
     findings: (filter) => store.searchFindings(filter),
     async diff(taskId) {
       const task = await requireTask(store, taskId);
-      if (!task.branch || !(await ctx.git.branchExists(task.repo, task.branch))) return null;
-      return ctx.git.diff(task.repo, task.baseBranch, { to: task.branch, mergeBase: true });
+      if (!task.branch || !(await git.branchExists(task.repo, task.branch))) return null;
+      return git.diff(task.repo, task.baseBranch, { to: task.branch, mergeBase: true });
     },
     async artifacts(taskId) {
       const task = await requireTask(store, taskId);
-      return listArtifacts(ctx.dir, task.id);
+      return listArtifacts(dir, task.id);
     },
     async readArtifact(taskId, name, offset, length) {
       const task = await requireTask(store, taskId);
-      return readArtifactChunk(ctx.dir, task.id, name, offset, length);
+      return readArtifactChunk(dir, task.id, name, offset, length);
     },
     events: (afterId, limit) => store.listEventsAfter(afterId, limit),
     lastEventId: () => store.lastEventId(),
 
     async approve(i) {
-      const r = await approve(as(i.by), { task: i.taskId, reason: i.note });
+      const r = await fp.approve({ task: i.taskId, reason: i.note });
       return { taskId: r.task.id, message: `${r.task.id}: approved at ${r.stage}; queued for a worker` };
     },
     async reject(i) {
-      const r = await reject(as(i.by), { task: i.taskId, reason: i.note });
+      const r = await fp.reject({ task: i.taskId, reason: i.note });
       return { taskId: r.task.id, message: `${r.task.id}: rejected at ${r.stage}; queued for a worker` };
     },
     async cancel(i) {
-      const r = await cancelTask(as(i.by), i.taskId);
+      const r = await fp.cancel(i.taskId);
       return { taskId: r.task.id, message: `${r.task.id} cancelled (was ${r.was})` };
     },
     async resume(i) {
-      const r = await resumeTask(as(i.by), i.taskId);
-      if (i.feedback !== undefined) {
-        // The app's resume takes no feedback yet: it is kept on the task's log for the person and
-        // the next reviewer to read.
-        await store.appendEvents(
-          [
-            {
-              taskId: r.task.id,
-              runId: null,
-              type: "task.feedback",
-              data: { by: i.by, feedback: i.feedback },
-            },
-          ],
-          ctx.clock.now(),
-        );
-      }
+      const r = await fp.resume({ task: i.taskId, feedback: i.feedback });
       return { taskId: r.task.id, message: r.message };
     },
     async retry(i) {
-      const r = await retryTask(as(i.by), { task: i.taskId });
+      const r = await fp.retry({ task: i.taskId });
       return { taskId: r.task.id, message: r.message };
     },
     async editTask(i) {
-      const r = await editTask(as(i.by), {
+      const r = await fp.editTask({
         task: i.taskId,
         verdict: i.verdict,
         budgetUsd: i.budgetUsd,
@@ -94,10 +87,10 @@ export function createAppApi(ctx: AppContext): DashboardApi {
         .map(([k, [from, to]]) => `${k} ${JSON.stringify(from)} → ${JSON.stringify(to)}`)
         .join("; ");
       if (!i.requeue) return { taskId: r.task.id, message: `${r.task.id}: ${changed}` };
-      const resumed = await resumeTask(as(i.by), r.task.id);
+      const resumed = await fp.resume({ task: r.task.id });
       return { taskId: r.task.id, message: `${r.task.id}: ${changed}; ${resumed.message}` };
     },
-    deferFinding: (i) => changeFinding(as(i.by), i, "deferred"),
-    reopenFinding: (i) => changeFinding(as(i.by), i, "open"),
+    deferFinding: (i) => changeFinding(findingCtx, i, "deferred"),
+    reopenFinding: (i) => changeFinding(findingCtx, i, "open"),
   };
 }

@@ -18,15 +18,12 @@ export interface DashboardOptions {
   token?: string;
   /** A loopback server answers only Host headers naming a loopback address (DNS rebinding). */
   loopbackOnly?: boolean;
-  /** Who acts, recorded on every action's event. */
-  actor: string;
   now?: () => number;
   live?: LiveOptions;
 }
 
 export interface RouteDeps {
   api: DashboardApi;
-  actor: string;
   ctx: (withAfter: boolean) => Promise<PageContext>;
 }
 
@@ -50,7 +47,6 @@ export function createDashboard(opts: DashboardOptions): Hono {
 
   const deps: RouteDeps = {
     api: opts.api,
-    actor: opts.actor,
     ctx: async (withAfter) => ({
       csrf: opts.csrf,
       now: now(),

@@ -6,7 +6,7 @@ import { href } from "./html.js";
 import { optionalText, parseCount, parseUsd, parseVerdict, requireText } from "./query.js";
 
 type Form = Record<string, string | undefined>;
-type Action = (api: DashboardApi, base: { taskId: string; by: string }, form: Form) => Promise<ActionResult>;
+type Action = (api: DashboardApi, base: { taskId: string }, form: Form) => Promise<ActionResult>;
 
 /** Each action: read and validate the form (400 with the reason), then call one use case. */
 const TASK_ACTIONS: Record<string, Action> = {
@@ -48,7 +48,7 @@ function done(c: Context, result: ActionResult) {
   return c.redirect(`${href("/tasks", result.taskId)}?done=${encodeURIComponent(result.message)}`, 303);
 }
 
-export function actionRoutes(app: Hono, { api, actor }: RouteDeps): void {
+export function actionRoutes(app: Hono, { api }: RouteDeps): void {
   app.post("/tasks/:id/findings/:fid/:action", async (c) => {
     const method = FINDING_ACTIONS[c.req.param("action")];
     if (!method)
@@ -60,7 +60,7 @@ export function actionRoutes(app: Hono, { api, actor }: RouteDeps): void {
     const justification = requireText("a justification", form.justification);
     const result = await api[method]({
       taskId: c.req.param("id"),
-      by: actor,
+
       findingId: c.req.param("fid"),
       justification,
     });
@@ -76,6 +76,6 @@ export function actionRoutes(app: Hono, { api, actor }: RouteDeps): void {
       );
     }
     const form = await readForm(c);
-    return done(c, await action(api, { taskId: c.req.param("id"), by: actor }, form));
+    return done(c, await action(api, { taskId: c.req.param("id") }, form));
   });
 }

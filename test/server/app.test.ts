@@ -25,11 +25,8 @@ async function text(res: Response): Promise<string> {
 
 describe("pages", () => {
   it("renders untrusted task and finding text as text on every page, markdown without raw HTML", async () => {
-    const t = await h.project.store.createTask(
-      task(h, { title: XSS_TITLE, prompt: `hi ${XSS_TITLE}` }),
-      Date.now(),
-    );
-    await h.project.store.saveFindings(
+    const t = await h.store.createTask(task(h, { title: XSS_TITLE, prompt: `hi ${XSS_TITLE}` }), Date.now());
+    await h.store.saveFindings(
       t.id,
       [
         finding(t.id, "F-1", {
@@ -85,7 +82,7 @@ describe("pages", () => {
   });
 
   it("groups the morning report by outcome with reasons, cycles and cost, and pages the task list", async () => {
-    const s = h.project.store;
+    const s = h.store;
     const now = Date.now();
     const a = await s.createTask(task(h, { title: "waits for a person" }), now);
     await s.updateTask(a.id, { status: "needs_human", currentStage: "sign_off", reason: "approve it" }, now);
@@ -132,29 +129,29 @@ describe("pages", () => {
 
 describe("actions", () => {
   it("refuse a POST without the CSRF token or from another origin, and change nothing", async () => {
-    const t = await h.project.store.createTask(task(h), Date.now());
+    const t = await h.store.createTask(task(h), Date.now());
     const app = dashboard(h);
     expect((await app.request(`/tasks/${t.id}/cancel`, form({}))).status).toBe(403);
     expect((await app.request(`/tasks/${t.id}/cancel`, form({ _csrf: "guess" }))).status).toBe(403);
     const cross = form({ _csrf: CSRF });
     cross.headers.Origin = "http://evil.example";
     expect((await app.request(`/tasks/${t.id}/cancel`, cross)).status).toBe(403);
-    expect((await h.project.store.getTask(t.id))?.status).toBe("queued");
+    expect((await h.store.getTask(t.id))?.status).toBe("queued");
     expect((await app.request(`/tasks/${t.id}/cancel`)).status).toBe(404);
   });
 
   it("cancel with the token: the task is cancelled and the event says who", async () => {
-    const t = await h.project.store.createTask(task(h), Date.now());
+    const t = await h.store.createTask(task(h), Date.now());
     const res = await dashboard(h).request(`/tasks/${t.id}/cancel`, form({ _csrf: CSRF }));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toMatch(new RegExp(`^/tasks/${t.id}\\?done=`));
-    expect((await h.project.store.getTask(t.id))?.status).toBe("cancelled");
-    const events = await h.project.store.listEvents(t.id);
+    expect((await h.store.getTask(t.id))?.status).toBe("cancelled");
+    const events = await h.store.listEvents(t.id);
     expect(events.at(-1)).toMatchObject({ type: "task.cancelled", data: { by: "tester (dashboard)" } });
   });
 
   it("approve a waiting human stage with a note: queued again, marker and event recorded", async () => {
-    const s = h.project.store;
+    const s = h.store;
     const t = await s.createTask(task(h), Date.now());
     await s.updateTask(
       t.id,
@@ -178,7 +175,7 @@ describe("actions", () => {
   });
 
   it("answer malformed or impossible actions with 400 and the reason", async () => {
-    const t = await h.project.store.createTask(task(h), Date.now());
+    const t = await h.store.createTask(task(h), Date.now());
     const app = dashboard(h);
     const cases: [string, Record<string, string>, string][] = [
       ["limits", { budget: "lots" }, "budget: `lots` is not an amount"],
@@ -205,11 +202,11 @@ describe("actions", () => {
     });
     expect(json.status).toBe(400);
     expect(await json.json()).toMatchObject({ error: { code: "usage" } });
-    expect((await h.project.store.getTask(t.id))?.budget).toEqual({});
+    expect((await h.store.getTask(t.id))?.budget).toEqual({});
   });
 
   it("defer and reopen a finding with a justification", async () => {
-    const s = h.project.store;
+    const s = h.store;
     const t = await s.createTask(task(h), Date.now());
     await s.saveFindings(t.id, [finding(t.id, "F-1")], [], Date.now());
     const app = dashboard(h);
@@ -230,7 +227,7 @@ describe("actions", () => {
   });
 
   it("raise the budget and max cycles of a stopped task", async () => {
-    const s = h.project.store;
+    const s = h.store;
     const t = await s.createTask(task(h, { budget: { usd: 1 } }), Date.now());
     await s.updateTask(t.id, { status: "needs_human", finalVerdict: "BUDGET_EXHAUSTED" }, Date.now());
     const res = await dashboard(h).request(
@@ -273,7 +270,7 @@ describe("access", () => {
 
 describe("live feed", () => {
   it("streams events after Last-Event-ID, so a reconnect catches up", async () => {
-    const s = h.project.store;
+    const s = h.store;
     const t = await s.createTask(task(h), Date.now());
     await s.appendEvents(
       ["stage.started", "stage.finished", "task.finished"].map((type) => ({

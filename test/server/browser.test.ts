@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createFixpoint } from "../../src/app/fixpoint.js";
 import { openContext } from "../../src/app/project.js";
 import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
 import { createDashboard } from "../../src/server/app.js";
@@ -287,20 +288,19 @@ export default async (req) => {
   });
 
   it("a server that needs a token answers 401 without it and works once the token is given", async () => {
-    const ctx = await openContext(repo, { env });
+    const fp = await createFixpoint({ cwd: repo, env, actor: "tester", init: false });
     const server = await listen(
       createDashboard({
-        api: createAppApi(ctx),
+        api: createAppApi(fp, { actor: "tester" }),
         csrf: "csrf-token-for-this-test",
         token: "tok-0123456789abcdef",
-        actor: "t",
       }),
       "127.0.0.1",
       0,
     );
     stops.push(async () => {
       await server.close();
-      await ctx.close();
+      await fp.close();
     });
     const { page } = await openPage();
     const denied = await page.goto(server.url);

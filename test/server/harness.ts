@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { type OpenedProject, openContext } from "../../src/app/project.js";
+import { createFixpoint, type Fixpoint } from "../../src/app/fixpoint.js";
 import { createDemoRepo } from "../../src/demo/project.js";
 import type { NewTask } from "../../src/domain/types.js";
 import type { DashboardApi } from "../../src/server/api.js";
@@ -13,7 +13,10 @@ export interface ServerHarness {
   root: string;
   repo: string;
   env: NodeJS.ProcessEnv;
-  project: OpenedProject;
+  fixpoint: Fixpoint;
+  store: Fixpoint["store"];
+  /** `<repo>/.fixpoint` */
+  dir: string;
   api: DashboardApi;
   cleanup(): Promise<void>;
 }
@@ -26,15 +29,17 @@ export async function openHarness(): Promise<ServerHarness> {
     createDemoRepo(repo);
     const init = runCli(["init"], { cwd: repo, env });
     if (init.code !== 0) throw new Error(`fixpoint init failed: ${init.stderr}`);
-    const project = await openContext(repo, { env, actor: "tester (dashboard)" });
+    const fixpoint = await createFixpoint({ cwd: repo, env, actor: ACTOR, init: false });
     return {
       root,
       repo,
       env,
-      project,
-      api: createAppApi(project),
+      fixpoint,
+      store: fixpoint.store,
+      dir: join(repo, ".fixpoint"),
+      api: createAppApi(fixpoint, { actor: ACTOR }),
       cleanup: async () => {
-        await project.close();
+        await fixpoint.close();
         rmSync(root, { recursive: true, force: true });
       },
     };
@@ -45,12 +50,12 @@ export async function openHarness(): Promise<ServerHarness> {
 }
 
 export const CSRF = "test-csrf-token-0123456789";
+export const ACTOR = "tester (dashboard)";
 
 export function dashboard(h: ServerHarness, opts: Partial<DashboardOptions> = {}) {
   return createDashboard({
     api: h.api,
     csrf: CSRF,
-    actor: "tester (dashboard)",
     live: { pollMs: 20 },
     ...opts,
   });

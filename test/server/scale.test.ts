@@ -15,7 +15,7 @@ beforeAll(async () => {
   h = await openHarness();
   const now = Date.now();
   const statuses = ["completed", "needs_human", "failed", "queued", "running"] as const;
-  await h.project.store.transaction(async (tx) => {
+  await h.store.transaction(async (tx) => {
     for (let i = 0; i < 10_000; i++) {
       const t = await tx.createTask(task(h, { title: `task number ${i}` }), now - (10_000 - i) * 1000);
       const status = statuses[i % statuses.length] ?? "queued";
@@ -31,10 +31,10 @@ beforeAll(async () => {
       body: `**why** ${"x".repeat(200)}`,
     }),
   );
-  await h.project.store.saveFindings("t-1", findings, [], now);
-  mkdirSync(join(h.project.dir, "transcripts", "t-1"), { recursive: true });
+  await h.store.saveFindings("t-1", findings, [], now);
+  mkdirSync(join(h.dir, "transcripts", "t-1"), { recursive: true });
   writeFileSync(
-    join(h.project.dir, "transcripts", "t-1", "implement.txt"),
+    join(h.dir, "transcripts", "t-1", "implement.txt"),
     "a line of agent output\n".repeat(460_000),
   );
 }, 120_000);

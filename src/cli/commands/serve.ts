@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import type { Command } from "commander";
-import { openContext } from "../../app/project.js";
+import { osUser } from "../../app/context.js";
+import { createFixpoint } from "../../app/fixpoint.js";
 import { FixpointError } from "../../errors.js";
 import { accessFor } from "../../server/access.js";
 import { createDashboard } from "../../server/app.js";
@@ -43,15 +44,14 @@ export function registerServe(program: Command, io: Io): void {
     .action(async (opts: { host: string; port?: string; open?: boolean }) => {
       const port = parsePort(opts.port);
       const { token, fromEnv, loopbackOnly } = accessFor(opts.host, io.env);
-      const ctx = await openContext(io.cwd, { env: io.env });
-      const actor = `${ctx.actor} (dashboard)`;
+      const actor = `${osUser()} (dashboard)`;
+      const fixpoint = await createFixpoint({ cwd: io.cwd, env: io.env, actor, init: false });
       try {
         const app = createDashboard({
-          api: createAppApi({ ...ctx, actor }),
+          api: createAppApi(fixpoint, { actor }),
           csrf: newSecret(),
           token,
           loopbackOnly,
-          actor,
         });
         const server = await listen(app, opts.host, port);
         const url = token === undefined ? server.url : `${server.url}?token=${encodeURIComponent(token)}`;
@@ -68,7 +68,7 @@ export function registerServe(program: Command, io: Io): void {
         });
         await server.close();
       } finally {
-        await ctx.close();
+        await fixpoint.close();
       }
     });
 }
