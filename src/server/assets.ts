@@ -39,7 +39,7 @@ export const DASHBOARD_JS = `"use strict";
           var fresh = doc.getElementById(el.id);
           if (fresh) el.replaceWith(document.importNode(fresh, true));
         })
-        .catch(function () {});
+        .catch(function () { /* the region keeps its content; the next event refetches it */ });
     });
   }
   function schedule(taskId) {

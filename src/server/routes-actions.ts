@@ -1,9 +1,9 @@
 import type { Context, Hono } from "hono";
 import { FixpointError } from "../errors.js";
 import type { ActionResult, DashboardApi } from "./api.js";
-import type { RouteDeps } from "./app.js";
 import { href } from "./html.js";
 import { optionalText, parseCount, parseUsd, parseVerdict, requireText } from "./query.js";
+import type { RouteDeps } from "./respond.js";
 
 type Form = Record<string, string | undefined>;
 type Action = (api: DashboardApi, base: { taskId: string }, form: Form) => Promise<ActionResult>;

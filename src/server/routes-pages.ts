@@ -1,6 +1,4 @@
 import type { Context, Hono } from "hono";
-import type { RouteDeps } from "./app.js";
-import { page } from "./app.js";
 import { html } from "./html.js";
 import { artifactPage } from "./pages/artifact.js";
 import { FINDINGS_PAGE_SIZE, findingsPage } from "./pages/findings.js";
@@ -8,6 +6,7 @@ import { homePage, loadMorningReport, reportSection } from "./pages/home.js";
 import { taskHeader, taskPage } from "./pages/task.js";
 import { TASKS_PER_PAGE, tasksPage } from "./pages/tasks.js";
 import { parseCount, parseFindingStatus, parseSeverity, parseSince, parseTaskStatus } from "./query.js";
+import { page, type RouteDeps } from "./respond.js";
 
 const ARTIFACT_CHUNK = 256 * 1024;
 
