@@ -226,6 +226,22 @@ describe("actions", () => {
     ]);
   });
 
+  it("resume with feedback: the person's words become a blocking finding and the task is queued", async () => {
+    const t = await h.store.createTask(task(h), Date.now());
+    await h.store.updateTask(t.id, { status: "failed", reason: "agent crashed" }, Date.now());
+    const res = await dashboard(h).request(
+      `/tasks/${t.id}/resume`,
+      form({ _csrf: CSRF, feedback: "use the <b>existing</b> helper" }),
+    );
+    expect(res.status).toBe(303);
+    expect((await h.store.getTask(t.id))?.status).toBe("queued");
+    const [f] = await h.store.listFindings(t.id);
+    expect(f).toMatchObject({ status: "open", body: "use the <b>existing</b> helper" });
+    expect(f?.title).toContain("Feedback from tester (dashboard)");
+    const page = await (await dashboard(h).request(`/tasks/${t.id}`)).text();
+    expect(page).toContain("use the &lt;b&gt;existing&lt;/b&gt; helper");
+  });
+
   it("raise the budget and max cycles of a stopped task", async () => {
     const s = h.store;
     const t = await s.createTask(task(h, { budget: { usd: 1 } }), Date.now());
