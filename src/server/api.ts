@@ -27,6 +27,8 @@ export interface DashboardApi {
   readArtifact(taskId: string, name: string, offset: number, length: number): Promise<ArtifactChunk>;
   /** Events of every task after `afterId`, oldest first (the live feed). */
   events(afterId: number, limit: number): Promise<TaskEvent[]>;
+  /** The web address of a pull request of this repository; null without a GitHub configuration. */
+  pullRequestUrl(prNumber: number): string | null;
   /** Where a live feed starts: the newest event id (0 when none). */
   lastEventId(): Promise<number>;
 

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Fixpoint } from "../app/fixpoint.js";
 import { requireTask } from "../app/task-ref.js";
+import type { GithubConfig } from "../config/types.js";
 import type { Clock } from "../domain/clock.js";
 import type { Git } from "../domain/git.js";
 import { createGit } from "../git/git-cli.js";
@@ -55,6 +56,7 @@ export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
     },
     events: (afterId, limit) => store.listEventsAfter(afterId, limit),
     lastEventId: () => store.lastEventId(),
+    pullRequestUrl: (n) => pullRequestUrl(fp.config.github, n),
 
     async approve(i) {
       const r = await fp.approve({ task: i.taskId, reason: i.note });
@@ -93,4 +95,19 @@ export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
     deferFinding: (i) => changeFinding(findingCtx, i, "deferred"),
     reopenFinding: (i) => changeFinding(findingCtx, i, "open"),
   };
+}
+
+/**
+ * `https://github.com/<owner>/<name>/pull/<n>`; on GitHub Enterprise the web host of the
+ * configured API URL (`https://ghe.example/api/v3` → `https://ghe.example`).
+ */
+export function pullRequestUrl(github: GithubConfig | null, n: number): string | null {
+  if (!github || !/^[\w.-]+\/[\w.-]+$/.test(github.repo) || !Number.isInteger(n)) return null;
+  let web = "https://github.com";
+  if (github.baseUrl) {
+    const api = new URL(github.baseUrl);
+    if (api.protocol !== "https:" && api.protocol !== "http:") return null;
+    web = api.hostname === "api.github.com" ? web : `${api.protocol}//${api.host}`;
+  }
+  return `${web}/${github.repo}/pull/${n}`;
 }

@@ -48,7 +48,9 @@ export function pageRoutes(app: Hono, { api, ctx }: RouteDeps): void {
     const head = fragment(c, "head");
     const context = await ctx(!head);
     const detail = await api.show(id);
-    if (head) return page(c, taskHeader(detail, context));
+    const prNumber = detail.task.meta.prNumber;
+    const prUrl = prNumber === undefined ? null : api.pullRequestUrl(prNumber);
+    if (head) return page(c, taskHeader(detail, context, prUrl));
     const findingsPage = parseCount("fpage", c.req.query("fpage")) ?? 1;
     const [diff, artifacts] = await Promise.all([api.diff(id), api.artifacts(id)]);
     return page(
@@ -60,6 +62,7 @@ export function pageRoutes(app: Hono, { api, ctx }: RouteDeps): void {
           artifacts,
           findingsPage: Math.max(1, findingsPage),
           notice: blank(c.req.query("done"))?.slice(0, 500),
+          prUrl,
         },
         context,
       ),

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { accessFor, isLoopback } from "../../src/server/access.js";
+import { pullRequestUrl } from "../../src/server/app-api.js";
 import { completeUtf8, readArtifactChunk } from "../../src/server/artifacts.js";
 import { parseUnifiedDiff } from "../../src/server/diff.js";
 import { escapeHtml, html, trustedHtml } from "../../src/server/html.js";
@@ -185,5 +186,29 @@ describe("parameters and access", () => {
     const b = accessFor("0.0.0.0", {});
     expect(a.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(a.token).not.toBe(b.token);
+  });
+});
+
+describe("pull request links", () => {
+  const github = {
+    repo: "acme/widgets",
+    allowAuthors: [],
+    bots: [],
+    maxReworkCycles: 3,
+    commentTimeoutMs: 1,
+    label: "fixpoint",
+    techDebtLabel: "tech-debt",
+    resolveHumanThreads: false,
+    draft: false,
+    waitForReview: false,
+  };
+  it("point at github.com, or the web host of an Enterprise API URL; none without GitHub", () => {
+    expect(pullRequestUrl(github, 12)).toBe("https://github.com/acme/widgets/pull/12");
+    expect(pullRequestUrl({ ...github, baseUrl: "https://ghe.example/api/v3" }, 3)).toBe(
+      "https://ghe.example/acme/widgets/pull/3",
+    );
+    expect(pullRequestUrl({ ...github, baseUrl: "javascript:alert(1)//" }, 3)).toBeNull();
+    expect(pullRequestUrl({ ...github, repo: 'acme/widgets"><script>' }, 3)).toBeNull();
+    expect(pullRequestUrl(null, 3)).toBeNull();
   });
 });

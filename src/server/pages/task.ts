@@ -19,6 +19,8 @@ export interface TaskPageData {
   findingsPage: number;
   /** The result of the action that led here (shown as text). */
   notice?: string;
+  /** The task's pull request on GitHub, when it has one and GitHub is configured. */
+  prUrl?: string | null;
 }
 
 export function taskPage(d: TaskPageData, ctx: PageContext): Html {
@@ -27,7 +29,7 @@ export function taskPage(d: TaskPageData, ctx: PageContext): Html {
     `${task.id} ${task.title}`,
     html`<h1><span class="id">${task.id}</span> ${task.title}</h1>
 ${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ""}
-${taskHeader(d.detail, ctx)}
+${taskHeader(d.detail, ctx, d.prUrl ?? null)}
 ${taskActions(task, ctx)}
 ${promptSection(d.detail)}
 ${findingsSection(d, ctx)}
@@ -39,7 +41,7 @@ ${eventsSection(d.detail.events)}`,
 }
 
 /** Status, reason and limits: the live part of the page. */
-export function taskHeader(d: TaskDetail, ctx: PageContext): Html {
+export function taskHeader(d: TaskDetail, ctx: PageContext, prUrl: string | null = null): Html {
   const { task, totals } = d;
   const kind = needsKind(task);
   return html`<section id="task-head" data-live="${href("/tasks", task.id)}?fragment=head" data-task="${task.id}">
@@ -53,7 +55,7 @@ ${task.reason ? html`<p class="reason">${task.reason}</p>` : ""}
 <dt>cost</dt><dd>${money(totals.costUsd)}${task.budget.usd !== undefined ? ` of ${money(task.budget.usd)}` : ""}</dd>
 <dt>tokens</dt><dd>${totals.tokens.toLocaleString("en")}</dd>
 <dt>elapsed</dt><dd>${duration(elapsedOf(task, ctx.now))}</dd>
-${task.meta.prNumber !== undefined ? html`<dt>pull request</dt><dd>#${task.meta.prNumber}</dd>` : ""}
+${task.meta.prNumber !== undefined ? html`<dt>pull request</dt><dd>${prUrl ? html`<a href="${prUrl}" rel="noreferrer">#${task.meta.prNumber}</a>` : `#${task.meta.prNumber}`}</dd>` : ""}
 ${task.parentId ? html`<dt>parent</dt><dd><a href="${href("/tasks", task.parentId)}">${task.parentId}</a></dd>` : ""}
 </dl>
 ${stagesTable(d.stages, d.runs)}
