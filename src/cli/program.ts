@@ -36,6 +36,7 @@ const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
   { names: ["doctor"], load: async () => [(await import("./commands/doctor.js")).registerDoctor] },
   { names: ["pr"], load: async () => [(await import("./commands/pr.js")).registerPr] },
   { names: ["serve"], load: async () => [(await import("./commands/serve.js")).registerServe] },
+  { names: ["diff"], load: async () => [(await import("./commands/diff.js")).registerDiff] },
 ];
 
 /**

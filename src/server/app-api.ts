@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Fixpoint } from "../app/fixpoint.js";
+import { taskDiff } from "../app/task-diff.js";
 import { requireTask } from "../app/task-ref.js";
 import type { GithubConfig } from "../config/types.js";
 import type { Clock } from "../domain/clock.js";
@@ -41,11 +42,7 @@ export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
     totals: (i) => store.taskTotals({ updatedSince: i.since }),
     show: (taskId) => fp.show(taskId),
     findings: (filter) => store.searchFindings(filter),
-    async diff(taskId) {
-      const task = await requireTask(store, taskId);
-      if (!task.branch || !(await git.branchExists(task.repo, task.branch))) return null;
-      return git.diff(task.repo, task.baseBranch, { to: task.branch, mergeBase: true });
-    },
+    diff: async (taskId) => (await taskDiff({ store, git }, taskId)).diff,
     async artifacts(taskId) {
       const task = await requireTask(store, taskId);
       return listArtifacts(dir, task.id);
