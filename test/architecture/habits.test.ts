@@ -12,7 +12,7 @@ function lineOf(text: string, index: number): number {
   return text.slice(0, index).split("\n").length;
 }
 
-export function emptyCatches(text: string): number[] {
+function emptyCatches(text: string): number[] {
   return [...text.matchAll(EMPTY_CATCH)].map((m) => lineOf(text, m.index ?? 0));
 }
 

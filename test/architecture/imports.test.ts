@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { circles, forbiddenImports, importGraph, specifiers } from "./import-graph.js";
 
@@ -48,6 +49,27 @@ describe("the checker itself", () => {
       "./g.js",
       "./h.js",
     ]);
+  });
+
+  it("finds the specifier of any import form, whatever the path and the imported names", () => {
+    const segment = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/);
+    const spec = fc
+      .tuple(fc.constantFrom("./", "../", "../../"), fc.array(segment, { minLength: 1, maxLength: 4 }))
+      .map(([up, parts]) => `${up}${parts.join("/")}.js`);
+    const names = fc.array(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,6}$/), { minLength: 1, maxLength: 4 });
+    const form = fc.constantFrom(
+      (s: string, n: string[]) => `import { ${n.join(", ")} } from "${s}";`,
+      (s: string, n: string[]) => `import type {\n  ${n.join(",\n  ")},\n} from '${s}';`,
+      (s: string, n: string[]) => `export { ${n.join(", ")} } from "${s}";`,
+      (s: string) => `export * from "${s}";`,
+      (s: string) => `import "${s}";`,
+      (s: string, n: string[]) => `const { ${n.join(", ")} } = await import("${s}");`,
+    );
+    fc.assert(
+      fc.property(spec, names, form, (s, n, make) => {
+        expect(specifiers(`// header\n${make(s, n)}\nconst x = 1;\n`)).toEqual([s]);
+      }),
+    );
   });
 
   it("finds a circle through a dynamic import and a self-import, and not a chain", () => {

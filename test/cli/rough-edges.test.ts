@@ -45,6 +45,9 @@ describe("CLI rough edges", () => {
         `fixpoint: ${other} is not a fixpoint project (no fixpoint.kdl or .fixpoint/); run \`fixpoint init\` there first\n`,
       );
     }
+    const doctor = runCli(["doctor", "--offline", "--json"], { cwd: other, env });
+    const store = JSON.parse(doctor.stdout).checks.find((c: { name: string }) => c.name === "store");
+    expect(store).toMatchObject({ status: "warn", fix: "run `fixpoint init` there" });
     expect(existsSync(join(other, ".fixpoint"))).toBe(false);
   });
 

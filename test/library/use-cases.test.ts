@@ -1,8 +1,11 @@
 import { appendFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resumeTask } from "../../src/app/resume.js";
 import type { AgentBackend, AgentRequest, AgentResult } from "../../src/domain/agent.js";
+import type { Lease, Store, StoreOps } from "../../src/domain/store.js";
 import { createFixpoint, type Fixpoint, FixpointError } from "../../src/index.js";
+import { systemClock } from "../../src/util/clock.js";
 import { git, isolatedEnv, tempDir } from "../helpers/cli.js";
 
 const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -103,6 +106,32 @@ describe("the use cases through createFixpoint", () => {
     expect(done.task.finalVerdict).toBe("APPROVED");
     expect(done.findings.map((x) => [x.id, x.status])).toEqual([["F-1", "resolved"]]);
     expect(git(repo, "show", `${done.task.branch}:hello.txt`)).toBe("hello\ngoodbye\n");
+  });
+
+  it("resume is one transaction: a failure at its last write leaves the task as it was", async () => {
+    const store = fp.store;
+    // The real store, except that inside a transaction the final event write fails.
+    const failing: Store = Object.assign(Object.create(store) as Store, {
+      transaction: <T>(fn: (tx: StoreOps) => Promise<T>, opts?: { fence?: Lease }) =>
+        store.transaction(
+          (tx) =>
+            fn(
+              Object.assign(Object.create(tx) as StoreOps, {
+                appendEvents: async () => {
+                  throw new Error("disk full");
+                },
+              }),
+            ),
+          opts,
+        ),
+    });
+    const before = await fp.show("t-1");
+    const ctx = { store: failing, clock: systemClock, actor: "x", config: fp.config, env: {} };
+    await expect(resumeTask(ctx, { task: "t-1", feedback: "one more thing" })).rejects.toThrow("disk full");
+    const after = await fp.show("t-1");
+    expect(after.runs).toEqual(before.runs);
+    expect(after.findings).toEqual(before.findings);
+    expect(after.task).toEqual(before.task);
   });
 
   it("editTask changes limits with an event; bad input is a usage error naming the field", async () => {

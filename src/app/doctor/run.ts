@@ -5,6 +5,7 @@ import { defaultFactories } from "../../agents/resolver.js";
 import { createGit } from "../../git/git-cli.js";
 import { createProcessRunner } from "../../util/process-runner.js";
 import { cliFactoriesOrEmpty } from "../backends.js";
+import { isInitialised } from "../project.js";
 import { checkAgent } from "./agent-check.js";
 import type { Check } from "./check.js";
 import { checkConfig, checkGit, checkRepository, checkStore } from "./environment.js";
@@ -24,7 +25,17 @@ export async function doctor(opts: {
   const cfg = await checkConfig(repo.root, opts.env, opts.cwd);
   checks.push(cfg.check);
   if (!cfg.config) return checks;
-  checks.push(await checkStore(cfg.config, repo.root));
+  // Checking the store opens it, which creates it: not in a repository nobody initialised.
+  checks.push(
+    isInitialised(repo.root)
+      ? await checkStore(cfg.config, repo.root)
+      : {
+          name: "store",
+          status: "warn",
+          detail: `${repo.root} is not initialised for fixpoint (no fixpoint.kdl or .fixpoint/)`,
+          fix: "run `fixpoint init` there",
+        },
+  );
   const config = cfg.config;
   const scratchDir = await mkdtemp(join(tmpdir(), "fixpoint-doctor-"));
   try {
