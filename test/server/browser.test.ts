@@ -173,6 +173,27 @@ export default async (req) => {
     expect(cli("work").stdout).toContain("APPROVED");
   });
 
+  it("asks before cancelling a task: dismissed changes nothing, accepted cancels it", async () => {
+    expect(cli("add", "a task to cancel").code).toBe(0);
+    const url = await serve();
+    const page = await context.newPage();
+    const asked: string[] = [];
+    let answer = false;
+    page.on("dialog", (d) => {
+      asked.push(d.message());
+      void (answer ? d.accept() : d.dismiss());
+    });
+    await page.goto(`${url}tasks/t-1`);
+    await page.locator('form[action="/tasks/t-1/cancel"] button').click();
+    expect(asked).toEqual(["Cancel t-1? A running stage is stopped."]);
+    expect(statusOf("t-1").status).toBe("queued");
+    answer = true;
+    await page.locator('form[action="/tasks/t-1/cancel"] button').click();
+    await page.waitForURL(/\/tasks\/t-1\?done=/);
+    expect(statusOf("t-1").status).toBe("cancelled");
+    expect(cli("logs", "t-1").stdout).toMatch(/task\.cancelled .*by=/);
+  });
+
   it("raises the budget of a task that stopped on it, and the task runs on to approval", async () => {
     writeFileSync(join(repo, "fixpoint.kdl"), demoConfig());
     expect(
