@@ -72,7 +72,25 @@ export const DASHBOARD_JS = `"use strict";
     addFeed(e);
     schedule(e.taskId);
   });
-  es.addEventListener("store-error", function (m) { setLive("store unavailable, retrying", "off"); });
+  var banner = null;
+  es.addEventListener("store-error", function (m) {
+    setLive("store unavailable, retrying", "off");
+    var why = "";
+    try { why = JSON.parse(m.data).message || ""; } catch (err) { why = ""; }
+    if (!banner) {
+      banner = document.createElement("div");
+      banner.className = "banner";
+      banner.setAttribute("role", "alert");
+      document.body.insertBefore(banner, document.querySelector("main"));
+    }
+    banner.textContent = "The store cannot be read right now (" + why + "). Retrying…";
+  });
+  es.addEventListener("task", function () {
+    if (banner) { banner.remove(); banner = null; setLive("live", "on"); }
+  });
+  es.addEventListener("store-ok", function () {
+    if (banner) { banner.remove(); banner = null; setLive("live", "on"); }
+  });
 })();
 `;
 

@@ -20,7 +20,8 @@ const BATCH = 200;
  * browser sends it when it reconnects, so a dropped connection catches up), else `?after=`
  * (the newest event when the page was rendered), else the newest event now. Each stream polls
  * `events(cursor)`, an indexed range read, so an idle dashboard costs one tiny query per poll.
- * A store that cannot be read sends `store-error` and the stream keeps retrying.
+ * A store that cannot be read sends `store-error` (the page shows a banner) and the stream keeps
+ * retrying; `store-ok` follows when it can be read again.
  */
 export function liveEvents(api: DashboardApi, opts: LiveOptions = {}) {
   const pollMs = opts.pollMs ?? 500;
@@ -39,6 +40,7 @@ export function liveEvents(api: DashboardApi, opts: LiveOptions = {}) {
       while (!closed) {
         try {
           const events = await api.events(cursor, BATCH);
+          if (failing) await stream.writeSSE({ event: "store-ok", data: "{}" });
           failing = false;
           for (const e of events) {
             await stream.writeSSE({ id: String(e.id), event: "task", data: JSON.stringify(wire(e)) });

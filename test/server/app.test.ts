@@ -315,4 +315,28 @@ describe("live feed", () => {
     expect(got).toContain('"type":"stage.finished"');
     expect(got).toContain(`"taskId":"${t.id}"`);
   });
+
+  it("says when the store cannot be read, keeps retrying, and says when it can again", async () => {
+    let fail = 2;
+    const flaky: DashboardApi = {
+      ...h.api,
+      events: (after, limit) =>
+        fail-- > 0
+          ? Promise.reject(new FixpointError("store_locked", "database is locked"))
+          : h.api.events(after, limit),
+    };
+    const res = await dashboard(h, { api: flaky }).request("/events?after=0");
+    const reader = res.body?.getReader();
+    let got = "";
+    const decoder = new TextDecoder();
+    while (reader && !got.includes("store-ok")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      got += decoder.decode(value);
+    }
+    await reader?.cancel();
+    expect(got.match(/event: store-error/g)).toHaveLength(1);
+    expect(got).toContain("database is locked");
+    expect(got).toContain("event: store-ok");
+  });
 });
