@@ -38,6 +38,8 @@ const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
   { names: ["workers"], load: async () => [(await import("./commands/workers.js")).registerWorkers] },
   { names: ["store"], load: async () => [(await import("./commands/store.js")).registerStore] },
   { names: ["reviewers"], load: async () => [(await import("./commands/reviewers.js")).registerReviewers] },
+  { names: ["serve"], load: async () => [(await import("./commands/serve.js")).registerServe] },
+  { names: ["diff"], load: async () => [(await import("./commands/diff.js")).registerDiff] },
 ];
 
 /**

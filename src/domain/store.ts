@@ -1,6 +1,7 @@
 import type {
   FinalVerdict,
   Finding,
+  FindingStatus,
   Json,
   JsonObject,
   NewStageExecution,
@@ -9,6 +10,7 @@ import type {
   Run,
   RunKind,
   RunMeta,
+  Severity,
   StageExecution,
   Task,
   TaskEvent,
@@ -146,6 +148,19 @@ export interface StoreOps {
   appendEvents(events: NewTaskEvent[], now: number): Promise<void>;
   /** Events of a task in append order, optionally only those with id > afterId. */
   listEvents(taskId: string, afterId?: number): Promise<TaskEvent[]>;
+  /**
+   * Events of every task with id > afterId, in append order, at most `limit`: the dashboard's live
+   * feed polls it with the last id it sent (ids only grow, so nothing is missed or sent twice).
+   */
+  listEventsAfter(afterId: number, limit: number): Promise<TaskEvent[]>;
+  /** The id of the newest event of any task; 0 when there is none. Where a live feed starts. */
+  lastEventId(): Promise<number>;
+
+  // ---- dashboard reads (paged; fast at 100,000 tasks)
+  /** Findings across tasks, newest first, filtered and paged (see FindingFilter). */
+  searchFindings(filter: FindingFilter): Promise<Finding[]>;
+  /** What the tasks a filter selects cost: their count, spend and agent time (`limit` ignored). */
+  taskTotals(filter?: TaskFilter): Promise<TaskTotals>;
 
   // ---- agent process groups (so a takeover can kill an agent its dead worker left running)
   /** Records a running agent's process group; recording the same (task, pgid, host) again replaces it. */
@@ -187,6 +202,31 @@ export interface TaskFilter {
    * with `newestFirst`). Pass the last `seq` of one page to get the next.
    */
   afterSeq?: number;
+  /** Only tasks changed at or after this time (epoch ms). */
+  updatedSince?: number;
+  /** Keyset paging: only tasks with a lower seq (with `newestFirst`, the next page after it). */
+  beforeSeq?: number;
+}
+
+/** Filters of `searchFindings`; every field optional, all of them must match. */
+export interface FindingFilter {
+  taskId?: string;
+  statuses?: FindingStatus[];
+  severities?: Severity[];
+  /** Matches a source (`review:<stage>`, `gate:<name>`, `pr:<thread>`) or an author exactly. */
+  reviewer?: string;
+  /** A substring of the finding's file path. */
+  file?: string;
+  limit: number;
+  offset?: number;
+}
+
+export interface TaskTotals {
+  tasks: number;
+  costUsd: number;
+  tokens: number;
+  /** Sum of the durations of every stage the tasks ran. */
+  agentMs: number;
 }
 
 export type TaskPatch = Partial<

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Lease, Store } from "../../src/domain/store.js";
 import type { Task } from "../../src/domain/types.js";
 import { FixpointError } from "../../src/errors.js";
+import { dashboardContract } from "./contract-dashboard.js";
 import { finding, newTask, stage } from "./samples.js";
 
 /** The lease a claim returned (fails the test when the claim returned nothing). */
@@ -28,6 +29,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     afterEach(async () => {
       await cleanup();
     });
+    dashboardContract(() => store);
 
     describe("tasks", () => {
       it("creates tasks with t-<seq> ids in order and reads them back", async () => {

@@ -1,6 +1,7 @@
 import type {
   AgentGroup,
   ClaimRequest,
+  FindingFilter,
   Lease,
   RunPatch,
   StageCommit,
@@ -9,6 +10,7 @@ import type {
   StoreOps,
   TaskFilter,
   TaskPatch,
+  TaskTotals,
   WorkerRecord,
 } from "../../domain/store.js";
 import type {
@@ -32,6 +34,7 @@ import {
   toAgentGroup,
 } from "./agent-groups-sql.js";
 import { openDatabase, type SqliteDatabase } from "./connection.js";
+import { findingSearchSql, taskTotalsSql } from "./dashboard-sql.js";
 import { toStoreError } from "./errors.js";
 import { migrate } from "./migrate.js";
 import {
@@ -399,6 +402,43 @@ class SqliteStore implements Store {
         })
         .map(toEvent),
     );
+  }
+
+  listEventsAfter(afterId: number, limit: number): Promise<TaskEvent[]> {
+    return this.op("listing events", () =>
+      this.sql
+        .all("SELECT * FROM events WHERE id > @afterId ORDER BY id LIMIT @limit", {
+          afterId,
+          limit: Math.max(0, Math.floor(limit)),
+        })
+        .map(toEvent),
+    );
+  }
+
+  lastEventId(): Promise<number> {
+    return this.op("listing events", () => Number(this.sql.get("SELECT MAX(id) AS id FROM events")?.id ?? 0));
+  }
+
+  // ---- dashboard reads
+
+  searchFindings(filter: FindingFilter): Promise<Finding[]> {
+    return this.op("searching findings", () => {
+      const { sql, params } = findingSearchSql(filter);
+      return this.sql.all(sql, params).map(toFinding);
+    });
+  }
+
+  taskTotals(filter: TaskFilter = {}): Promise<TaskTotals> {
+    return this.op("summing tasks", () => {
+      const { spend, agent, params } = taskTotalsSql(filter);
+      const r = this.sql.get(spend, params);
+      return {
+        tasks: Number(r?.tasks ?? 0),
+        costUsd: Number(r?.cost_usd ?? 0),
+        tokens: Number(r?.tokens ?? 0),
+        agentMs: Number(this.sql.get(agent, params)?.agent_ms ?? 0),
+      };
+    });
   }
 
   // ---- markers

@@ -115,7 +115,12 @@ export function filterSql(
 ): { clause: string; params: Params } {
   const where: string[] = [];
   const params: Params = {};
-  if (filter.statuses !== undefined) {
+  if (filter.statuses?.length === 1 && !bySeq) {
+    // One status: a plain equality lets SQLite walk the (status, seq) index in order and stop at
+    // the limit, instead of sorting every task with that status.
+    where.push("status = @status");
+    params.status = filter.statuses[0] ?? null;
+  } else if (filter.statuses !== undefined) {
     where.push(`${bySeq ? "+" : ""}status IN (SELECT value FROM json_each(@statuses))`);
     params.statuses = JSON.stringify(filter.statuses);
   }
@@ -130,6 +135,14 @@ export function filterSql(
   if (filter.afterSeq !== undefined) {
     where.push(filter.newestFirst === true ? "seq < @afterSeq" : "seq > @afterSeq");
     params.afterSeq = filter.afterSeq;
+  }
+  if (filter.updatedSince !== undefined) {
+    where.push("updated_at >= @updatedSince");
+    params.updatedSince = filter.updatedSince;
+  }
+  if (filter.beforeSeq !== undefined) {
+    where.push("seq < @beforeSeq");
+    params.beforeSeq = filter.beforeSeq;
   }
   let clause = where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "";
   if (!forCount) {

@@ -1,0 +1,110 @@
+import { join } from "node:path";
+import type { Fixpoint } from "../app/fixpoint.js";
+import { taskDiff } from "../app/task-diff.js";
+import { requireTask } from "../app/task-ref.js";
+import type { GithubConfig } from "../config/types.js";
+import type { Clock } from "../domain/clock.js";
+import type { Git } from "../domain/git.js";
+import { createGit } from "../git/git-cli.js";
+import { systemClock } from "../util/clock.js";
+import type { DashboardApi } from "./api.js";
+import { listArtifacts, readArtifactChunk } from "./artifacts.js";
+import { changeFinding } from "./finding-status.js";
+
+export interface AppApiOptions {
+  /** Who acts (recorded on events the dashboard writes itself); the same as the Fixpoint's actor. */
+  actor: string;
+  git?: Git;
+  clock?: Clock;
+}
+
+/**
+ * The dashboard's use cases: every action is the application layer's (`createFixpoint`), the
+ * same one the CLI calls, bound to the dashboard's actor; the paged reads the morning report
+ * needs are the Store port's dashboard methods. Nothing here writes SQL.
+ */
+export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
+  const { store } = fp;
+  const git = opts.git ?? createGit();
+  const dir = join(fp.root, ".fixpoint");
+  const findingCtx = { store, clock: opts.clock ?? systemClock, actor: opts.actor };
+
+  return {
+    status: (i) =>
+      store.listTaskSummaries({
+        statuses: i.statuses,
+        updatedSince: i.since,
+        newestFirst: true,
+        limit: i.limit,
+        beforeSeq: i.beforeSeq,
+      }),
+    countTasks: (i) => store.countTasks({ statuses: i.statuses, updatedSince: i.since }),
+    totals: (i) => store.taskTotals({ updatedSince: i.since }),
+    show: (taskId) => fp.show(taskId),
+    findings: (filter) => store.searchFindings(filter),
+    diff: async (taskId) => (await taskDiff({ store, git }, taskId)).diff,
+    async artifacts(taskId) {
+      const task = await requireTask(store, taskId);
+      return listArtifacts(dir, task.id);
+    },
+    async readArtifact(taskId, name, offset, length) {
+      const task = await requireTask(store, taskId);
+      return readArtifactChunk(dir, task.id, name, offset, length);
+    },
+    events: (afterId, limit) => store.listEventsAfter(afterId, limit),
+    lastEventId: () => store.lastEventId(),
+    pullRequestUrl: (n) => pullRequestUrl(fp.config.github, n),
+
+    async approve(i) {
+      const r = await fp.approve({ task: i.taskId, reason: i.note });
+      return { taskId: r.task.id, message: `${r.task.id}: approved at ${r.stage}; queued for a worker` };
+    },
+    async reject(i) {
+      const r = await fp.reject({ task: i.taskId, reason: i.note });
+      return { taskId: r.task.id, message: `${r.task.id}: rejected at ${r.stage}; queued for a worker` };
+    },
+    async cancel(i) {
+      const r = await fp.cancel(i.taskId);
+      return { taskId: r.task.id, message: `${r.task.id} cancelled (was ${r.was})` };
+    },
+    async resume(i) {
+      const r = await fp.resume({ task: i.taskId, feedback: i.feedback });
+      return { taskId: r.task.id, message: r.message };
+    },
+    async retry(i) {
+      const r = await fp.retry({ task: i.taskId });
+      return { taskId: r.task.id, message: r.message };
+    },
+    async editTask(i) {
+      const r = await fp.editTask({
+        task: i.taskId,
+        verdict: i.verdict,
+        budgetUsd: i.budgetUsd,
+        maxCycles: i.maxCycles,
+      });
+      const changed = Object.entries(r.changes)
+        .map(([k, [from, to]]) => `${k} ${JSON.stringify(from)} → ${JSON.stringify(to)}`)
+        .join("; ");
+      if (!i.requeue) return { taskId: r.task.id, message: `${r.task.id}: ${changed}` };
+      const resumed = await fp.resume({ task: r.task.id });
+      return { taskId: r.task.id, message: `${r.task.id}: ${changed}; ${resumed.message}` };
+    },
+    deferFinding: (i) => changeFinding(findingCtx, i, "deferred"),
+    reopenFinding: (i) => changeFinding(findingCtx, i, "open"),
+  };
+}
+
+/**
+ * `https://github.com/<owner>/<name>/pull/<n>`; on GitHub Enterprise the web host of the
+ * configured API URL (`https://ghe.example/api/v3` → `https://ghe.example`).
+ */
+export function pullRequestUrl(github: GithubConfig | null, n: number): string | null {
+  if (!github || !/^[\w.-]+\/[\w.-]+$/.test(github.repo) || !Number.isInteger(n)) return null;
+  let web = "https://github.com";
+  if (github.baseUrl) {
+    const api = new URL(github.baseUrl);
+    if (api.protocol !== "https:" && api.protocol !== "http:") return null;
+    web = api.hostname === "api.github.com" ? web : `${api.protocol}//${api.host}`;
+  }
+  return `${web}/${github.repo}/pull/${n}`;
+}

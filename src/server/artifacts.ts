@@ -1,0 +1,63 @@
+import { open, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { FixpointError } from "../errors.js";
+import type { ArtifactChunk, ArtifactInfo } from "./api.js";
+
+/**
+ * A task's transcripts (`.fixpoint/transcripts/<task>/*`) and review artifacts
+ * (`.fixpoint/reviews/<task>-review-<cycle>.md`), listed by name and read in chunks so a 10 MB
+ * transcript is never loaded whole. Names are looked up in the listing, never joined blindly,
+ * so a crafted name cannot reach outside these folders.
+ */
+export async function listArtifacts(dir: string, taskId: string): Promise<ArtifactInfo[]> {
+  const out: ArtifactInfo[] = [];
+  const reviews = join(dir, "reviews");
+  for (const f of (await readdir(reviews).catch(() => [] as string[])).sort()) {
+    if (f.startsWith(`${taskId}-review-`) && f.endsWith(".md")) {
+      out.push({ name: f, kind: "review", bytes: (await stat(join(reviews, f))).size });
+    }
+  }
+  const transcripts = join(dir, "transcripts", taskId);
+  for (const f of (await readdir(transcripts).catch(() => [] as string[])).sort()) {
+    out.push({ name: f, kind: "transcript", bytes: (await stat(join(transcripts, f))).size });
+  }
+  return out;
+}
+
+export async function readArtifactChunk(
+  dir: string,
+  taskId: string,
+  name: string,
+  offset: number,
+  length: number,
+): Promise<ArtifactChunk> {
+  const info = (await listArtifacts(dir, taskId)).find((a) => a.name === name);
+  if (!info) throw new FixpointError("not_found", `${taskId} has no artifact \`${name}\``);
+  const path =
+    info.kind === "review" ? join(dir, "reviews", info.name) : join(dir, "transcripts", taskId, info.name);
+  const start = Math.min(Math.max(0, Math.floor(offset)), info.bytes);
+  const handle = await open(path, "r");
+  try {
+    const buf = Buffer.alloc(Math.min(length, info.bytes - start));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, start);
+    const end = start + bytesRead >= info.bytes ? bytesRead : completeUtf8(buf, bytesRead);
+    const next = start + end >= info.bytes ? null : start + end;
+    return { text: buf.subarray(0, end).toString("utf8"), offset: start, next, bytes: info.bytes };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Length of `buf[0, n)` without a trailing, incomplete UTF-8 sequence (the next chunk starts with it). */
+export function completeUtf8(buf: Uint8Array, n: number): number {
+  let i = n - 1;
+  let back = 0;
+  while (i >= 0 && back < 3 && ((buf[i] ?? 0) & 0xc0) === 0x80) {
+    i--;
+    back++;
+  }
+  if (i < 0) return n;
+  const lead = buf[i] ?? 0;
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return n - i >= need ? n : i;
+}

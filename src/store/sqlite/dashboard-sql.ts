@@ -1,0 +1,52 @@
+import type { FindingFilter, TaskFilter } from "../../domain/store.js";
+import { filterSql, type Params } from "./task-sql.js";
+
+/**
+ * The dashboard's paged reads. Findings across tasks are read newest first by rowid, so a page
+ * stops scanning once it has `limit` rows; lists are bound as one JSON array each.
+ */
+export function findingSearchSql(filter: FindingFilter): { sql: string; params: Params } {
+  const where: string[] = [];
+  const params: Params = {
+    limit: Math.max(0, Math.floor(filter.limit)),
+    offset: Math.max(0, Math.floor(filter.offset ?? 0)),
+  };
+  if (filter.taskId !== undefined) {
+    where.push("task_id = @taskId");
+    params.taskId = filter.taskId;
+  }
+  if (filter.statuses !== undefined) {
+    where.push("status IN (SELECT value FROM json_each(@statuses))");
+    params.statuses = JSON.stringify(filter.statuses);
+  }
+  if (filter.severities !== undefined) {
+    where.push("severity IN (SELECT value FROM json_each(@severities))");
+    params.severities = JSON.stringify(filter.severities);
+  }
+  if (filter.reviewer !== undefined) {
+    where.push(
+      "EXISTS (SELECT 1 FROM json_each(sources) s WHERE json_extract(s.value, '$.source') = @reviewer OR json_extract(s.value, '$.author') = @reviewer)",
+    );
+    params.reviewer = filter.reviewer;
+  }
+  if (filter.file !== undefined) {
+    where.push("instr(file, @file) > 0");
+    params.file = filter.file;
+  }
+  const clause = where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "";
+  return { sql: `SELECT * FROM findings${clause} ORDER BY rowid DESC LIMIT @limit OFFSET @offset`, params };
+}
+
+/**
+ * Count and spend of the tasks a filter selects (its order and limit dropped), and their stage
+ * time: two statements, each walking the filtered tasks once.
+ */
+export function taskTotalsSql(filter: TaskFilter): { spend: string; agent: string; params: Params } {
+  const { clause, params } = filterSql(filter, true);
+  return {
+    spend: `SELECT COUNT(*) AS tasks, COALESCE(SUM(cost_usd), 0) AS cost_usd, COALESCE(SUM(tokens), 0) AS tokens FROM tasks${clause}`,
+    agent: `SELECT COALESCE(SUM(s.ended_at - s.started_at), 0) AS agent_ms
+      FROM (SELECT id FROM tasks${clause}) t JOIN stage_executions s ON s.task_id = t.id`,
+    params,
+  };
+}

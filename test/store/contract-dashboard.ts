@@ -1,0 +1,111 @@
+/**
+ * The Store contract's dashboard reads (paged tasks, the global event feed, findings across
+ * tasks, totals). Called from `runStoreContract`, so every implementation runs it.
+ */
+import { describe, expect, it } from "vitest";
+import type { Store } from "../../src/domain/store.js";
+import { finding, newTask, stage } from "./samples.js";
+
+export function dashboardContract(getStore: () => Store): void {
+  describe("dashboard reads", () => {
+    it("pages tasks newest first by seq and filters by update time", async () => {
+      const store = getStore();
+      for (let i = 1; i <= 5; i++) await store.createTask(newTask({ title: `t${i}` }), i * 100);
+      await store.updateTask("t-2", { reason: "touched" }, 900);
+      const first = await store.listTaskSummaries({ newestFirst: true, limit: 2 });
+      expect(first.map((t) => t.id)).toEqual(["t-5", "t-4"]);
+      const next = await store.listTaskSummaries({ newestFirst: true, limit: 2, beforeSeq: first[1]?.seq });
+      expect(next.map((t) => t.id)).toEqual(["t-3", "t-2"]);
+      const recent = await store.listTaskSummaries({ updatedSince: 400 });
+      expect(recent.map((t) => t.id)).toEqual(["t-2", "t-4", "t-5"]);
+      expect(await store.countTasks({ updatedSince: 400, beforeSeq: 5 })).toBe(2);
+    });
+
+    it("listEventsAfter reads every task's events after an id, in order, at most limit", async () => {
+      const store = getStore();
+      expect(await store.lastEventId()).toBe(0);
+      const a = await store.createTask(newTask(), 1);
+      const b = await store.createTask(newTask(), 1);
+      await store.appendEvents([{ taskId: a.id, runId: null, type: "one", data: {} }], 2);
+      await store.appendEvents([{ taskId: b.id, runId: null, type: "two", data: { n: 2 } }], 3);
+      await store.appendEvents([{ taskId: a.id, runId: null, type: "three", data: {} }], 4);
+      const all = await store.listEventsAfter(0, 10);
+      expect(all.map((e) => [e.taskId, e.type])).toEqual([
+        [a.id, "one"],
+        [b.id, "two"],
+        [a.id, "three"],
+      ]);
+      const page = await store.listEventsAfter(all[0]?.id ?? 0, 1);
+      expect(page.map((e) => e.type)).toEqual(["two"]);
+      expect(await store.listEventsAfter(all[2]?.id ?? 0, 10)).toEqual([]);
+      expect(await store.lastEventId()).toBe(all[2]?.id);
+    });
+
+    it("searchFindings filters across tasks by status, severity, reviewer and file, newest first", async () => {
+      const store = getStore();
+      const a = await store.createTask(newTask(), 1);
+      const b = await store.createTask(newTask(), 1);
+      await store.saveFindings(a.id, [finding(a.id, "F-1"), finding(a.id, "F-2", { severity: "P3" })], [], 2);
+      await store.saveFindings(
+        b.id,
+        [
+          finding(b.id, "F-1", {
+            status: "deferred",
+            file: "lib/util.ts",
+            sources: [{ source: "gate:lint", cycle: 1 }],
+          }),
+        ],
+        [],
+        3,
+      );
+      const ids = (fs: { taskId: string; id: string }[]) => fs.map((f) => `${f.taskId}/${f.id}`);
+      expect(ids(await store.searchFindings({ limit: 10 }))).toEqual([
+        `${b.id}/F-1`,
+        `${a.id}/F-2`,
+        `${a.id}/F-1`,
+      ]);
+      expect(ids(await store.searchFindings({ limit: 10, statuses: ["deferred"] }))).toEqual([`${b.id}/F-1`]);
+      expect(ids(await store.searchFindings({ limit: 10, severities: ["P3"] }))).toEqual([`${a.id}/F-2`]);
+      expect(ids(await store.searchFindings({ limit: 10, reviewer: "gate:lint" }))).toEqual([`${b.id}/F-1`]);
+      expect(ids(await store.searchFindings({ limit: 10, reviewer: "claude" }))).toHaveLength(2);
+      expect(ids(await store.searchFindings({ limit: 10, file: "util" }))).toEqual([`${b.id}/F-1`]);
+      expect(ids(await store.searchFindings({ limit: 1, offset: 1 }))).toEqual([`${a.id}/F-2`]);
+      expect(ids(await store.searchFindings({ limit: 10, taskId: a.id }))).toHaveLength(2);
+    });
+
+    it("taskTotals sums the spend and stage time of the tasks a filter selects", async () => {
+      const store = getStore();
+      const a = await store.createTask(newTask(), 1);
+      const b = await store.createTask(newTask(), 1);
+      for (const [t, cost] of [
+        [a, 0.5],
+        [b, 0.25],
+      ] as const) {
+        const run = await store.createRun(t.id, "start", {}, 2);
+        await store.commitStage({
+          taskId: t.id,
+          runId: run.id,
+          stage: stage(t.id, run.id, { costUsd: cost, startedAt: 1000, endedAt: 4000 }),
+          checkpoint: null,
+          findings: [],
+          events: [],
+          task: {},
+          now: 5,
+        });
+      }
+      await store.updateTask(b.id, { status: "failed" }, 50);
+      expect(await store.taskTotals()).toMatchObject({ tasks: 2, costUsd: 0.75, agentMs: 6000 });
+      expect(await store.taskTotals({ statuses: ["failed"] })).toMatchObject({
+        tasks: 1,
+        costUsd: 0.25,
+        agentMs: 3000,
+      });
+      expect(await store.taskTotals({ statuses: ["completed"] })).toEqual({
+        tasks: 0,
+        costUsd: 0,
+        tokens: 0,
+        agentMs: 0,
+      });
+    });
+  });
+}
