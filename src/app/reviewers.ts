@@ -1,6 +1,7 @@
 import type { Store } from "../domain/store.js";
 import type { Finding, StageExecution, Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
+import { REFUTED_PREFIX } from "../findings/registry-verify.js";
 import { parseDuration } from "../util/duration.js";
 import { loadWorkflow } from "../workflow/loader.js";
 import type { Workflow } from "../workflow/types.js";
@@ -14,7 +15,8 @@ import type { AppContext } from "./context.js";
  * - `duplicates`: another source raised it first (the reviewer's report was merged into it);
  * - `confirmed`: it raised it first and the finding is `resolved` (fixed, then resolved by the
  *   next review or a passing gate);
- * - `refuted`: it raised it first and a verify stage refuted it (status `refuted`);
+ * - `refuted`: it raised it first and a verify stage refuted it (dismissed with a `refuted: …`
+ *   note, see findings/registry-verify.ts);
  * - `dismissed`: it raised it first and a person dismissed it;
  * - `open`: anything not settled yet (open, fixed but not verified, deferred, blocked).
  *
@@ -59,10 +61,8 @@ export function reviewerOf(source: { source: string; author?: string }): string 
 type Outcome = "confirmed" | "refuted" | "dismissed" | "open";
 
 function outcomeOf(f: Finding): Outcome {
-  const status: string = f.status;
-  if (status === "resolved") return "confirmed";
-  if (status === "refuted") return "refuted";
-  if (status === "dismissed") return "dismissed";
+  if (f.status === "resolved") return "confirmed";
+  if (f.status === "dismissed") return f.note?.startsWith(REFUTED_PREFIX) ? "refuted" : "dismissed";
   return "open";
 }
 

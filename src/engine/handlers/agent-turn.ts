@@ -40,6 +40,11 @@ export async function runAgentTurn<T>(
     /** Continue this agent's earlier session (fixers and implementers do; reviewers start fresh). */
     continueSession: boolean;
     sessionOverride?: string | null;
+    /**
+     * Names one of several turns in one visit of the stage (a verify stage's rounds), so each is
+     * saved and replayed on its own; absent for stages that take one turn.
+     */
+    turn?: string;
   },
 ): Promise<TurnOutcome<T>> {
   const agentName = stage.agent ?? "implementer";
@@ -53,7 +58,8 @@ export async function runAgentTurn<T>(
   let attempts = 0;
   let freshStarted = false;
   // Replies this visit of the stage already got before a worker died (see turns.ts).
-  const saved = await loadTurns(ctx, stage.id);
+  const turnId = opts.turn === undefined ? stage.id : `${stage.id}#${opts.turn}`;
+  const saved = await loadTurns(ctx, turnId);
   const runAgent = async (attempt: number) => {
     const result = await agent.backend.run({
       agent: agentName,
@@ -88,7 +94,7 @@ export async function runAgentTurn<T>(
           ...(p.responseStarted ? { responseStarted: true as const } : {}),
         }),
     });
-    await saveTurn(ctx, stage.id, attempt, result, saved);
+    await saveTurn(ctx, turnId, attempt, result, saved);
     return result;
   };
   for (;;) {

@@ -61,6 +61,7 @@ export const verifyHandler: StageHandler = {
         prompt,
         schema: VERIFY_OUTPUT_SCHEMA,
         continueSession: false,
+        turn: `round-${round}`,
         parse: (r) => {
           const p = parseVerifyOutput(r.text, r.structured);
           return p.ok ? { ok: true, value: p.verdicts } : { ok: false, error: p.error };

@@ -3,6 +3,7 @@ import type pg from "pg";
 import type {
   AgentGroup,
   ClaimRequest,
+  FindingFilter,
   Lease,
   RunPatch,
   StageCommit,
@@ -11,6 +12,7 @@ import type {
   StoreOps,
   TaskFilter,
   TaskPatch,
+  TaskTotals,
   WorkerRecord,
 } from "../../domain/store.js";
 import type {
@@ -46,7 +48,16 @@ import { backoffMs, openPool, type PoolOptions } from "./connection.js";
 import { isConnectionError, toPgStoreError } from "./errors.js";
 import { WorkListener } from "./listener.js";
 import { migratePg } from "./migrate.js";
-import { claimSql, DB_NOW_MS, filterClause, insertTaskSql, Params, patchSet } from "./sql.js";
+import {
+  claimSql,
+  DB_NOW_MS,
+  filterClause,
+  findingSearchSql,
+  insertTaskSql,
+  Params,
+  patchSet,
+  taskTotalsSql,
+} from "./sql.js";
 
 export interface PostgresStoreOptions {
   /**
@@ -564,6 +575,39 @@ class PgOps implements StoreOps {
     const p = new Params();
     const sql = `SELECT * FROM events WHERE task_id = ${p.add(taskId)} AND id > ${p.add(afterId ?? 0)} ORDER BY id`;
     return (await this.rows("listing events", sql, p)).map(toEvent);
+  }
+
+  async listEventsAfter(afterId: number, limit: number): Promise<TaskEvent[]> {
+    const p = new Params();
+    const sql = `SELECT * FROM events WHERE id > ${p.add(afterId)} ORDER BY id LIMIT ${p.add(Math.max(0, Math.floor(limit)))}`;
+    return (await this.rows("listing events", sql, p)).map(toEvent);
+  }
+
+  async lastEventId(): Promise<number> {
+    const rows = await this.rows(
+      "listing events",
+      "SELECT COALESCE(MAX(id), 0) AS id FROM events",
+      new Params(),
+    );
+    return Number(rows[0]?.id ?? 0);
+  }
+
+  // ---- dashboard reads
+
+  async searchFindings(filter: FindingFilter): Promise<Finding[]> {
+    const { sql, params } = findingSearchSql(filter);
+    return (await this.rows("searching findings", sql, params)).map(toFinding);
+  }
+
+  async taskTotals(filter: TaskFilter = {}): Promise<TaskTotals> {
+    const { sql, params } = taskTotalsSql(filter);
+    const r = (await this.rows("summing tasks", sql, params))[0];
+    return {
+      tasks: Number(r?.tasks ?? 0),
+      costUsd: Number(r?.cost_usd ?? 0),
+      tokens: Number(r?.tokens ?? 0),
+      agentMs: Number(r?.agent_ms ?? 0),
+    };
   }
 
   // ---- markers

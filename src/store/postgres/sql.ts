@@ -2,7 +2,7 @@
  * SQL text and parameters for the PostgreSQL store. Statements are built from the *shape* of a
  * patch or filter (which keys are set), never from values: every value is a `$n` parameter.
  */
-import type { TaskFilter, TaskPatch } from "../../domain/store.js";
+import type { FindingFilter, TaskFilter, TaskPatch } from "../../domain/store.js";
 import type { Json, NewTask } from "../../domain/types.js";
 import { TASK_SELECT } from "../sqlite/rows.js";
 
@@ -123,10 +123,59 @@ export function filterClause(filter: TaskFilter, forCount: boolean, p: Params): 
   if (filter.statuses !== undefined) where.push(`status = ANY(${p.add(filter.statuses)}::text[])`);
   if (filter.ids !== undefined) where.push(`id = ANY(${p.add(filter.ids)}::text[])`);
   if (filter.parentId !== undefined) where.push(`parent_id = ${p.add(filter.parentId)}`);
+  // Keyset paging: after `afterSeq` in the listing order (smaller seqs when newest first).
+  if (filter.afterSeq !== undefined)
+    where.push(`seq ${filter.newestFirst === true ? "<" : ">"} ${p.add(filter.afterSeq)}`);
+  if (filter.updatedSince !== undefined) where.push(`updated_at >= ${p.add(filter.updatedSince)}`);
+  if (filter.beforeSeq !== undefined) where.push(`seq < ${p.add(filter.beforeSeq)}`);
   let clause = where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "";
   if (!forCount) {
     clause += filter.newestFirst === true ? " ORDER BY seq DESC" : " ORDER BY seq";
     if (filter.limit !== undefined) clause += ` LIMIT ${p.add(Math.max(0, Math.floor(filter.limit)))}`;
   }
   return clause;
+}
+
+/**
+ * The dashboard's findings across tasks, newest first (`ord` is first-insertion order, as
+ * SQLite's rowid), filtered and paged. `reviewer` matches a source or an author exactly, `file`
+ * a substring of the path.
+ */
+export function findingSearchSql(filter: FindingFilter): { sql: string; params: Params } {
+  const p = new Params();
+  const where: string[] = [];
+  if (filter.taskId !== undefined) where.push(`task_id = ${p.add(filter.taskId)}`);
+  if (filter.statuses !== undefined) where.push(`status = ANY(${p.add(filter.statuses)}::text[])`);
+  if (filter.severities !== undefined) where.push(`severity = ANY(${p.add(filter.severities)}::text[])`);
+  if (filter.reviewer !== undefined) {
+    const reviewer = `${p.add(filter.reviewer)}::text`;
+    where.push(
+      // CASE, not AND: PostgreSQL may evaluate AND's operands in any order.
+      `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(sources) = 'array' THEN sources ELSE '[]'::jsonb END) s
+        WHERE s->>'source' = ${reviewer} OR s->>'author' = ${reviewer})`,
+    );
+  }
+  if (filter.file !== undefined) where.push(`strpos(file, ${p.add(filter.file)}::text) > 0`);
+  const clause = where.length > 0 ? ` WHERE ${where.join(" AND ")}` : "";
+  const limit = p.add(Math.max(0, Math.floor(filter.limit)));
+  const offset = p.add(Math.max(0, Math.floor(filter.offset ?? 0)));
+  return {
+    sql: `SELECT * FROM findings${clause} ORDER BY ord DESC LIMIT ${limit} OFFSET ${offset}`,
+    params: p,
+  };
+}
+
+/**
+ * Count, spend and stage time of the tasks a filter selects (its order and limit dropped), in one
+ * statement so the three come from one snapshot.
+ */
+export function taskTotalsSql(filter: TaskFilter): { sql: string; params: Params } {
+  const p = new Params();
+  const clause = filterClause(filter, true, p);
+  const sql = `WITH t AS (SELECT id, cost_usd, tokens FROM tasks${clause})
+SELECT (SELECT COUNT(*) FROM t) AS tasks,
+  (SELECT COALESCE(SUM(cost_usd), 0) FROM t) AS cost_usd,
+  (SELECT COALESCE(SUM(tokens), 0) FROM t) AS tokens,
+  (SELECT COALESCE(SUM(s.ended_at - s.started_at), 0) FROM t JOIN stage_executions s ON s.task_id = t.id) AS agent_ms`;
+  return { sql, params: p };
 }
