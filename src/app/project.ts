@@ -11,6 +11,7 @@ import { FixpointError } from "../errors.js";
 import { createGit } from "../git/git-cli.js";
 import { openStore } from "../store/open.js";
 import { systemClock } from "../util/clock.js";
+import { setRedactedEnvNames } from "../util/redact.js";
 import { type AppContext, osUser } from "./context.js";
 
 /** A repository fixpoint works in: its root, its configuration and its store. */
@@ -66,6 +67,8 @@ export async function openProject(cwd: string, opts: OpenProjectOptions = {}): P
     );
   }
   const config = await loadConfig({ projectRoot: root, flags: opts.flags, env: opts.env, cwd });
+  // The project's own secret variables (`defaults { redact-env … }`) are hidden from here on.
+  setRedactedEnvNames(config.defaults.redactEnv ?? []);
   const dir = join(root, ".fixpoint");
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const own = opts.store === undefined;

@@ -1,5 +1,5 @@
-import type { Run, Task } from "../domain/types.js";
 import { branchName, worktreePath } from "../domain/naming.js";
+import type { Run, Task } from "../domain/types.js";
 import type { Workflow } from "../workflow/types.js";
 import { type CounterLog, loadRunState, newCounterLog } from "./checkpoint.js";
 import { getCount } from "./counters.js";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { listWorkers, type WorkerView } from "../../app/workers.js";
+import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
-import { openProject } from "../project.js";
 import { elapsed, pad } from "../render/format.js";
 
 export function registerWorkers(program: Command, io: Io): void {
@@ -13,15 +13,12 @@ export function registerWorkers(program: Command, io: Io): void {
     .option("--json", "print JSON: an array of worker objects")
     .option("--all", "include workers whose heartbeat is stale (crashed or cut off)")
     .action(async (opts: { json?: boolean; all?: boolean }) => {
-      const project = await openProject(io.cwd, { env: io.env });
-      try {
-        const now = Date.now();
-        const workers = await listWorkers(project.store, now, { all: opts.all === true });
-        if (opts.json) printJson(io, workers);
-        else io.out(workersTable(workers, now));
-      } finally {
-        await project.close();
-      }
+      const { workers, now } = await withContext(io, async (ctx) => {
+        const at = ctx.clock.now();
+        return { workers: await listWorkers(ctx.store, at, { all: opts.all === true }), now: at };
+      });
+      if (opts.json) printJson(io, workers);
+      else io.out(workersTable(workers, now));
     });
 }
 

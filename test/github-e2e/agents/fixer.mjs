@@ -12,7 +12,9 @@ export default async function fixer(req) {
     writeFileSync(`${process.env.FIXPOINT_TEST_PROMPTS}.fixer-waiting`, "1");
     await new Promise((resolve) => setTimeout(resolve, 120_000));
   }
-  const section = req.prompt.split("# Your report")[0] ?? req.prompt;
+  // The findings stand under their own heading (the output format comes first in the prompt).
+  const found = req.prompt.split("# What the reviewers and gates found")[1];
+  const section = found?.split("# This fix")[0] ?? req.prompt.split("# Your report")[0] ?? req.prompt;
   const report = [];
   for (const { id, text } of findingsIn(section)) {
     if (text.includes("BLOCKME")) {
