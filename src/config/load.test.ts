@@ -175,7 +175,6 @@ describe("loadConfig layering", () => {
       repo: "acme/shop",
       allowAuthors: ["alice", "bob"],
       bots: ["cr[bot]"],
-      botSettings: {},
       maxReworkCycles: 2,
       commentTimeoutMs: 30_000,
       label: "fixpoint",

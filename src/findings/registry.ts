@@ -21,7 +21,7 @@ import { applyFixReport, autoBlockDeleted, type FixContext, type FixReportOutcom
 import { applyGate, type GateResult } from "./registry-gate.js";
 import { applyPrior, type PriorContext, PriorLedger, type PriorResult } from "./registry-prior.js";
 import { applyVerification, type VerifyResult } from "./registry-verify.js";
-import { compareSeverity, isBlocking, severityRank } from "./severity.js";
+import { isBlocking, severityRank } from "./severity.js";
 import type { VerifyVerdict } from "./verify-parse.js";
 
 export type { AddResult, FixReportOutcome, GateResult, PriorResult, RegistryOptions };

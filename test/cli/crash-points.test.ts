@@ -79,7 +79,13 @@ describe.concurrent("a worker SIGKILLed at a crash point, then a new worker", ()
       made.push(d);
       const first = startCli(["work", "--lease-ms", "600"], {
         cwd: d.repo,
-        env: { ...d.env, FIXPOINT_CRASH_AT: at },
+        env: {
+          ...d.env,
+          FIXPOINT_CRASH_AT: at,
+          // A renewal is due every lease/3; hold the first agent's stage long enough for three of
+          // them, however fast the rest of the run is on this machine.
+          ...(at.startsWith("lease-renewed") ? { FIXPOINT_STALL_AT: "agent-exited:2000:1" } : {}),
+        },
       });
       await exited(first);
       expect(first.signalCode, `the worker should have died at ${at}:\n${first.output()}`).toBe("SIGKILL");

@@ -26,8 +26,13 @@ afterAll(removeAll);
  * paths), removed when the current test finishes — passed or failed — or, when made outside a
  * test, when the file's tests are done.
  */
-export function makeTempDir(name = "test-"): string {
+export function makeTempDir(name = "test-", opts: { forFile?: boolean } = {}): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `${TEMP_PREFIX}${name}`)));
+  // Shared by the file's tests (a project made lazily by the first test that needs it).
+  if (opts.forFile) {
+    outsideTests.add(dir);
+    return dir;
+  }
   try {
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   } catch {

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { CLI, git, isolatedEnv, tempDir } from "../../helpers/cli.js";
+import { CLI, git, isolatedEnv } from "../../helpers/cli.js";
+import { makeTempDir } from "../../helpers/temp.js";
 import type { CliCase } from "../cli-cases.js";
 
 /**
@@ -76,7 +77,8 @@ export function projectKdl(c: WorkflowCase, url: string): string {
 }
 
 export function createProject(c: WorkflowCase, bin: string, url: string): E2EProject {
-  const base = tempDir(`fixpoint-e2e-wf-${c.cli.name}-`);
+  // Made by the first test that needs it and shared by the file's tests: removed after them.
+  const base = makeTempDir(`e2e-wf-${c.cli.name}-`, { forFile: true });
   const root = join(base, "repo");
   const cliHome = join(base, "cli");
   mkdirSync(join(root, ".fixpoint", "workflows"), { recursive: true });
