@@ -78,15 +78,14 @@ describe("dedupFindings", () => {
     expect(r.findings.length).toBeGreaterThan(batch.length * 0.6);
   });
 
-  it("deduplicates 10,000 findings over 500 files within the 250 ms budget (SPEC §14)", () => {
-    const times: number[] = [];
-    for (let r = 0; r < 3; r++) {
-      const batch = syntheticFindings(10_000, 500, r + 1);
-      const t0 = performance.now();
-      dedupFindings(batch);
-      times.push(performance.now() - t0);
-    }
-    expect(times.sort((a, b) => a - b)[1]).toBeLessThanOrEqual(250);
+  // Its speed (SPEC §14: 250 ms) is measured by `npm run bench` (bench/dedup.ts), not here.
+  it("deduplicates 10,000 findings over 500 files, merging near duplicates within each file only", () => {
+    const batch = syntheticFindings(10_000, 500, 1);
+    const r = dedupFindings(batch);
+    expect(r.findings.length).toBeLessThan(batch.length * 0.8);
+    expect(r.findings.length).toBeGreaterThan(batch.length * 0.6);
+    const files = new Set(batch.map((f) => f.file));
+    expect(new Set(r.findings.map((f) => f.file))).toEqual(files);
   });
 });
 
