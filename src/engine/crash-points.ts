@@ -25,7 +25,11 @@ export type CrashPoint =
   /** The final verdict, run end, registry and follow-ups were written (one transaction). */
   | "verdict-written"
   /** A heartbeat renewed the lease. */
-  | "lease-renewed";
+  | "lease-renewed"
+  /** A `github` `push` stage pushed the task branch to origin; its stage record is not written yet. */
+  | "pr-pushed"
+  /** A `github` `reply` stage posted one thread reply; its idempotency marker is not set yet. */
+  | "reply-posted";
 
 export const CRASH_POINTS: readonly CrashPoint[] = [
   "claimed",
@@ -36,6 +40,8 @@ export const CRASH_POINTS: readonly CrashPoint[] = [
   "checkpoint-written",
   "verdict-written",
   "lease-renewed",
+  "pr-pushed",
+  "reply-posted",
 ];
 
 interface Switch {

@@ -1,5 +1,6 @@
 import type { GithubClient } from "../../domain/github.js";
 import { isApproval } from "../../domain/types.js";
+import { crashPoint } from "../../engine/crash-points.js";
 import type { StageContext, StageHandler, StageResult } from "../../engine/deps.js";
 import { errorMessage, FixpointError } from "../../errors.js";
 import type { StageDef } from "../../workflow/types.js";
@@ -70,6 +71,7 @@ async function push(client: GithubClient, remote: GitRemote, ctx: StageContext) 
   const r = await remote.push(ctx.workdir, branch);
   const extra = { headBefore: head, headAfter: head, ...(pull ? { context: pullContext(pull) } : {}) };
   if (!r.ok) return ghFail(r.reason, "exit_nonzero", extra);
+  crashPoint("pr-pushed");
   return ghSuccess(`pushed ${branch} at ${head.slice(0, 12)}`, { type: "none" }, extra);
 }
 

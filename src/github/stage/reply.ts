@@ -1,5 +1,6 @@
 import type { GithubClient, ReviewThread } from "../../domain/github.js";
 import type { Finding } from "../../domain/types.js";
+import { crashPoint } from "../../engine/crash-points.js";
 import type { StageContext, StageResult } from "../../engine/deps.js";
 import { errorMessage } from "../../errors.js";
 import { REFUTED_PREFIX } from "../../findings/registry-verify.js";
@@ -86,6 +87,8 @@ export async function replyToThreads(
         deps,
       );
       replied += r.replied ? 1 : 0;
+      // The dangerous window: the reply is on GitHub, the marker is not in the store yet.
+      if (r.replied) crashPoint("reply-posted");
       resolved += r.resolved ? 1 : 0;
       await deps.store.setMarkerOnce(
         key,
