@@ -3,7 +3,8 @@
  * `fixpoint pr rework` killed with SIGKILL right after the push (`pr-pushed`) or right after a
  * thread reply was posted but before its marker was set (`reply-posted`), then run again, must
  * end like an uninterrupted run: same verdict, one reply per thread, each fix commit once on
- * the remote branch, and no agent stage that had finished run again.
+ * the remote branch, and no agent stage that had finished run again — also when someone
+ * comments under the orphaned reply before the next worker comes.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { REPLY_MARKER } from "../../src/github/render.js";
@@ -78,7 +79,14 @@ describe("a pr rework SIGKILLed at a GitHub crash point, then run again", () => 
     await world.close();
     world = undefined;
 
-    for (const at of ["pr-pushed", "reply-posted"]) {
+    for (const [at, speaks] of [
+      ["pr-pushed", false],
+      ["reply-posted", false],
+      ["reply-posted:2", false],
+      // Someone comments under the orphaned reply before the next worker comes.
+      ["reply-posted", true],
+    ] as const) {
+      const label = speaks ? `${at} + a comment` : at;
       world = await createWorld();
       const w = world;
       const { pr, threads } = await setUp(w);
@@ -87,7 +95,7 @@ describe("a pr rework SIGKILLed at a GitHub crash point, then run again", () => 
         env: { ...w.env, FIXPOINT_CRASH_AT: at },
       });
       await exited(first);
-      expect(first.signalCode, `the worker should have died at ${at}:\n${first.output()}`).toBe("SIGKILL");
+      expect(first.signalCode, `the worker should have died at ${label}:\n${first.output()}`).toBe("SIGKILL");
 
       // What the dead worker had recorded as finished, and which agents had run by then.
       const ranBefore = promptKeys(w);
@@ -95,7 +103,7 @@ describe("a pr rework SIGKILLed at a GitHub crash point, then run again", () => 
         (await s.listStageExecutions(`pr-${pr}-cycle-1`)).map((e) => e.stageId),
       );
       // The kill comes before the push (pr-pushed) or the reply (reply-posted) is recorded.
-      expect(recorded, at).toEqual(
+      expect(recorded, label).toEqual(
         at === "pr-pushed"
           ? ["ingest", "verify", "fix", "gates"]
           : ["ingest", "verify", "fix", "gates", "push"],
@@ -105,36 +113,43 @@ describe("a pr rework SIGKILLed at a GitHub crash point, then run again", () => 
         expect(git(w.origin, "log", "-1", "--format=%s", "feature-x")).toContain("Address review feedback");
         expect(threads.map((t) => w.gh.thread(t.id).comments.length)).toEqual([1, 1]);
       } else {
-        // One reply is on GitHub; its marker never made it to the store.
+        // The n-th reply is on GitHub; its marker never made it to the store.
         const posted = threads.map(
           (t) => w.gh.thread(t.id).comments.filter((c) => c.body.includes(REPLY_MARKER)).length,
         );
         expect(
           posted.reduce((a, b) => a + b, 0),
-          at,
-        ).toBe(1);
+          label,
+        ).toBe(at === "reply-posted:2" ? 2 : 1);
+        if (speaks) {
+          const answered = threads.find((t) =>
+            w.gh.thread(t.id).comments.some((c) => c.body.includes(REPLY_MARKER)),
+          );
+          if (!answered) throw new Error("no answered thread");
+          w.gh.replyInThread(answered.id, { author: "alice", body: "Thanks, looking." });
+        }
       }
 
       const second = await w.fixpoint(["pr", "rework", String(pr)]);
-      expect(second.code, `${at}: ${second.stdout}${second.stderr}`).toBe(0);
-      expect(second.stdout, at).toContain(`continuing pr-${pr}-cycle-1`);
+      expect(second.code, `${label}: ${second.stdout}${second.stderr}`).toBe(0);
+      expect(second.stdout, label).toContain(`continuing pr-${pr}-cycle-1`);
 
       const after = await outcome(w, pr, threads);
-      expect(after.verdict, at).toBe(baseline.verdict);
-      expect(after.status, at).toBe(baseline.status);
-      expect(after.replies, at).toEqual([1, 1]);
-      expect(after.resolved, at).toEqual(baseline.resolved);
+      expect(after.verdict, label).toBe(baseline.verdict);
+      expect(after.status, label).toBe(baseline.status);
+      expect(after.replies, label).toEqual([1, 1]);
+      expect(after.resolved, label).toEqual(baseline.resolved);
       // The remote branch holds each fix commit once, as the uninterrupted run's does.
-      expect(after.subjects, at).toEqual(baseline.subjects);
+      expect(after.subjects, label).toEqual(baseline.subjects);
       // No agent ran more than in the uninterrupted run; the agents of stages recorded before the
       // kill (verify, fix) did not run again.
-      expect(after.prompts, at).toEqual(baseline.prompts);
+      expect(after.prompts, label).toEqual(baseline.prompts);
       const count = (keys: string[], k: string) => keys.filter((x) => x === k).length;
-      expect(ranBefore.length, at).toBeGreaterThan(0);
+      expect(ranBefore.length, label).toBeGreaterThan(0);
       for (const k of new Set(ranBefore)) {
         const stage = k.split(" ")[1]?.split("@")[0] ?? "";
         if (recorded.includes(stage))
-          expect(count(after.prompts, k), `${at}: ${k}`).toBe(count(ranBefore, k));
+          expect(count(after.prompts, k), `${label}: ${k}`).toBe(count(ranBefore, k));
       }
       expect(await w.withStore(async (s) => (await s.listTaskSummaries()).map((t) => t.id))).toEqual([
         `pr-${pr}-cycle-1`,

@@ -44,7 +44,8 @@ function refutedNow(f: Finding): Disposition | null {
  * `reply`: after the fix was pushed, answer every ingested thread with its finding's disposition
  * (`Applied in <sha>: …` / `Declined: …`) and resolve the bots' threads. At most one reply per
  * thread and cycle: a store marker records each answer, and a thread whose last word is already
- * ours (a crash between the reply and the marker) gets none.
+ * ours, or that holds a reply tagged with the marker's key (a crash between the reply and the
+ * marker), gets none.
  */
 export async function replyToThreads(
   client: GithubClient,
@@ -85,6 +86,7 @@ export async function replyToThreads(
         thread,
         command ? { ...disposition, command } : disposition,
         deps,
+        key,
       );
       replied += r.replied ? 1 : 0;
       // The dangerous window: the reply is on GitHub, the marker is not in the store yet.
@@ -129,6 +131,10 @@ function answer(
   thread: ReviewThread,
   d: Disposition,
   deps: GithubStageDeps,
+  key: string,
 ) {
-  return respondToThread(client, pr, thread, d, { resolveHumanThreads: deps.config.resolveHumanThreads });
+  return respondToThread(client, pr, thread, d, {
+    resolveHumanThreads: deps.config.resolveHumanThreads,
+    key,
+  });
 }
