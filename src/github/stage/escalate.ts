@@ -1,6 +1,7 @@
 import type { ProcessRunner } from "../../domain/process.js";
 import type { Store } from "../../domain/store.js";
 import type { Finding, TaskSummary } from "../../domain/types.js";
+import { redactSecrets } from "../../util/redact.js";
 
 export interface EscalateInput {
   store: Store;
@@ -66,7 +67,8 @@ export async function escalateRework(input: EscalateInput): Promise<EscalateResu
     args: ["-c", input.notify],
     cwd: input.cwd,
     env: { ...input.env, FIXPOINT_PR: String(input.pr), FIXPOINT_TASK: task?.id ?? "" },
-    input: notifySummary(input.pr, task?.id ?? null, input.reason, findings),
+    // Redacted like every other sink: the summary quotes findings and the reason.
+    input: redactSecrets(notifySummary(input.pr, task?.id ?? null, input.reason, findings), input.env),
     timeoutMs: 60_000,
   });
   const ok = r.exitCode === 0 && !r.timedOut && r.spawnError === undefined;
