@@ -1,8 +1,6 @@
-import { createHash } from "node:crypto";
 import type pg from "pg";
 import type {
   AgentGroup,
-  ClaimRequest,
   FindingFilter,
   Lease,
   RunPatch,
@@ -11,53 +9,36 @@ import type {
   StoredCheckpoint,
   StoreOps,
   TaskFilter,
-  TaskPatch,
   TaskTotals,
   WorkerRecord,
 } from "../../domain/store.js";
 import type {
   Finding,
   Json,
-  NewTask,
   NewTaskEvent,
   Run,
   RunKind,
   RunMeta,
   StageExecution,
-  Task,
   TaskEvent,
-  TaskSummary,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
-import {
-  type Cell,
-  type Row,
-  SUMMARY_SELECT,
-  TASK_SELECT,
-  toCheckpoint,
-  toEvent,
-  toFinding,
-  toRun,
-  toStageExecution,
-  toTask,
-  toTaskSummary,
-  toWorker,
-} from "../sqlite/rows.js";
+import { toAgentGroup } from "../sqlite/agent-groups-sql.js";
+import { toCheckpoint, toEvent, toFinding, toRun, toStageExecution, toWorker } from "../sqlite/rows.js";
 import { parseJsonOrText } from "../sqlite/tolerant.js";
-import { backoffMs, openPool, type PoolOptions } from "./connection.js";
-import { isConnectionError, toPgStoreError } from "./errors.js";
+import { openPool, type PoolOptions } from "./connection.js";
+import { toPgStoreError } from "./errors.js";
 import { WorkListener } from "./listener.js";
 import { migratePg } from "./migrate.js";
 import {
-  claimSql,
-  DB_NOW_MS,
-  filterClause,
   findingSearchSql,
-  insertTaskSql,
   Params,
-  patchSet,
   taskTotalsSql,
+  UPSERT_FINDING_HEAD,
+  UPSERT_FINDING_TAIL,
+  withValues,
 } from "./sql.js";
+import { PgTaskOps } from "./task-ops.js";
 
 export interface PostgresStoreOptions {
   /**
@@ -70,16 +51,6 @@ export interface PostgresStoreOptions {
   leaseClock?: "database" | "caller";
   pool?: PoolOptions;
 }
-
-/** Any constant: serialises task creation so `t-<seq>` numbers are handed out once. */
-const TASK_SEQ_LOCK = 7_212_026_013;
-const NUMERIC_ID = /^\d+$/;
-/** Reads outside a transaction are retried this many times when the connection drops. */
-const READ_ATTEMPTS = 4;
-/** Attempts to get a connection from the pool while the server is unreachable. */
-const CONNECT_ATTEMPTS = 7;
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * Opens (creating the schema or migrating as needed) the PostgreSQL store at `url`. Refuses a
@@ -96,259 +67,13 @@ export async function openPostgresStore(url: string, opts: PostgresStoreOptions 
   return new PostgresStore(pool, null, { url, leaseClock: opts.leaseClock ?? "database" });
 }
 
-interface Settings {
-  url: string;
-  leaseClock: "database" | "caller";
-}
-
-type Query = { text: string; values: Params["values"]; rowMode?: "array"; name?: string };
-
-/**
- * Statements are prepared once per connection under a name derived from their text (the text
- * is built from a call's shape, never its values), so a claim is not parsed and planned again on
- * every call. Large one-off statements (many-row inserts) are not kept.
- */
-const preparedNames = new Map<string, string>();
-function named(query: Query): Query {
-  if (query.values.length > 40) return query;
-  let name = preparedNames.get(query.text);
-  if (name === undefined) {
-    name = `fp_${createHash("sha1").update(query.text).digest("hex").slice(0, 20)}`;
-    if (preparedNames.size < 1000) preparedNames.set(query.text, name);
-  }
-  return { ...query, name };
-}
-
 /**
  * The store's reads and writes over either the pool (each call its own statement or
  * transaction) or one client inside `transaction` (every call joins it).
  */
-class PgOps implements StoreOps {
-  constructor(
-    protected readonly pool: pg.Pool,
-    protected readonly client: pg.PoolClient | null,
-    protected readonly settings: Settings,
-  ) {}
-
-  private async run(action: string, plain: Query, read: boolean): Promise<pg.QueryResult> {
-    const query = named(plain);
-    if (this.client !== null) {
-      try {
-        return await this.client.query(query);
-      } catch (e) {
-        throw toPgStoreError(e, this.settings.url, action);
-      }
-    }
-    // Getting a connection is retried with backoff (nothing was sent yet). A statement that lost
-    // its connection is asked again only when it is a read: a write may have committed before
-    // the connection dropped, so it is reported instead of applied twice.
-    for (let attempt = 0; ; attempt++) {
-      const client = await this.connect(action);
-      let broken: Error | undefined;
-      try {
-        return await client.query(query);
-      } catch (e) {
-        if (isConnectionError(e)) broken = e instanceof Error ? e : new Error(String(e));
-        if (!read || broken === undefined || attempt + 1 >= READ_ATTEMPTS)
-          throw toPgStoreError(e, this.settings.url, action);
-      } finally {
-        client.release(broken);
-      }
-      await sleep(backoffMs(attempt));
-    }
-  }
-
-  /**
-   * A connection with a transaction open. A connection that turns out dead at BEGIN (the server
-   * restarted while it sat idle) is dropped and another one taken: nothing was written yet.
-   */
-  private async begin(action: string): Promise<pg.PoolClient> {
-    for (let attempt = 0; ; attempt++) {
-      const client = await this.connect(action);
-      try {
-        await client.query("BEGIN");
-        return client;
-      } catch (e) {
-        const dead = isConnectionError(e);
-        client.release(dead ? (e instanceof Error ? e : new Error(String(e))) : undefined);
-        if (!dead || attempt + 1 >= READ_ATTEMPTS) throw toPgStoreError(e, this.settings.url, action);
-      }
-      await sleep(backoffMs(attempt));
-    }
-  }
-
-  /** A pooled connection; an unreachable server is tried again with backoff (about 20 s in all). */
-  protected async connect(action: string): Promise<pg.PoolClient> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.pool.connect();
-      } catch (e) {
-        if (!isConnectionError(e) || attempt + 1 >= CONNECT_ATTEMPTS)
-          throw toPgStoreError(e, this.settings.url, action);
-        await sleep(backoffMs(attempt));
-      }
-    }
-  }
-
-  protected rows(action: string, sql: string, p: Params, read = true): Promise<Row[]> {
-    return this.run(action, { text: sql, values: p.values }, read).then((r) => r.rows as Row[]);
-  }
-
-  protected cells(action: string, sql: string, p: Params, read = true): Promise<Cell[][]> {
-    return this.run(action, { text: sql, values: p.values, rowMode: "array" }, read).then(
-      (r) => r.rows as Cell[][],
-    );
-  }
-
-  protected async count(action: string, sql: string, p: Params, read = false): Promise<number> {
-    return (await this.run(action, { text: sql, values: p.values }, read)).rowCount ?? 0;
-  }
-
-  /** Runs `fn` in a transaction: the open one, or a new one on its own connection. */
-  protected async atomic<T>(action: string, fn: (ops: PgOps) => Promise<T>): Promise<T> {
-    if (this.client !== null) return fn(this);
-    const client = await this.begin(action);
-    let broken: Error | undefined;
-    try {
-      const result = await fn(new PgOps(this.pool, client, this.settings));
-      await client.query("COMMIT");
-      return result;
-    } catch (e) {
-      await client.query("ROLLBACK").catch((err: unknown) => {
-        broken = err instanceof Error ? err : new Error(String(err));
-      });
-      throw toPgStoreError(e, this.settings.url, action);
-    } finally {
-      client.release(broken);
-    }
-  }
-
-  // ---- tasks
-
-  private async insertTask(input: NewTask, now: number): Promise<Task> {
-    await this.rows("creating a task", "SELECT pg_advisory_xact_lock($1)", withValues(TASK_SEQ_LOCK), false);
-    const next = await this.rows(
-      "creating a task",
-      "SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks",
-      new Params(),
-    );
-    let seq = Number(next[0]?.next ?? 1);
-    let id = input.id;
-    if (id === undefined) {
-      // A task created with an explicit `t-<n>` id may already own the next number.
-      while (
-        (await this.rows("creating a task", "SELECT 1 AS x FROM tasks WHERE id = $1", withValues(`t-${seq}`)))
-          .length > 0
-      )
-        seq++;
-      id = `t-${seq}`;
-    } else if (
-      (await this.rows("creating a task", "SELECT 1 AS x FROM tasks WHERE id = $1", withValues(id))).length >
-      0
-    ) {
-      throw new FixpointError("store", `a task with id ${id} already exists`);
-    }
-    const { sql, params } = insertTaskSql(input, id, seq, now);
-    const row = (await this.cells("creating a task", sql, params, false))[0];
-    if (row === undefined) throw new FixpointError("store", `creating task ${id} returned nothing`);
-    return toTask(row);
-  }
-
-  createTask(input: NewTask, now: number): Promise<Task> {
-    return this.atomic("creating a task", (ops) => ops.insertTask(input, now));
-  }
-
-  createTaskOnce(input: NewTask & { id: string }, now: number): Promise<{ task: Task; created: boolean }> {
-    return this.atomic("creating a task", async (ops) => {
-      await ops.rows("creating a task", "SELECT pg_advisory_xact_lock($1)", withValues(TASK_SEQ_LOCK), false);
-      const existing = await ops.cells(
-        "creating a task",
-        `SELECT ${TASK_SELECT} FROM tasks WHERE id = $1`,
-        withValues(input.id),
-      );
-      if (existing[0] !== undefined) return { task: toTask(existing[0]), created: false };
-      return { task: await ops.insertTask(input, now), created: true };
-    });
-  }
-
-  async getTask(idOrNumber: string): Promise<Task | null> {
-    const byId = `SELECT ${TASK_SELECT} FROM tasks WHERE id = $1`;
-    let row = (await this.cells("reading a task", byId, withValues(idOrNumber)))[0];
-    if (row === undefined && NUMERIC_ID.test(idOrNumber)) {
-      row = (await this.cells("reading a task", byId, withValues(`t-${Number(idOrNumber)}`)))[0];
-    }
-    return row === undefined ? null : toTask(row);
-  }
-
-  async listTasks(filter: TaskFilter = {}): Promise<Task[]> {
-    const p = new Params();
-    const clause = filterClause(filter, false, p);
-    return (await this.cells("listing tasks", `SELECT ${TASK_SELECT} FROM tasks${clause}`, p)).map(toTask);
-  }
-
-  async listTaskSummaries(filter: TaskFilter = {}): Promise<TaskSummary[]> {
-    const p = new Params();
-    const clause = filterClause(filter, false, p);
-    return (await this.cells("listing tasks", `SELECT ${SUMMARY_SELECT} FROM tasks${clause}`, p)).map(
-      toTaskSummary,
-    );
-  }
-
-  async countTasks(filter: TaskFilter = {}): Promise<number> {
-    const p = new Params();
-    const clause = filterClause(filter, true, p);
-    const rows = await this.rows("counting tasks", `SELECT COUNT(*) AS n FROM tasks${clause}`, p);
-    return Number(rows[0]?.n ?? 0);
-  }
-
-  private async patchTask(id: string, patch: TaskPatch, now: number): Promise<Task> {
-    const p = new Params();
-    const set = patchSet(patch, now, p);
-    const sql = `UPDATE tasks SET ${set} WHERE id = ${p.add(id)} RETURNING ${TASK_SELECT}`;
-    const row = (await this.cells("updating a task", sql, p, false))[0];
-    if (row === undefined) throw new FixpointError("not_found", `task ${id} not found`);
-    return toTask(row);
-  }
-
-  /** `id` is the stored id (resolve `29` with getTask first). */
-  updateTask(id: string, patch: TaskPatch, now: number): Promise<Task> {
-    return this.patchTask(id, patch, now);
-  }
-
-  async claimTask(claim: ClaimRequest): Promise<Task | null> {
-    const { sql, params } = claimSql(
-      claim.workerId,
-      claim.leaseMs,
-      claim.now,
-      this.settings.leaseClock,
-      claim.ids,
-    );
-    const row = (await this.cells("claiming a task", sql, params, false))[0];
-    return row === undefined ? null : toTask(row);
-  }
-
-  async heartbeat(lease: Lease, leaseMs: number, now: number): Promise<boolean> {
-    const p = new Params();
-    const base = this.settings.leaseClock === "database" ? DB_NOW_MS : `${p.add(now)}::bigint`;
-    const sql = `UPDATE tasks SET lease_expires_at = ${base} + ${p.add(Math.max(0, Math.floor(leaseMs)))}::bigint
-      WHERE id = ${p.add(lease.taskId)} AND worker_id = ${p.add(lease.workerId)}
-        AND lease_token = ${p.add(lease.token)} AND status = 'running'`;
-    return (await this.count("renewing a lease", sql, p)) === 1;
-  }
-
-  /**
-   * Applies the patch only while `lease` still holds the task: a worker whose lease expired
-   * and was taken over must not overwrite the new worker's state. Then it is a no-op.
-   */
-  async releaseTask(lease: Lease, patch: TaskPatch, now: number): Promise<void> {
-    const p = new Params();
-    const set = patchSet(patch, now, p);
-    await this.count(
-      "releasing a task",
-      `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL
-        WHERE id = ${p.add(lease.taskId)} AND worker_id = ${p.add(lease.workerId)} AND lease_token = ${p.add(lease.token)}`,
-      p,
-    );
+class PgOps extends PgTaskOps implements StoreOps {
+  protected joined(client: pg.PoolClient): this {
+    return new PgOps(this.pool, client, this.settings) as this;
   }
 
   // ---- runs
@@ -659,34 +384,9 @@ class PgOps implements StoreOps {
       "SELECT * FROM agent_groups WHERE task_id = $1 ORDER BY started_at, pgid",
       withValues(taskId),
     );
-    return rows.map((r) => ({
-      taskId: String(r.task_id),
-      pgid: Number(r.pgid),
-      host: String(r.host),
-      workerId: String(r.worker_id),
-      startTicks: r.start_ticks === null || r.start_ticks === undefined ? null : Number(r.start_ticks),
-      startedAt: Number(r.started_at),
-    }));
+    // BIGINT comes back as a number (connection.ts), so SQLite's row reader fits as it is.
+    return rows.map(toAgentGroup);
   }
-}
-
-const UPSERT_FINDING_HEAD = `
-INSERT INTO findings (task_id, id, fingerprint, severity, category, title, body, file, line_start,
-  line_end, suggested_fix, sources, status, first_cycle, last_cycle, times_reopened, attempts, note,
-  created_at, updated_at)`;
-const UPSERT_FINDING_TAIL = `
-ON CONFLICT (task_id, id) DO UPDATE SET
-  fingerprint = excluded.fingerprint, severity = excluded.severity, category = excluded.category,
-  title = excluded.title, body = excluded.body, file = excluded.file, line_start = excluded.line_start,
-  line_end = excluded.line_end, suggested_fix = excluded.suggested_fix, sources = excluded.sources,
-  status = excluded.status, first_cycle = excluded.first_cycle, last_cycle = excluded.last_cycle,
-  times_reopened = excluded.times_reopened, attempts = excluded.attempts, note = excluded.note,
-  created_at = excluded.created_at, updated_at = excluded.updated_at`;
-
-function withValues(...values: (string | number)[]): Params {
-  const p = new Params();
-  for (const v of values) p.add(v);
-  return p;
 }
 
 /**

@@ -179,3 +179,23 @@ SELECT (SELECT COUNT(*) FROM t) AS tasks,
   (SELECT COALESCE(SUM(s.ended_at - s.started_at), 0) FROM t JOIN stage_executions s ON s.task_id = t.id) AS agent_ms`;
   return { sql, params: p };
 }
+
+export const UPSERT_FINDING_HEAD = `
+INSERT INTO findings (task_id, id, fingerprint, severity, category, title, body, file, line_start,
+  line_end, suggested_fix, sources, status, first_cycle, last_cycle, times_reopened, attempts, note,
+  created_at, updated_at)`;
+export const UPSERT_FINDING_TAIL = `
+ON CONFLICT (task_id, id) DO UPDATE SET
+  fingerprint = excluded.fingerprint, severity = excluded.severity, category = excluded.category,
+  title = excluded.title, body = excluded.body, file = excluded.file, line_start = excluded.line_start,
+  line_end = excluded.line_end, suggested_fix = excluded.suggested_fix, sources = excluded.sources,
+  status = excluded.status, first_cycle = excluded.first_cycle, last_cycle = excluded.last_cycle,
+  times_reopened = excluded.times_reopened, attempts = excluded.attempts, note = excluded.note,
+  created_at = excluded.created_at, updated_at = excluded.updated_at`;
+
+/** Params holding `values`, in order ($1, $2, …). */
+export function withValues(...values: (string | number)[]): Params {
+  const p = new Params();
+  for (const v of values) p.add(v);
+  return p;
+}
