@@ -1,0 +1,158 @@
+import type { ClaimRequest, Lease, TaskFilter, TaskPatch } from "../../domain/store.js";
+import type { NewTask, Task, TaskSummary } from "../../domain/types.js";
+import { FixpointError } from "../../errors.js";
+import type { SqliteDatabase } from "./connection.js";
+import { toStoreError } from "./errors.js";
+import { SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "./rows.js";
+import { Statements } from "./statements.js";
+import { CLAIM_AMONG, CLAIM_ANY, filterSql, INSERT_TASK, insertTaskParams, patchSql } from "./task-sql.js";
+
+const NUMERIC_ID = /^\d+$/;
+
+/**
+ * The SQLite store's one connection and how every call runs on it (`op`, `write`), with tasks,
+ * claims and leases on top: queue semantics in SQL (task-sql.ts). `SqliteStore` adds the rest.
+ */
+export abstract class SqliteTaskOps {
+  protected readonly sql: Statements;
+
+  constructor(
+    protected readonly db: SqliteDatabase,
+    protected readonly path: string,
+    protected readonly busyTimeoutMs: number,
+  ) {
+    this.sql = new Statements(db);
+  }
+
+  /**
+   * Open while a `transaction` runs: better-sqlite3 has one connection, so every other call waits
+   * for the transaction to end instead of running inside it. The transaction's own handle (`tx`,
+   * an object whose prototype is this store with `inTx` set) goes straight through.
+   */
+  protected gate: Promise<void> | null = null;
+  protected readonly inTx: boolean = false;
+
+  /** Runs `fn` synchronously, mapping any failure to a FixpointError (as a rejection). */
+  protected async op<T>(action: string, fn: () => T): Promise<T> {
+    if (!this.inTx) while (this.gate !== null) await this.gate;
+    try {
+      return fn();
+    } catch (e) {
+      throw toStoreError(e, this.path, this.busyTimeoutMs, action);
+    }
+  }
+
+  /** better-sqlite3 caches the BEGIN/COMMIT statements per connection, so a wrapper is cheap. */
+  protected write<T>(action: string, fn: () => T): Promise<T> {
+    return this.op(action, () => this.db.transaction(fn).immediate());
+  }
+
+  // ---- tasks
+
+  private insertTask(input: NewTask, now: number): Task {
+    let seq = Number(this.sql.get("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM tasks")?.next ?? 1);
+    let id = input.id;
+    if (id === undefined) {
+      // A task created with an explicit `t-<n>` id may already own the next number.
+      while (this.sql.get("SELECT 1 AS x FROM tasks WHERE id = @id", { id: `t-${seq}` })) seq++;
+      id = `t-${seq}`;
+    } else if (this.sql.get("SELECT 1 AS x FROM tasks WHERE id = @id", { id })) {
+      throw new FixpointError("store", `a task with id ${id} already exists`);
+    }
+    const row = this.sql.getCells(INSERT_TASK, insertTaskParams(input, id, seq, now));
+    if (row === undefined) throw new FixpointError("store", `creating task ${id} returned nothing`);
+    return toTask(row);
+  }
+
+  createTask(input: NewTask, now: number): Promise<Task> {
+    return this.write("creating a task", () => this.insertTask(input, now));
+  }
+
+  createTaskOnce(input: NewTask & { id: string }, now: number): Promise<{ task: Task; created: boolean }> {
+    return this.write("creating a task", () => {
+      const existing = this.sql.getCells(`SELECT ${TASK_SELECT} FROM tasks WHERE id = @id`, { id: input.id });
+      if (existing !== undefined) return { task: toTask(existing), created: false };
+      return { task: this.insertTask(input, now), created: true };
+    });
+  }
+
+  getTask(idOrNumber: string): Promise<Task | null> {
+    return this.op("reading a task", () => {
+      const byId = `SELECT ${TASK_SELECT} FROM tasks WHERE id = @id`;
+      let row = this.sql.getCells(byId, { id: idOrNumber });
+      if (row === undefined && NUMERIC_ID.test(idOrNumber)) {
+        row = this.sql.getCells(byId, { id: `t-${Number(idOrNumber)}` });
+      }
+      return row === undefined ? null : toTask(row);
+    });
+  }
+
+  listTasks(filter: TaskFilter = {}): Promise<Task[]> {
+    return this.op("listing tasks", () => {
+      const { clause, params } = filterSql(filter, false);
+      return this.sql.allCells(`SELECT ${TASK_SELECT} FROM tasks${clause}`, params).map(toTask);
+    });
+  }
+
+  listTaskSummaries(filter: TaskFilter = {}): Promise<TaskSummary[]> {
+    return this.op("listing tasks", () => {
+      const { clause, params } = filterSql(filter, false, true);
+      return this.sql.allCells(`SELECT ${SUMMARY_SELECT} FROM tasks${clause}`, params).map(toTaskSummary);
+    });
+  }
+
+  countTasks(filter: TaskFilter = {}): Promise<number> {
+    return this.op("counting tasks", () => {
+      const { clause, params } = filterSql(filter, true);
+      return Number(this.sql.get(`SELECT COUNT(*) AS n FROM tasks${clause}`, params)?.n ?? 0);
+    });
+  }
+
+  protected patchTask(id: string, patch: TaskPatch, now: number): Task {
+    const { set, params } = patchSql(patch);
+    const sql = `UPDATE tasks SET ${set} WHERE id = @id RETURNING ${TASK_SELECT}`;
+    const row = this.sql.getCells(sql, { ...params, id, now });
+    if (row === undefined) throw new FixpointError("not_found", `task ${id} not found`);
+    return toTask(row);
+  }
+
+  /** `id` is the stored id (resolve `29` with getTask first). */
+  updateTask(id: string, patch: TaskPatch, now: number): Promise<Task> {
+    return this.write("updating a task", () => this.patchTask(id, patch, now));
+  }
+
+  claimTask(claim: ClaimRequest): Promise<Task | null> {
+    return this.write("claiming a task", () => {
+      const params = { workerId: claim.workerId, now: claim.now, leaseUntil: claim.now + claim.leaseMs };
+      const row =
+        claim.ids === undefined
+          ? this.sql.getCells(CLAIM_ANY, params)
+          : this.sql.getCells(CLAIM_AMONG, { ...params, ids: JSON.stringify(claim.ids) });
+      return row === undefined ? null : toTask(row);
+    });
+  }
+
+  heartbeat(lease: Lease, leaseMs: number, now: number): Promise<boolean> {
+    return this.write("renewing a lease", () => {
+      const changed = this.sql.run(
+        "UPDATE tasks SET lease_expires_at = @leaseUntil WHERE id = @id AND worker_id = @workerId AND lease_token = @token AND status = 'running'",
+        { id: lease.taskId, workerId: lease.workerId, token: lease.token, leaseUntil: now + leaseMs },
+      );
+      return changed === 1;
+    });
+  }
+
+  /**
+   * Applies the patch only while `lease` still holds the task: a worker whose lease expired
+   * and was taken over must not overwrite the new worker's state. Then it is a no-op.
+   */
+  releaseTask(lease: Lease, patch: TaskPatch, now: number): Promise<void> {
+    return this.write("releasing a task", () => {
+      const { set, params } = patchSql(patch);
+      this.sql.run(
+        `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL WHERE id = @id AND worker_id = @workerId AND lease_token = @token`,
+        { ...params, id: lease.taskId, workerId: lease.workerId, token: lease.token, now },
+      );
+    });
+  }
+}
