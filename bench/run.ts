@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { benchChains, CHAIN_SIZES } from "./chain.js";
 import { benchClaimsSqlite } from "./claims.js";
@@ -88,7 +88,11 @@ function writeReport(results: BenchResult[], sizes: string[]): void {
   const path = fileURLToPath(new URL("../../docs/benchmarks.md", import.meta.url));
   const command = `${sizes.length ? `${sizes.join(" ")} ` : ""}npm run bench`;
   const meta = { date: new Date().toISOString().slice(0, 10), machine: machine(), command };
-  writeFileSync(path, renderReport(results, meta));
+  // The sections after the generated table (`## …`, written by hand: how a side-by-side case is
+  // set up and what its figures mean) stay as they are.
+  const old = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const kept = old.indexOf("\n## ");
+  writeFileSync(path, renderReport(results, meta) + (kept >= 0 ? old.slice(kept) : ""));
   process.stdout.write(`wrote ${path}\n`);
 }
 
