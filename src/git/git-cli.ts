@@ -15,7 +15,7 @@ export interface GitCliDeps {
 /** Used only when neither the repository nor the user's git config names anyone. */
 const FALLBACK_IDENTITY = { "user.name": "fixpoint", "user.email": "fixpoint@localhost" } as const;
 
-/** The Git contract (src/git/git.ts) implemented by running the real `git` binary. */
+/** The Git contract (src/domain/git.ts) implemented by running the real `git` binary. */
 export function createGit(deps: Partial<GitCliDeps> = {}): Git {
   const git = createGitRunner(deps);
   const identity = createIdentityLookup(git);
