@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { toStoreError } from "./errors.js";
+import { isBusyError, toStoreError } from "./errors.js";
 
 export type SqliteDatabase = Database.Database;
 
@@ -17,18 +17,33 @@ export type SqliteDatabase = Database.Database;
  * permissions (usually world-readable); its `-wal` and `-shm` files copy the file's mode.
  */
 export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
-  let db: SqliteDatabase | undefined;
-  try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    closeSync(openSync(path, "a", 0o600));
-    db = new Database(path, { timeout: busyTimeoutMs });
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
-    db.pragma("foreign_keys = ON");
-    return db;
-  } catch (e) {
-    db?.close();
-    throw toStoreError(e, path, busyTimeoutMs, "opening the database");
+  const deadline = Date.now() + Math.max(0, busyTimeoutMs);
+  for (let attempt = 0; ; attempt++) {
+    let db: SqliteDatabase | undefined;
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      closeSync(openSync(path, "a", 0o600));
+      db = new Database(path, { timeout: busyTimeoutMs });
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      db.pragma("foreign_keys = ON");
+      return db;
+    } catch (e) {
+      db?.close();
+      // SQLite answers SQLITE_BUSY without calling its busy handler on some setup paths (a
+      // second process switching a fresh file to WAL, or reading a WAL index another is
+      // rebuilding), so setup retries on its own until the same timeout has passed.
+      if (isBusyError(e) && Date.now() < deadline) {
+        sleepSync(Math.min(5 * 2 ** Math.min(attempt, 5), Math.max(1, deadline - Date.now())));
+        continue;
+      }
+      throw toStoreError(e, path, busyTimeoutMs, "opening the database");
+    }
   }
+}
+
+/** Opening is synchronous throughout (better-sqlite3), so the wait between attempts is too. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }

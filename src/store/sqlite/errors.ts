@@ -11,6 +11,12 @@ function sqliteCode(e: unknown): string | null {
   return typeof code === "string" && code.startsWith("SQLITE_") ? code : null;
 }
 
+/** Whether better-sqlite3 threw because another connection holds the lock. */
+export function isBusyError(e: unknown): boolean {
+  const code = sqliteCode(e);
+  return code !== null && isBusy(code);
+}
+
 function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(2))}s`;
 }
