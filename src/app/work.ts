@@ -26,18 +26,22 @@ export interface WorkResult extends WorkerSummary {
   /** The task ids that were asked for (resolved), empty for "every queued task". */
   ids: string[];
   aborted: boolean;
+  /** Drained (first SIGTERM): stopped claiming, handed its unfinished tasks back to the queue. */
+  drained: boolean;
   /** Every named task that ran ended approved, and nothing failed (always true without ids). */
   allApproved: boolean;
 }
 
 /**
  * Starts a worker in this process: claims queued tasks and runs them to a verdict. Aborting
- * `signal` stops the running stages, commits their work and leaves the tasks resumable.
+ * `drain` stops claiming and hands each task back to the queue once its running stage is
+ * recorded; aborting `signal` stops the running stages, commits their work and leaves the tasks
+ * resumable.
  */
 export async function work(
   ctx: AppContext,
   raw: WorkInput,
-  opts: { signal?: AbortSignal; listener?: EngineListener; wiring?: EngineWiring } = {},
+  opts: { signal?: AbortSignal; drain?: AbortSignal; listener?: EngineListener; wiring?: EngineWiring } = {},
 ): Promise<WorkResult> {
   const input = parseInput("work", Input, raw);
   const ids: string[] = [];
@@ -59,11 +63,13 @@ export async function work(
     once: input.once,
     watch: input.watch,
     signal,
+    ...(opts.drain ? { drain: opts.drain } : {}),
     ...(input.leaseMs !== undefined ? { leaseMs: input.leaseMs } : {}),
     ...(input.pollMs !== undefined ? { pollMs: input.pollMs } : {}),
   });
   const unapproved = summary.ran.some((r) => !isApproval(asVerdict(r.verdict))) || summary.errors.length > 0;
-  return { ...summary, ids, aborted: signal.aborted, allApproved: !(ids.length && unapproved) };
+  const drained = !signal.aborted && opts.drain?.aborted === true;
+  return { ...summary, ids, aborted: signal.aborted, drained, allApproved: !(ids.length && unapproved) };
 }
 
 function asVerdict(v: string | null): FinalVerdict | null {

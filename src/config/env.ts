@@ -66,6 +66,11 @@ const CONFIG_VARS: Readonly<Record<string, Apply>> = {
     layer.defaults.baseBranch = value;
     return undefined;
   },
+  FIXPOINT_PUSH_REMOTE: (layer, value) => {
+    if (/^\s*$|^-/.test(value)) return "the name (or URL) of a git remote";
+    layer.defaults.pushRemote = value;
+    return undefined;
+  },
 };
 
 /** Read by `loadConfig` itself or by other parts of fixpoint; known, so never called typos. */

@@ -107,6 +107,7 @@ function completeDefaults(d: Partial<DefaultsConfig>): DefaultsConfig {
     budget: d.budget ?? {},
   };
   if (d.baseBranch !== undefined) out.baseBranch = d.baseBranch;
+  if (d.pushRemote !== undefined) out.pushRemote = d.pushRemote;
   if (d.promptBudget !== undefined) out.promptBudget = d.promptBudget;
   if (d.redactEnv !== undefined) out.redactEnv = d.redactEnv;
   return out;

@@ -15,6 +15,7 @@ const DEFAULTS_FIELDS: FieldSchema = {
   "findings-token-budget": "positive-int",
   "prompt-budget": "size",
   "base-branch": "string",
+  "push-remote": "string",
   "redact-env": "list",
 };
 
@@ -36,6 +37,12 @@ export function parseDefaults(node: Node, sink: DiagnosticSink): DefaultsLayer {
   if (promptBudget !== undefined) d.promptBudget = promptBudget;
   const baseBranch = getString(f, "base-branch");
   if (baseBranch !== undefined) d.baseBranch = baseBranch;
+  const pushRemote = getString(f, "push-remote");
+  if (pushRemote !== undefined) {
+    if (/^\s*$|^-/.test(pushRemote))
+      sink.report(f.where.get("push-remote") ?? node.name, "`push-remote` must name a git remote");
+    else d.pushRemote = pushRemote;
+  }
   const redactEnv = getList(f, "redact-env");
   if (redactEnv !== undefined) d.redactEnv = redactEnv;
   const [budget, again] = f.special;

@@ -63,6 +63,11 @@ export interface DefaultsConfig {
   /** Default base branch; when absent, the repository's current branch at `add` time. */
   baseBranch?: string;
   /**
+   * Remote every task branch is pushed to after each stage that committed, so a worker on another
+   * machine can take a task over (`push-remote "origin"`). Absent: branches stay local (one machine).
+   */
+  pushRemote?: string;
+  /**
    * Environment variables whose values are secrets: redacted from everything stored, shown,
    * posted or logged (on top of GITHUB_TOKEN, GH_TOKEN, ANTHROPIC_API_KEY, OPENAI_API_KEY).
    */

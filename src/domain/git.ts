@@ -36,4 +36,29 @@ export interface Git {
   /** Whether every commit of `branch` is reachable from some other ref (another branch, a remote). */
   isBranchSafeToDelete(repo: string, branch: string): Promise<boolean>;
   deleteBranch(repo: string, branch: string): Promise<void>;
+
+  // ---- task branches through a remote (several machines; see engine/branch-sync.ts)
+  /** The sha of `branch` on `remote`, null when absent. Network: bounded by a timeout. */
+  remoteBranchSha(repo: string, remote: string, branch: string, opts?: GitNetOptions): Promise<string | null>;
+  /** Fetches `branch` from `remote` (into `refs/remotes/<remote>/<branch>`); its sha, null when absent. */
+  fetchBranch(repo: string, remote: string, branch: string, opts?: GitNetOptions): Promise<string | null>;
+  /**
+   * Pushes `sha` to `remote`'s `branch` with `--force-with-lease` against `expected` (null: the
+   * branch must not exist there). A refusal throws a retryable FixpointError("git") naming both.
+   */
+  pushWithLease(
+    cwd: string,
+    push: { remote: string; branch: string; sha: string; expected: string | null },
+    opts?: GitNetOptions,
+  ): Promise<void>;
+  /** Whether `ancestor` is reachable from `rev`. */
+  isAncestor(cwd: string, ancestor: string, rev: string): Promise<boolean>;
+  /** Puts the worktree at `cwd` (branch, index, files) at `sha`, dropping whatever differs. */
+  resetHard(cwd: string, sha: string): Promise<void>;
+}
+
+/** Bounds a git command that talks to a remote. */
+export interface GitNetOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
 }

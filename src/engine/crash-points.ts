@@ -24,6 +24,8 @@ export type CrashPoint =
   | "checkpoint-written"
   /** The final verdict, run end, registry and follow-ups were written (one transaction). */
   | "verdict-written"
+  /** The task branch was pushed to the push remote; the checkpoint naming its sha is not written yet. */
+  | "pushed"
   /** A heartbeat renewed the lease. */
   | "lease-renewed"
   /** A `github` `push` stage pushed the task branch to origin; its stage record is not written yet. */
@@ -39,6 +41,7 @@ export const CRASH_POINTS: readonly CrashPoint[] = [
   "commit-made",
   "checkpoint-written",
   "verdict-written",
+  "pushed",
   "lease-renewed",
   "pr-pushed",
   "reply-posted",

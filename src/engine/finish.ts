@@ -42,6 +42,7 @@ export async function finishRun(
   // Reasons quote agent errors, which can quote keys.
   const reason = redactSecrets(verdictAndReason.reason);
   const interrupted = end.kind === "interrupted";
+  if (last) await env.branch?.push(last.stage.headAfter);
   if (end.kind === "budget") await saveInterruptedWork(task, env.workdir, deps, end.stageId);
   if (!interrupted) {
     state.stoppedAt =

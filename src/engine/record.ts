@@ -137,6 +137,8 @@ export async function recordStage(
     task: { cycle: relCycle(state), currentStage: state.next, ...opts.task },
     now: built.stage.endedAt,
   };
+  // The remote gets the commit before the checkpoint naming it exists (branch-sync.ts).
+  await env.branch?.push(built.stage.headAfter);
   if (write.snapshot === null) await deps.store.commitStage({ ...commit, fence: deps.lease });
   else {
     await deps.store.transaction(

@@ -1,6 +1,7 @@
 import type { Task } from "../domain/types.js";
 import type { Registry } from "../findings/registry.js";
 import type { Workflow } from "../workflow/types.js";
+import type { BranchSync } from "./branch-sync.js";
 import type { CounterLog } from "./checkpoint.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunState } from "./state.js";
@@ -15,6 +16,8 @@ export interface RunEnv {
   deps: EngineDeps;
   /** Which checkpoint counters changed since the run's last snapshot (see checkpoint.ts). */
   counters: CounterLog;
+  /** Pushes the task branch before each checkpoint; absent without a push remote (branch-sync.ts). */
+  branch?: BranchSync;
 }
 
 /** How a run ended, before it is turned into a verdict. */
@@ -32,3 +35,6 @@ export function relCycle(state: Pick<RunState, "cycle" | "cycleBase">): number {
 
 /** The abort reason a worker gives when its lease on the task was taken over. */
 export const LEASE_LOST = "lease lost";
+
+/** How a run ends when its worker drains (SIGTERM): nothing written, the task goes back to the queue. */
+export const DRAINED = "worker draining";

@@ -2,6 +2,7 @@ import type { Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { Registry } from "../findings/registry.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
+import { openBranchSync } from "./branch-sync.js";
 import { budgetState } from "./budget.js";
 import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
@@ -12,7 +13,7 @@ import { runParallel, workingCopy } from "./parallel.js";
 import { checkPricing } from "./pricing-check.js";
 import { buildStageRecord, recordStage } from "./record.js";
 import { registryFacts } from "./registry-facts.js";
-import { LEASE_LOST, type RunEnd, type RunEnv, relCycle } from "./run-env.js";
+import { DRAINED, LEASE_LOST, type RunEnd, type RunEnv, relCycle } from "./run-env.js";
 import { ensureTaskWorktree, planRun, saveInterruptedWork } from "./run-setup.js";
 import { runSingleStage } from "./single.js";
 import type { RunState } from "./state.js";
@@ -21,6 +22,8 @@ import { hasSavedTurns } from "./turns.js";
 
 export interface RunTaskOptions {
   signal: AbortSignal;
+  /** Aborted when the worker drains: the running stage finishes and is recorded, no next one starts. */
+  drain?: AbortSignal;
 }
 
 /**
@@ -37,18 +40,28 @@ export async function runTask(claimed: Task, deps: EngineDeps, opts: RunTaskOpti
   if (opts.signal.aborted) follow();
   else opts.signal.addEventListener("abort", follow, { once: true });
   try {
-    return await runClaimedTask(claimed, deps, ctl);
+    return await runClaimedTask(claimed, deps, ctl, opts.drain);
   } finally {
     opts.signal.removeEventListener("abort", follow);
   }
 }
 
-async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortController): Promise<RunEnd> {
+async function runClaimedTask(
+  claimed: Task,
+  deps: EngineDeps,
+  ctl: AbortController,
+  drain?: AbortSignal,
+): Promise<RunEnd> {
   const workflow = await deps.loadWorkflow(claimed.workflow);
   const task = await ensureTaskWorktree(claimed, deps);
   const workdir = task.worktreePath as string;
   const plan = await planRun(task, workflow, deps);
   const { run, state } = plan;
+  const branch = await openBranchSync(task, workdir, deps, {
+    signal: ctl.signal,
+    runId: run.id,
+    stages: stagesAt(workflow, state.next),
+  });
   if (plan.resumed && state.next !== null) await keepLeftWork(task, run.id, workflow, state, workdir, deps);
   const registry = Registry.load(task.id, await deps.store.listFindings(task.id), {
     blockingSeverity: deps.config.defaults.blockingSeverity,
@@ -66,6 +79,7 @@ async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortControl
   });
 
   const env: RunEnv = { task, runId: run.id, workflow, registry, workdir, deps, counters: plan.counters };
+  if (branch) env.branch = branch;
   if (plan.finish) return finishRun(env, { ...state }, plan.finish);
   if (pricing.notice) deps.listener({ type: "notice", taskId: task.id, message: pricing.notice });
   if (pricing.refuse) return finishRun(env, { ...state }, stopped(pricing.refuse));
@@ -101,6 +115,8 @@ async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortControl
         out = step(current, { type: "continue" });
         continue;
       }
+      // Draining: the checkpoint already holds everything done; the next owner starts this stage.
+      if (drain?.aborted) return { kind: "interrupted", reason: DRAINED, stageId: effect.stage.id };
       const ran = await execute(env, effect.stage, current, out.state, ctl.signal);
       if ("end" in ran) return ran.end;
       last = ran.executed;
@@ -114,6 +130,9 @@ async function runClaimedTask(claimed: Task, deps: EngineDeps, ctl: AbortControl
     }
     const at = { ...current.run };
     if (ctl.signal.aborted) return finishRun(env, at, interrupted(ctl.signal, at.next));
+    // A refused push and the like: said as git says it, and `retry` continues from that stage.
+    if (e instanceof FixpointError && e.code === "git" && e.retryable)
+      return finishRun(env, at, stopped(e.message, e));
     return finishRun(env, at, stopped(`internal error: ${errorMessage(e)}`, e));
   }
 }
@@ -234,6 +253,12 @@ async function keepLeftWork(
   }
 }
 
+/** A stage and its children (a parallel block): whose saved replies a reset worktree invalidates. */
+function stagesAt(workflow: Workflow, id: string | null): string[] {
+  const stage = id === null ? undefined : workflow.stages.get(id);
+  return stage ? [stage.id, ...stage.children.map((c) => c.id)] : [];
+}
+
 function leaseLost(stageId: string | null): RunEnd {
   return { kind: "interrupted", reason: LEASE_LOST, stageId };
 }
@@ -248,4 +273,4 @@ function interrupted(signal: AbortSignal, stageId: string | null): RunEnd {
 }
 
 export type { RunEnd, RunEnv };
-export { LEASE_LOST, relCycle };
+export { DRAINED, LEASE_LOST, relCycle };

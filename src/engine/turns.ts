@@ -19,7 +19,12 @@ interface SavedTurns {
 }
 
 function markerKey(ctx: Pick<StageContext, "task" | "runId">, stageId: string): string {
-  return `turns:${ctx.task.id}:${ctx.runId}:${stageId}`;
+  return turnsMarkerKey(ctx.task.id, ctx.runId, stageId);
+}
+
+/** The marker holding a stage's saved replies in a run. */
+export function turnsMarkerKey(taskId: string, runId: number, stageId: string): string {
+  return `turns:${taskId}:${runId}:${stageId}`;
 }
 
 function visitKey(ctx: Pick<StageContext, "state" | "visit">): string {

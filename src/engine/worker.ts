@@ -8,7 +8,7 @@ import { crashPoint } from "./crash-points.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./finish.js";
 import { timerLeaseKeeper } from "./lease-keeper.js";
-import { LEASE_LOST, runTask } from "./run-task.js";
+import { DRAINED, LEASE_LOST, runTask } from "./run-task.js";
 
 export interface WorkerOptions {
   /** Only these tasks. */
@@ -20,8 +20,13 @@ export interface WorkerOptions {
   watch: boolean;
   pollMs?: number;
   leaseMs?: number;
-  /** Aborted on SIGINT/SIGTERM: running stages stop, work is committed, tasks stay resumable. */
+  /** Aborted on a second SIGINT/SIGTERM: running stages stop, work is committed, tasks stay resumable. */
   signal: AbortSignal;
+  /**
+   * Aborted on the first SIGTERM/SIGINT: claim nothing more, let each running stage finish and be
+   * recorded, then hand its task back to the queue (checkpoint kept) instead of starting the next.
+   */
+  drain?: AbortSignal;
 }
 
 export interface WorkerSummary {
@@ -71,19 +76,19 @@ async function runSlots(
   leaseMs: number,
   summary: WorkerSummary,
 ): Promise<void> {
+  const stop = opts.drain ? AbortSignal.any([opts.signal, opts.drain]) : opts.signal;
   const slot = async (): Promise<void> => {
     for (;;) {
-      if (opts.signal.aborted) return;
+      if (stop.aborted) return;
       const task = await deps.store.claimTask({ workerId, leaseMs, now: deps.clock.now(), ids: opts.ids });
       if (!task) {
         if (!opts.watch) return;
         const pollMs = opts.pollMs ?? 2000;
-        if (deps.store.waitForWork)
-          await deps.store.waitForWork(Math.max(pollMs, NOTIFY_POLL_MS), opts.signal);
-        else await deps.clock.sleep(pollMs, opts.signal);
+        if (deps.store.waitForWork) await deps.store.waitForWork(Math.max(pollMs, NOTIFY_POLL_MS), stop);
+        else await deps.clock.sleep(pollMs, stop);
         continue;
       }
-      await runClaimed(task, workerId, leaseMs, deps, opts.signal, summary);
+      await runClaimed(task, workerId, leaseMs, deps, opts, summary);
       if (opts.once) return;
     }
   };
@@ -127,9 +132,10 @@ async function runClaimed(
   workerId: string,
   leaseMs: number,
   deps: EngineDeps,
-  outer: AbortSignal,
+  signals: Pick<WorkerOptions, "signal" | "drain">,
   summary: WorkerSummary,
 ): Promise<void> {
+  const outer = signals.signal;
   const lease: Lease = { taskId: task.id, workerId, token: task.leaseToken };
   crashPoint("claimed");
   const local = new AbortController();
@@ -143,8 +149,17 @@ async function runClaimed(
   try {
     // An agent its dead predecessor left running is killed before this run touches the worktree.
     const end = await withAgentGroups(deps, task.id, workerId, () =>
-      runTask(task, { ...deps, lease }, { signal: local.signal }),
+      runTask(
+        task,
+        { ...deps, lease },
+        { signal: local.signal, ...(signals.drain ? { drain: signals.drain } : {}) },
+      ),
     );
+    if (end.kind === "interrupted" && end.reason === DRAINED) {
+      await handBack(deps, lease, end.stageId);
+      summary.ran.push({ taskId: task.id, end: end.kind, verdict: null, status: "queued" });
+      return;
+    }
     const after = await deps.store.getTask(task.id);
     summary.ran.push({
       taskId: task.id,
@@ -167,6 +182,37 @@ async function runClaimed(
     outer.removeEventListener("abort", onOuter);
     await deps.store.releaseTask(lease, {}, deps.clock.now()).catch(() => undefined);
   }
+}
+
+/**
+ * A drained task goes back to the queue with its run and checkpoint as they are: the next worker
+ * to claim it continues the run from `stageId`. Fenced: when the lease was lost meanwhile, the new
+ * owner decides and nothing is written.
+ */
+async function handBack(deps: EngineDeps, lease: Lease, stageId: string | null): Promise<void> {
+  const now = deps.clock.now();
+  const event = {
+    taskId: lease.taskId,
+    runId: null,
+    type: "worker.drained",
+    data: { workerId: lease.workerId, next: stageId },
+  };
+  await deps.store
+    .transaction(
+      async (tx) => {
+        await tx.releaseTask(lease, { status: "queued" }, now);
+        await tx.appendEvents([event], now);
+      },
+      { fence: lease },
+    )
+    .catch((e: unknown) => {
+      if (!isLeaseLost(e)) throw e;
+    });
+  deps.listener({
+    type: "notice",
+    taskId: lease.taskId,
+    message: `${lease.taskId} handed back to the queue${stageId ? ` before stage ${stageId}` : ""}; any worker continues it`,
+  });
 }
 
 function isLeaseLost(e: unknown): boolean {

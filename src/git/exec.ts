@@ -16,6 +16,10 @@ export interface GitRunOptions {
   input?: string;
   /** Exit codes besides 0 that are answers rather than failures. */
   okCodes?: number[];
+  /** Kill git (SIGTERM) after this long and fail with "timed out"; network commands set one. */
+  timeoutMs?: number;
+  /** Kill git when this aborts and fail with "aborted". */
+  signal?: AbortSignal;
 }
 
 export interface GitResult {
@@ -77,10 +81,34 @@ function runOnce(
     child.stdin.on("error", () => {});
     child.stdin.end(opts.input ?? "");
 
+    let stoppedBy: string | null = null;
+    const stop = (why: string) => {
+      if (stoppedBy !== null) return;
+      stoppedBy = why;
+      child.kill("SIGTERM");
+    };
+    const timer =
+      opts.timeoutMs === undefined
+        ? null
+        : setTimeout(() => stop(`timed out after ${opts.timeoutMs} ms`), opts.timeoutMs);
+    const onAbort = () => stop("aborted");
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const settle = () => {
+      if (timer) clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+    };
+
     child.on("error", (e: NodeJS.ErrnoException) => {
+      settle();
       reject(spawnFailure(e, cwd, subcommand));
     });
     child.on("close", (code, signal) => {
+      settle();
+      if (stoppedBy !== null) {
+        reject(new FixpointError("git", `git ${subcommand} ${stoppedBy}`));
+        return;
+      }
       const stdout = Buffer.concat(out).toString("utf8");
       const stderr = Buffer.concat(err).toString("utf8");
       const exit = code ?? -1;

@@ -3,6 +3,7 @@ import { isBranchSafeToDelete, branchExists as refExists, deleteBranch as remove
 import { CleanStates } from "./clean-state.js";
 import { checkRev, createGitRunner, type GitRunner, gitFailure } from "./exec.js";
 import { indexStamp, readHead } from "./fs-state.js";
+import { fetchBranch, isAncestor, pushWithLease, remoteBranchSha, resetHard } from "./remote-branch.js";
 import { ensureWorktree, listWorktrees, removeWorktree } from "./worktrees.js";
 
 export interface GitCliDeps {
@@ -140,6 +141,12 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
 
     isBranchSafeToDelete: (repo, branch) => isBranchSafeToDelete(git, repo, branch),
     deleteBranch: (repo, branch) => removeBranch(git, repo, branch),
+
+    remoteBranchSha: (repo, remote, branch, opts) => remoteBranchSha(git, repo, remote, branch, opts),
+    fetchBranch: (repo, remote, branch, opts) => fetchBranch(git, repo, remote, branch, opts),
+    pushWithLease: (cwd, push, opts) => pushWithLease(git, cwd, push, opts),
+    isAncestor: (cwd, ancestor, rev) => isAncestor(git, cwd, ancestor, rev),
+    resetHard: (cwd, sha) => resetHard(git, cwd, sha),
   };
 }
 

@@ -96,7 +96,7 @@ describe("a worker killed with SIGKILL in the middle of a stage", () => {
   }, 150_000);
 });
 
-describe("SIGINT during a stage", () => {
+describe("a second SIGINT during a stage", () => {
   it("stops the stage, commits its work, leaves the task resumable; resume completes it", async () => {
     const root = tempDir();
     const repo = join(root, "repo");
@@ -109,6 +109,9 @@ describe("SIGINT during a stage", () => {
 
     const worker = startCli(["work"], { cwd: repo, env });
     await waitFor(() => existsSync(`${counts}.fixer-waiting`), 45_000, "the fixer to start");
+    // The first SIGINT drains (the stage would finish); the second stops it at once.
+    worker.kill("SIGINT");
+    await waitFor(() => worker.output().includes("SIGINT: draining"), 10_000, "the drain notice");
     worker.kill("SIGINT");
     const code = await exited(worker);
     expect(code).toBe(130);

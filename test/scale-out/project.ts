@@ -1,0 +1,59 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FIXTURE_AGENTS, git } from "../helpers/cli.js";
+
+/** Three committing stages, then the gates: enough for a kill to land after a checkpoint. */
+export const THREE_STEP_WORKFLOW = `workflow "three-step" {
+    start "one"
+    stage "one" kind="agent" agent="implementer" prompt="implement"
+    stage "two" kind="agent" agent="implementer" prompt="implement"
+    stage "three" kind="agent" agent="implementer" prompt="implement"
+    stage "gates" kind="gate"
+    stage "done" kind="exit"
+    transition from="one" to="two"
+    transition from="two" to="three"
+    transition from="three" to="gates"
+    transition from="gates" to="done"
+}
+`;
+
+/**
+ * Writes fixpoint's files into a checkout: the stepper agent (test/fixtures/agents/stepper.mjs)
+ * as implementer and fixer, the three-step workflow, and `extra` config lines.
+ */
+export function writeProjectFiles(checkout: string, extra = ""): void {
+  const script = JSON.stringify(join(FIXTURE_AGENTS, "stepper.mjs"));
+  writeFileSync(
+    join(checkout, "fixpoint.kdl"),
+    `agent "implementer" backend="scripted" script=${script} timeout="1m"\nagent "fixer" backend="scripted" script=${script} timeout="1m"\ndefaults {\n    workflow "three-step"\n}\n${extra}`,
+  );
+  mkdirSync(join(checkout, ".fixpoint", "workflows"), { recursive: true });
+  writeFileSync(join(checkout, ".fixpoint", "workflows", "three-step.kdl"), THREE_STEP_WORKFLOW);
+}
+
+/** A bare repository with one commit on `main`, and `names` clones of it beside it. */
+export function bareWithClones(root: string, names: string[]): { bare: string; clones: string[] } {
+  const bare = join(root, "remote.git");
+  const seed = join(root, "seed");
+  git(root, "init", "-q", "--bare", "-b", "main", bare);
+  git(root, "init", "-q", "-b", "main", seed);
+  writeFileSync(join(seed, "README.md"), "# project\n");
+  git(seed, "add", "-A");
+  git(seed, "-c", "user.name=test", "-c", "user.email=test@localhost", "commit", "-q", "-m", "initial");
+  git(seed, "remote", "add", "origin", bare);
+  git(seed, "push", "-q", "origin", "main");
+  const clones = names.map((n) => {
+    const dir = join(root, n);
+    git(root, "clone", "-q", bare, dir);
+    return dir;
+  });
+  return { bare, clones };
+}
+
+/** Invocations the counting agents recorded (test/fixtures/agents/counting.mjs). */
+export interface Invocation {
+  role: string;
+  task: string;
+  stage: string;
+  pid: number;
+}
