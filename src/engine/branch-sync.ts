@@ -1,3 +1,4 @@
+import { worktreePath } from "../domain/naming.js";
 import type { Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { crashPoint } from "./crash-points.js";
@@ -23,6 +24,18 @@ export interface BranchSync {
   push(sha: string | null): Promise<void>;
 }
 
+/**
+ * With a push remote, a task runs in the clone of the worker that claimed it, whichever clone
+ * queued it: its repository is this project and its worktree this machine's (the paths stored
+ * with the task are another machine's). Without one, the task is returned unchanged.
+ */
+export function inThisClone(task: Task, deps: EngineDeps): Task {
+  if (!deps.config.defaults.pushRemote) return task;
+  const path = worktreePath(deps.config.worktrees, deps.projectRoot, task.id);
+  if (task.repo === deps.projectRoot && task.worktreePath === path) return task;
+  return { ...task, repo: deps.projectRoot, worktreePath: path };
+}
+
 /** Events the takeover records; the type names are part of `fixpoint logs`' vocabulary. */
 export const BRANCH_RESET_EVENT = "branch.reset";
 
@@ -43,7 +56,14 @@ export async function openBranchSync(
   const branch = task.branch;
   if (!branch) throw new FixpointError("internal", `task ${task.id} has no branch to push`);
   const net = { signal: opts.signal };
-  let remoteSha = await deps.git.fetchBranch(workdir, remote, branch, net);
+  let remoteSha = await deps.git.fetchBranch(workdir, remote, branch, net).catch((e: unknown) => {
+    if (!(e instanceof FixpointError) || opts.signal.aborted) throw e;
+    throw new FixpointError(
+      "git",
+      `cannot fetch branch ${branch} from remote "${remote}" (${e.message}); fix \`push-remote\` in fixpoint.kdl or FIXPOINT_PUSH_REMOTE, then \`fixpoint retry ${task.id}\``,
+      { retryable: true, cause: e },
+    );
+  });
   const recorded = await recordedHead(deps, task.id);
   const local = await deps.git.headSha(workdir);
   if (recorded !== null && local !== recorded) {

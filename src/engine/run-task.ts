@@ -2,7 +2,7 @@ import type { Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { Registry } from "../findings/registry.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
-import { openBranchSync } from "./branch-sync.js";
+import { inThisClone, openBranchSync } from "./branch-sync.js";
 import { budgetState } from "./budget.js";
 import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
@@ -53,7 +53,8 @@ async function runClaimedTask(
   drain?: AbortSignal,
 ): Promise<RunEnd> {
   const workflow = await deps.loadWorkflow(claimed.workflow);
-  const task = await ensureTaskWorktree(claimed, deps);
+  // Stored paths may be another clone's: this clone's repository and worktree (branch-sync.ts).
+  const task = inThisClone(await ensureTaskWorktree(inThisClone(claimed, deps), deps), deps);
   const workdir = task.worktreePath as string;
   const plan = await planRun(task, workflow, deps);
   const { run, state } = plan;

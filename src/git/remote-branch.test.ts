@@ -80,6 +80,19 @@ describe("pushWithLease", () => {
     expect(await git.remoteBranchSha(t.repo, "origin", BRANCH)).toBe(redo);
   });
 
+  it("a remote whose hook declines the push: git's reason, retryable", async () => {
+    const hook = join(bare, "hooks", "pre-receive");
+    writeFileSync(hook, "#!/bin/sh\necho 'no pushes today' >&2\nexit 1\n", { mode: 0o755 });
+    t.git(["checkout", "-q", "-b", BRANCH]);
+    const sha = t.commit({ "a.txt": "a\n" }, "A");
+    const e = await refused(
+      git.pushWithLease(t.repo, { remote: "origin", branch: BRANCH, sha, expected: null }),
+    );
+    expect(e.retryable).toBe(true);
+    expect(e.message).toMatch(/remote "origin" was refused: .*pre-receive hook declined/);
+    expect(await git.remoteBranchSha(t.repo, "origin", BRANCH)).toBeNull();
+  });
+
   it("a remote that does not exist fails with one line naming it", async () => {
     const e = await refused(
       git.pushWithLease(t.repo, { remote: "nowhere", branch: BRANCH, sha: "HEAD", expected: null }),

@@ -17,9 +17,8 @@ export interface PushWithLease {
   expected: string | null;
 }
 
-/** A lease or fast-forward refusal, as git words it in `--porcelain` output or on stderr. */
-const REJECTED =
-  /\[rejected\]|\[remote rejected\]|stale info|non-fast-forward|fetch first|Updates were rejected/i;
+/** A lease refusal, as git words it in `--porcelain` output or on stderr. */
+const MOVED = /stale info|non-fast-forward|fetch first/i;
 
 /** Default for network commands: a remote that hangs must not hold a stage forever. */
 export const NET_TIMEOUT_MS = 120_000;
@@ -90,9 +89,13 @@ export async function pushWithLease(
   );
   if (r.code === 0) return;
   const text = `${r.stdout}\n${r.stderr}`;
-  const why = REJECTED.test(text)
+  // `--porcelain` reports a refused ref as `!<TAB>src:dst<TAB>[rejected] (reason)`.
+  const refused = r.stdout.split("\n").find((l) => l.startsWith("!"));
+  const why = MOVED.test(text)
     ? `the remote's branch moved since this worker last pushed (${push.expected ? `expected ${push.expected.slice(0, 12)}` : "expected no branch"})`
-    : (gitFailure("push", r.stderr, `exit code ${r.code}`).message.replace(/^git push failed: /, "") ?? "");
+    : refused
+      ? (refused.split("\t").at(-1) ?? refused).trim()
+      : gitFailure("push", r.stderr, `exit code ${r.code}`).message.replace(/^git push failed: /, "");
   throw new FixpointError(
     "git",
     `push of ${push.branch} to remote "${push.remote}" was refused: ${why}; the task stays resumable, check the remote and \`fixpoint retry\` it`,

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURE_AGENTS, git } from "../helpers/cli.js";
@@ -19,16 +20,42 @@ export const THREE_STEP_WORKFLOW = `workflow "three-step" {
 
 /**
  * Writes fixpoint's files into a checkout: the stepper agent (test/fixtures/agents/stepper.mjs)
- * as implementer and fixer, the three-step workflow, and `extra` config lines.
+ * as implementer and fixer, the three-step workflow, and the push remote when given.
  */
-export function writeProjectFiles(checkout: string, extra = ""): void {
+export function writeProjectFiles(checkout: string, opts: { pushRemote?: string } = {}): void {
   const script = JSON.stringify(join(FIXTURE_AGENTS, "stepper.mjs"));
+  const push = opts.pushRemote ? `    push-remote ${JSON.stringify(opts.pushRemote)}\n` : "";
   writeFileSync(
     join(checkout, "fixpoint.kdl"),
-    `agent "implementer" backend="scripted" script=${script} timeout="1m"\nagent "fixer" backend="scripted" script=${script} timeout="1m"\ndefaults {\n    workflow "three-step"\n}\n${extra}`,
+    `agent "implementer" backend="scripted" script=${script} timeout="1m"\nagent "fixer" backend="scripted" script=${script} timeout="1m"\ndefaults {\n    workflow "three-step"\n${push}}\n`,
   );
   mkdirSync(join(checkout, ".fixpoint", "workflows"), { recursive: true });
   writeFileSync(join(checkout, ".fixpoint", "workflows", "three-step.kdl"), THREE_STEP_WORKFLOW);
+}
+
+/** The task branches (`fixpoint/…`) the bare repository holds. */
+export function taskBranches(bare: string): string[] {
+  return git(bare, "for-each-ref", "--format=%(refname:short)", "refs/heads/fixpoint/")
+    .split("\n")
+    .filter(Boolean);
+}
+
+/** Commits on `branch` of the bare repository `bare` beyond `main`, oldest first, with their patch-ids. */
+export function branchCommits(
+  bare: string,
+  branch: string,
+): { sha: string; subject: string; patchId: string }[] {
+  const log = git(bare, "log", "--reverse", "--format=%H %s", `main..${branch}`).split("\n").filter(Boolean);
+  return log.map((line) => {
+    const sha = line.slice(0, 40);
+    const patch = spawnSync("git", ["show", "--format=", sha], { cwd: bare, encoding: "utf8" }).stdout;
+    const id = spawnSync("git", ["patch-id", "--stable"], {
+      cwd: bare,
+      input: patch,
+      encoding: "utf8",
+    }).stdout;
+    return { sha, subject: line.slice(41), patchId: id.split(" ")[0] ?? "" };
+  });
 }
 
 /** A bare repository with one commit on `main`, and `names` clones of it beside it. */
