@@ -132,12 +132,16 @@ describe("agents die with their worker", () => {
   }, 120_000);
 
   it.each(["SIGTERM", "SIGHUP", "SIGINT"] as const)(
-    "a worker stopped by %s takes its agent's whole tree down with it",
+    "a worker stopped by a second %s takes its agent's whole tree down with it",
     async (signal) => {
       const { repo, pids, env } = setup("groups-signal-");
       const w = startCli(["work"], { cwd: repo, env });
       if (w.pid) started.push(w.pid);
       const tree = await firstTree(pids);
+      // The first signal drains (the stage may finish); the second stops it at once.
+      w.kill(signal);
+      await waitFor(() => w.output().includes(`${signal}: draining`), 10_000, "the drain notice");
+      expect(running(tree.agent)).toBe(true);
       w.kill(signal);
       await exited(w);
       await waitFor(() => !running(tree.agent) && !running(tree.grandchild), 10_000, "the tree to die");
