@@ -170,12 +170,43 @@ export interface StoreOps {
   /** The task's recorded groups, oldest first. */
   listAgentGroups(taskId: string): Promise<AgentGroup[]>;
 
+  // ---- artifacts (agent transcripts, review files), so `show` and `logs` work from any machine
+  /**
+   * Stores one artifact of a task, replacing the one with the same (task, kind, name). The store
+   * keeps at most ARTIFACT_MAX_BYTES of its text (the start and the end, with a line saying what
+   * was cut) and compresses it.
+   */
+  saveArtifact(artifact: ArtifactInput, now: number): Promise<void>;
+  /** A task's artifacts (of `kind` when given), by kind then name, their text as stored. */
+  listArtifacts(taskId: string, kind?: ArtifactKind): Promise<StoredArtifact[]>;
+
   // ---- key/value for idempotency markers (PR replies, filed issues, watch state)
   getMarker(key: string): Promise<Json | null>;
   /** Sets the marker only if absent; true when this call set it. */
   setMarkerOnce(key: string, value: Json, now: number): Promise<boolean>;
   setMarker(key: string, value: Json, now: number): Promise<void>;
 }
+
+export type ArtifactKind = "transcript" | "review";
+
+export interface ArtifactInput {
+  taskId: string;
+  kind: ArtifactKind;
+  /** A file name (no folder), e.g. `r3-implement-c0-v1-a1.log` or `t-4-r3-review-1.md`. */
+  name: string;
+  text: string;
+}
+
+export interface StoredArtifact extends ArtifactInput {
+  /** Bytes of the text as given (before the cap). */
+  size: number;
+  /** True when the middle of the text was cut to fit the cap. */
+  truncated: boolean;
+  createdAt: number;
+}
+
+/** Text kept per artifact: beyond it the middle is cut (start and end kept). */
+export const ARTIFACT_MAX_BYTES = 1_048_576;
 
 /** An agent's process group as recorded by the worker that started it. */
 export interface AgentGroup {

@@ -4,7 +4,7 @@
  * explicit numbers, so lease expiry is tested without sleeping.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Lease, Store } from "../../src/domain/store.js";
+import { ARTIFACT_MAX_BYTES, type Lease, type Store } from "../../src/domain/store.js";
 import type { Task } from "../../src/domain/types.js";
 import { FixpointError } from "../../src/errors.js";
 import { dashboardContract } from "./contract-dashboard.js";
@@ -609,6 +609,51 @@ export function runStoreContract(name: string, open: OpenStore): void {
           [4242, "h2"],
         ]);
         expect(await store.listAgentGroups(b.id)).toHaveLength(1);
+      });
+    });
+
+    describe("artifacts", () => {
+      it("stores, replaces and lists a task's artifacts by kind and name, text intact", async () => {
+        const a = await store.createTask(newTask(), 1);
+        const b = await store.createTask(newTask(), 1);
+        const unicode = "héllo → 世界 \u{1F600}\nline two\n";
+        await store.saveArtifact({ taskId: a.id, kind: "transcript", name: "r1-b.log", text: "second" }, 5);
+        await store.saveArtifact({ taskId: a.id, kind: "transcript", name: "r1-a.log", text: unicode }, 6);
+        await store.saveArtifact(
+          { taskId: a.id, kind: "review", name: "t-1-r1-review-0.md", text: "# Review" },
+          7,
+        );
+        await store.saveArtifact({ taskId: b.id, kind: "review", name: "other.md", text: "b's" }, 7);
+        // Written again (a stage rerun): replaced, not added.
+        await store.saveArtifact({ taskId: a.id, kind: "transcript", name: "r1-b.log", text: "rerun" }, 8);
+        const all = await store.listArtifacts(a.id);
+        expect(all.map((x) => [x.kind, x.name, x.text])).toEqual([
+          ["review", "t-1-r1-review-0.md", "# Review"],
+          ["transcript", "r1-a.log", unicode],
+          ["transcript", "r1-b.log", "rerun"],
+        ]);
+        const transcripts = await store.listArtifacts(a.id, "transcript");
+        expect(transcripts.map((x) => x.name)).toEqual(["r1-a.log", "r1-b.log"]);
+        expect(transcripts[0]).toMatchObject({
+          taskId: a.id,
+          size: Buffer.byteLength(unicode),
+          truncated: false,
+          createdAt: 6,
+        });
+        expect(await store.listArtifacts(b.id, "transcript")).toEqual([]);
+      });
+
+      it("keeps the start and the end of an artifact past the cap, and says what it cut", async () => {
+        const a = await store.createTask(newTask(), 1);
+        const big = `START${"x".repeat(ARTIFACT_MAX_BYTES)}END`;
+        await store.saveArtifact({ taskId: a.id, kind: "transcript", name: "big.log", text: big }, 2);
+        const [got] = await store.listArtifacts(a.id);
+        expect(got?.truncated).toBe(true);
+        expect(got?.size).toBe(big.length);
+        expect(got?.text.startsWith("START")).toBe(true);
+        expect(got?.text.endsWith("END")).toBe(true);
+        expect(got?.text).toMatch(/bytes cut by fixpoint/);
+        expect(Buffer.byteLength(got?.text ?? "")).toBeLessThan(ARTIFACT_MAX_BYTES + 200);
       });
     });
   });

@@ -1,11 +1,14 @@
 import type pg from "pg";
 import type {
   AgentGroup,
+  ArtifactInput,
+  ArtifactKind,
   FindingFilter,
   Lease,
   RunPatch,
   StageCommit,
   Store,
+  StoredArtifact,
   StoredCheckpoint,
   StoreOps,
   TaskFilter,
@@ -23,7 +26,9 @@ import type {
   TaskEvent,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
+import { packArtifact } from "../artifact-codec.js";
 import { toAgentGroup } from "../sqlite/agent-groups-sql.js";
+import { toArtifact } from "../sqlite/artifacts-sql.js";
 import { toCheckpoint, toEvent, toFinding, toRun, toStageExecution, toWorker } from "../sqlite/rows.js";
 import { parseJsonOrText } from "../sqlite/tolerant.js";
 import { openPool, type PoolOptions } from "./connection.js";
@@ -376,6 +381,29 @@ class PgOps extends PgTaskOps implements StoreOps {
       "DELETE FROM agent_groups WHERE task_id = $1 AND pgid = $2 AND host = $3",
       withValues(taskId, pgid, host),
     );
+  }
+
+  // ---- artifacts
+
+  async saveArtifact(a: ArtifactInput, now: number): Promise<void> {
+    const packed = packArtifact(a.text);
+    const p = new Params();
+    // The bytes travel as base64 text and are decoded by the server into the BYTEA column.
+    const sql = `INSERT INTO artifacts (task_id, kind, name, data, size, truncated, created_at)
+      VALUES (${p.add(a.taskId)}, ${p.add(a.kind)}, ${p.add(a.name)}, decode(${p.add(packed.data.toString("base64"))}, 'base64'),
+        ${p.add(packed.size)}, ${p.add(packed.truncated)}, ${p.add(now)})
+      ON CONFLICT (task_id, kind, name) DO UPDATE SET data = excluded.data, size = excluded.size,
+        truncated = excluded.truncated, created_at = excluded.created_at`;
+    await this.count("storing an artifact", sql, p);
+  }
+
+  async listArtifacts(taskId: string, kind?: ArtifactKind): Promise<StoredArtifact[]> {
+    const rows = await this.rows(
+      "listing artifacts",
+      `SELECT * FROM artifacts WHERE task_id = $1${kind ? " AND kind = $2" : ""} ORDER BY kind, name`,
+      kind ? withValues(taskId, kind) : withValues(taskId),
+    );
+    return rows.map(toArtifact);
   }
 
   async listAgentGroups(taskId: string): Promise<AgentGroup[]> {

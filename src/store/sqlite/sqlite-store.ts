@@ -1,10 +1,13 @@
 import type {
   AgentGroup,
+  ArtifactInput,
+  ArtifactKind,
   FindingFilter,
   Lease,
   RunPatch,
   StageCommit,
   Store,
+  StoredArtifact,
   StoredCheckpoint,
   StoreOps,
   TaskFilter,
@@ -22,12 +25,14 @@ import type {
   TaskEvent,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
+import { packArtifact } from "../artifact-codec.js";
 import {
   CLEAR_AGENT_GROUP,
   LIST_AGENT_GROUPS,
   RECORD_AGENT_GROUP,
   toAgentGroup,
 } from "./agent-groups-sql.js";
+import { SAVE_ARTIFACT, toArtifact } from "./artifacts-sql.js";
 import { openDatabase } from "./connection.js";
 import { findingSearchSql, taskTotalsSql } from "./dashboard-sql.js";
 import { toStoreError } from "./errors.js";
@@ -350,6 +355,35 @@ class SqliteStore extends SqliteTaskOps implements Store {
   listAgentGroups(taskId: string): Promise<AgentGroup[]> {
     return this.op("listing agent process groups", () =>
       this.sql.all(LIST_AGENT_GROUPS, { taskId }).map(toAgentGroup),
+    );
+  }
+
+  // ---- artifacts
+
+  saveArtifact(a: ArtifactInput, now: number): Promise<void> {
+    const packed = packArtifact(a.text);
+    return this.write("storing an artifact", () => {
+      // Straight to better-sqlite3: the statement cache's parameters are text and numbers only.
+      this.db.prepare(SAVE_ARTIFACT).run({
+        taskId: a.taskId,
+        kind: a.kind,
+        name: a.name,
+        data: packed.data,
+        size: packed.size,
+        truncated: packed.truncated ? 1 : 0,
+        now,
+      });
+    });
+  }
+
+  listArtifacts(taskId: string, kind?: ArtifactKind): Promise<StoredArtifact[]> {
+    return this.op("listing artifacts", () =>
+      this.sql
+        .all(
+          `SELECT * FROM artifacts WHERE task_id = @taskId${kind ? " AND kind = @kind" : ""} ORDER BY kind, name`,
+          kind ? { taskId, kind } : { taskId },
+        )
+        .map(toArtifact),
     );
   }
 
