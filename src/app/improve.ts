@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Task } from "../domain/types.js";
-import { listReviewArtifacts, reviewArtifactPath } from "../engine/artifacts.js";
+import { listReviewArtifacts, restoreArtifacts, reviewArtifactPath } from "../engine/artifacts.js";
 import { FixpointError } from "../errors.js";
 import { fenceUntrusted } from "../findings/fence.js";
 import { ACTIVE } from "../findings/registry-core.js";
@@ -44,6 +44,7 @@ export async function improveTask(
   }
   if (!origin.branch) throw new FixpointError("usage", `${origin.id} has no branch yet; nothing to improve`);
   const reviews = join(ctx.dir, "reviews");
+  await restoreArtifacts(ctx.store, reviews, origin.id, "review");
   // The latest run's artifact of that cycle (or the latest of all), old-style names included.
   const chosen = listReviewArtifacts(reviews, origin.id)
     .filter((a) => input.review === undefined || a.cycle === input.review)

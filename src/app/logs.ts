@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { TaskEvent, TaskStatus } from "../domain/types.js";
+import { restoreArtifacts } from "../engine/artifacts.js";
 import type { AppContext } from "./context.js";
 import { requireTask } from "./task-ref.js";
 
@@ -20,13 +21,17 @@ export async function taskEvents(
   return { taskId: task.id, events: await ctx.store.listEvents(task.id, input.afterId), status: task.status };
 }
 
-/** The task's agent transcripts, by file name order. */
+/**
+ * The task's agent transcripts, by file name order: this machine's files, and those another
+ * machine's worker stored in the database (written here first, then read like the others).
+ */
 export async function taskTranscripts(
   ctx: Pick<AppContext, "store" | "dir">,
   ref: string,
 ): Promise<{ name: string; text: string }[]> {
   const task = await requireTask(ctx.store, ref);
   const dir = join(ctx.dir, "transcripts", task.id);
+  await restoreArtifacts(ctx.store, dir, task.id, "transcript");
   const names = (await readdir(dir).catch(() => [] as string[])).sort();
   return Promise.all(names.map(async (name) => ({ name, text: await readFile(join(dir, name), "utf8") })));
 }

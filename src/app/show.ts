@@ -7,7 +7,7 @@ import {
   type TaskEvent,
   totalTokens,
 } from "../domain/types.js";
-import { listReviewArtifacts } from "../engine/artifacts.js";
+import { listReviewArtifacts, restoreArtifacts } from "../engine/artifacts.js";
 import type { AppContext } from "./context.js";
 import { type ReviewerRow, reviewerStats, reviewersDeps } from "./reviewers.js";
 import { requireTask } from "./task-ref.js";
@@ -39,6 +39,8 @@ export async function showTask(
     store.listEvents(task.id),
   ]);
   // Every run's artifacts (a run id in the name keeps a retry from overwriting the first's).
+  // Review files another machine's worker wrote are restored from the store first.
+  await restoreArtifacts(store, join(ctx.dir, "reviews"), task.id, "review");
   const reviewArtifacts = listReviewArtifacts(join(ctx.dir, "reviews"), task.id).map((a) => a.path);
   const costUsd = stages.reduce((a, s) => a + s.costUsd, 0);
   const tokens = stages.reduce((a, s) => a + totalTokens(s.usage), 0);

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import type { ArtifactKind, StoreOps } from "../domain/store.js";
 import type { ReviewOutput, ReviewVerdict } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
 
@@ -106,4 +107,60 @@ function renderSection(stageId: string, output: ReviewOutput, verdict: ReviewVer
     lines.push("");
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Copies a file the run wrote (a transcript, a review file) into the store, so `show` and `logs`
+ * find it on any machine. A file the backend did not write is skipped; the store caps, compresses
+ * and (through the redacting wrapper) redacts it.
+ */
+export async function storeArtifactFile(
+  store: Pick<StoreOps, "saveArtifact">,
+  taskId: string,
+  kind: ArtifactKind,
+  path: string,
+  now: number,
+): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw e;
+  }
+  await store.saveArtifact({ taskId, kind, name: basename(path), text }, now);
+}
+
+/** A stored name fit to be a file name in one folder (never a path, never hidden). */
+function safeName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._#@+=,-]*$/.test(name) && !name.includes("..");
+}
+
+/**
+ * Writes the task's stored artifacts of `kind` that `dir` lacks (another machine ran those
+ * stages) into `dir`, so readers of local files see them too. Files already there are kept.
+ */
+export async function restoreArtifacts(
+  store: Pick<StoreOps, "listArtifacts">,
+  dir: string,
+  taskId: string,
+  kind: ArtifactKind,
+): Promise<void> {
+  const stored = await store.listArtifacts(taskId, kind);
+  if (stored.length === 0) return;
+  let present: Set<string>;
+  try {
+    present = new Set(readdirSync(dir));
+  } catch {
+    present = new Set();
+  }
+  const missing = stored.filter((a) => safeName(a.name) && !present.has(a.name));
+  if (missing.length === 0) return;
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  for (const a of missing) {
+    const path = join(dir, a.name);
+    const tmp = `${path}.${process.pid}.tmp`;
+    await writeFile(tmp, a.text, { mode: 0o600 });
+    await rename(tmp, path);
+  }
 }

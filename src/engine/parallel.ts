@@ -7,7 +7,7 @@ import {
 } from "../domain/types.js";
 import { effectiveVerdict } from "../findings/review-parse.js";
 import type { StageDef } from "../workflow/types.js";
-import { writeReviewSection } from "./artifacts.js";
+import { storeArtifactFile, writeReviewSection } from "./artifacts.js";
 import { getCount, setCount } from "./counters.js";
 import type { StageContext, StageResult } from "./deps.js";
 import { applyEffectToRegistry } from "./effects.js";
@@ -108,7 +108,7 @@ export async function runParallel(
     );
     Object.assign(state, folded);
     if (p.effect.type === "review") {
-      await writeReviewSection(
+      const file = await writeReviewSection(
         env.deps.reviewsDir,
         env.task.id,
         state.cycle,
@@ -117,6 +117,7 @@ export async function runParallel(
         facts.verdict,
         env.runId,
       );
+      await storeArtifactFile(env.deps.store, env.task.id, "review", file, env.deps.clock.now());
     }
     outcomes.push(p.outcome);
     summaries.push(`${child.id}: ${facts.summary ?? p.outcome}`);

@@ -2,7 +2,7 @@ import type { StageCommit } from "../domain/store.js";
 import type { NewStageExecution, NewTaskEvent } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
 import type { StageDef } from "../workflow/types.js";
-import { writeReviewSection } from "./artifacts.js";
+import { storeArtifactFile, writeReviewSection } from "./artifacts.js";
 import { encodeCheckpoint, writeSnapshot } from "./checkpoint.js";
 import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
@@ -66,7 +66,7 @@ export async function buildStageRecord(
   };
   // Children of a parallel stage get their section when the parent merges, in declaration order.
   if (result.effect.type === "review" && !opts.parentId) {
-    await writeReviewSection(
+    const file = await writeReviewSection(
       deps.reviewsDir,
       task.id,
       state.cycle,
@@ -75,6 +75,7 @@ export async function buildStageRecord(
       applied.verdict,
       runId,
     );
+    await storeArtifactFile(deps.store, task.id, "review", file, now);
   }
   const events: NewTaskEvent[] = [
     ...(result.events ?? []).map((e) => ({ taskId: task.id, runId, type: e.type, data: e.data })),

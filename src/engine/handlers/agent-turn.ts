@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { AgentRequest, AgentResult } from "../../domain/agent.js";
 import { addUsage, type TokenUsage, ZERO_USAGE } from "../../domain/types.js";
 import type { StageDef } from "../../workflow/types.js";
+import { storeArtifactFile } from "../artifacts.js";
 import { crashPoint } from "../crash-points.js";
 import type { StageContext } from "../deps.js";
 import { loadTurns, saveTurn } from "../turns.js";
@@ -61,6 +62,12 @@ export async function runAgentTurn<T>(
   const turnId = opts.turn === undefined ? stage.id : `${stage.id}#${opts.turn}`;
   const saved = await loadTurns(ctx, turnId);
   const runAgent = async (attempt: number) => {
+    // The run id keeps a second run's transcripts from overwriting the first's.
+    const transcriptPath = join(
+      ctx.deps.transcriptsDir,
+      ctx.task.id,
+      `r${ctx.runId}-${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempt}.log`,
+    );
     const result = await agent.backend.run({
       agent: agentName,
       purpose: opts.purpose,
@@ -78,12 +85,7 @@ export async function runAgentTurn<T>(
       env: agent.env,
       signal: ctx.signal,
       extraArgs: agent.extraArgs,
-      transcriptPath: join(
-        ctx.deps.transcriptsDir,
-        ctx.task.id,
-        // The run id keeps a second run's transcripts from overwriting the first's.
-        `r${ctx.runId}-${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempt}.log`,
-      ),
+      transcriptPath,
       onProgress: (p) =>
         ctx.deps.listener({
           type: "agent.progress",
@@ -95,6 +97,8 @@ export async function runAgentTurn<T>(
         }),
     });
     await saveTurn(ctx, turnId, attempt, result, saved);
+    // In the store too: `fixpoint logs --agent` on another machine reads it from there.
+    await storeArtifactFile(ctx.deps.store, ctx.task.id, "transcript", transcriptPath, ctx.deps.clock.now());
     return result;
   };
   for (;;) {
