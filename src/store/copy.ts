@@ -15,8 +15,16 @@ import { Params, type PgValue } from "./postgres/sql.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
 import { parseJson } from "./sqlite/tolerant.js";
 
-/** Tables in foreign-key order; JSON columns with the value an unreadable one is copied as. */
-const TABLES: readonly { name: string; order: string; json: Record<string, "{}" | "[]" | "text"> }[] = [
+/**
+ * Tables in foreign-key order; JSON columns with the value an unreadable one is copied as;
+ * columns whose PostgreSQL type needs a conversion (`cast`).
+ */
+const TABLES: readonly {
+  name: string;
+  order: string;
+  json: Record<string, "{}" | "[]" | "text">;
+  cast?: Record<string, "bytea" | "boolean">;
+}[] = [
   { name: "tasks", order: "seq", json: { budget: "{}", agents: "{}", meta: "{}" } },
   { name: "runs", order: "id", json: { meta: "{}" } },
   { name: "stage_executions", order: "id", json: {} },
@@ -27,6 +35,13 @@ const TABLES: readonly { name: string; order: string; json: Record<string, "{}" 
   // exactly as it would from SQLite.
   { name: "checkpoints", order: "run_id, seq", json: { state: "text" } },
   { name: "markers", order: "key", json: { value: "text" } },
+  // Compressed bytes (BLOB → BYTEA, as base64 text decoded by the server) and a 0/1 flag.
+  {
+    name: "artifacts",
+    order: "task_id, kind, name",
+    json: {},
+    cast: { data: "bytea", truncated: "boolean" },
+  },
 ];
 const IDENTITY_TABLES = ["runs", "stage_executions", "events"] as const;
 const BATCH = 500;
@@ -57,6 +72,11 @@ async function insertBatch(
   const p = new Params();
   const tuples = rows.map((r) => {
     const cells = columns.map((c) => {
+      const v = r[c] ?? null;
+      const cast = table.cast?.[c];
+      if (cast === "bytea")
+        return `decode(${p.add(Buffer.isBuffer(v) ? v.toString("base64") : "")}, 'base64')`;
+      if (cast === "boolean") return `(${p.add(Number(v ?? 0))}::int <> 0)`;
       const fallback = table.json[c];
       return fallback === undefined ? p.add(cell(r[c] ?? null)) : jsonCell(r[c] ?? null, fallback, p);
     });

@@ -40,6 +40,7 @@ async function snapshot(store: Store) {
       stages: await store.listStageExecutions(t.id),
       findings: await store.listFindings(t.id),
       events: await store.listEvents(t.id),
+      artifacts: await store.listArtifacts(t.id),
     });
   }
   return {
@@ -88,6 +89,11 @@ describe("store copy", () => {
     await sqlite.appendEvents([{ taskId: b.id, runId: null, type: "note", data: { text: "hi" } }], 31);
     await sqlite.setMarker("pr:1:reply", { commentId: 9 }, 32);
     await sqlite.setMarker("watch", [1, "two", null], 33);
+    await sqlite.saveArtifact({ taskId: a.id, kind: "transcript", name: "r1-x.log", text: "héllo\n" }, 34);
+    await sqlite.saveArtifact(
+      { taskId: a.id, kind: "review", name: "big.md", text: "y".repeat(2_000_000) },
+      35,
+    );
     const before = await snapshot(sqlite);
     await sqlite.close();
     // A hand-edited row with bad JSON is copied as its tolerant reading.
@@ -104,6 +110,7 @@ describe("store copy", () => {
       findings: 11,
       checkpoints: 2,
       markers: 2,
+      artifacts: 2,
     });
 
     const pg = await openPostgresStore(db.url, { leaseClock: "caller" });
