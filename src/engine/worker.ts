@@ -76,7 +76,7 @@ async function runSlots(
   leaseMs: number,
   summary: WorkerSummary,
 ): Promise<void> {
-  const stop = opts.drain ? AbortSignal.any([opts.signal, opts.drain]) : opts.signal;
+  const stop = opts.drain ? either(opts.signal, opts.drain) : opts.signal;
   const slot = async (): Promise<void> => {
     for (;;) {
       if (stop.aborted) return;
@@ -278,6 +278,17 @@ function pidAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** Aborted when either signal is (AbortSignal.any needs Node 20.3; `engines` says 20). */
+function either(a: AbortSignal, b: AbortSignal): AbortSignal {
+  const ctl = new AbortController();
+  const abort = () => ctl.abort();
+  for (const s of [a, b]) {
+    if (s.aborted) abort();
+    else s.addEventListener("abort", abort, { once: true });
+  }
+  return ctl.signal;
 }
 
 /** Renew well within the lease, and often enough that `fixpoint cancel` stops a stage in ~2 s. */
