@@ -42,8 +42,8 @@ export const BRANCH_RESET_EVENT = "branch.reset";
 /**
  * Prepares the task's worktree at the start of a claimed run (after its worktree and run exist)
  * and returns the pusher; null when no push remote is configured (one machine: nothing changes).
- * `stages` are the stage ids whose saved agent replies must be forgotten when the worktree is
- * reset: their work is gone, so they must really run again.
+ * `stages` are the stage ids whose saved agent replies are forgotten when the worktree holds no
+ * work beyond the checkpoint: that work is in another clone (or was reset away), so they run again.
  */
 export async function openBranchSync(
   task: Task,
@@ -76,7 +76,6 @@ export async function openBranchSync(
     }
     if (!(await deps.git.isAncestor(workdir, recorded, local))) {
       await deps.git.resetHard(workdir, recorded);
-      await forgetSavedTurns(task.id, opts, deps);
       await recordReset(deps, task.id, opts.runId, {
         remote,
         branch,
@@ -88,6 +87,11 @@ export async function openBranchSync(
     }
   }
   const head = await deps.git.headSha(workdir);
+  // A saved agent reply stands in for work on disk (turns.ts). A worktree holding nothing beyond
+  // the checkpoint (another clone ran that agent, or the work was reset away) must run it again.
+  const start = recorded ?? (await deps.git.revParse(workdir, task.baseBranch));
+  if (head === start && (await deps.git.status(workdir)).length === 0)
+    await forgetSavedTurns(task.id, opts, deps);
   if (remoteSha !== null && remoteSha !== head && !(await deps.git.isAncestor(workdir, remoteSha, head))) {
     // The remote holds commits no checkpoint names (a push whose checkpoint was lost): they are
     // not in this worktree; the next push replaces them, leasing against exactly this sha.

@@ -76,6 +76,35 @@ describe("a task branch handed over through the remote", () => {
     expect(logs).toContain("branch.reset");
   }, 120_000);
 
+  it("killed after the agent of the first stage answered: the other clone runs that agent again", async () => {
+    const root = tempDir();
+    const { bare, clones } = bareWithClones(root, ["a", "b"]);
+    const [a, b] = clones as [string, string];
+    const counts = join(root, "counts.jsonl");
+    const env = isolatedEnv(root, {
+      FIXPOINT_TEST_COUNTS: counts,
+      FIXPOINT_DATABASE_URL: `sqlite:${join(root, "shared.db")}`,
+    });
+    for (const c of [a, b]) {
+      expect(runCli(["init"], { cwd: c, env }).code).toBe(0);
+      writeProjectFiles(c, { pushRemote: "origin" });
+    }
+    expect(runCli(["add", "three steps"], { cwd: a, env }).code).toBe(0);
+    const first = startCli(["work"], { cwd: a, env: { ...env, FIXPOINT_CRASH_AT: "agent-exited:1" } });
+    await exited(first);
+    expect(first.signalCode).toBe("SIGKILL");
+    expect(taskBranches(bare)).toEqual([]);
+
+    expect(runCli(["work"], { cwd: b, env, timeoutMs: 60_000 }).code).toBe(0);
+    // The saved reply of stage one stood for work left in clone A: clone B ran the agent again.
+    expect(invocations(counts)).toEqual(["t-1:one", "t-1:one", "t-1:two", "t-1:three"]);
+    const [branch] = taskBranches(bare);
+    const commits = branchCommits(bare, branch as string);
+    expect(commits).toHaveLength(3);
+    expect(new Set(commits.map((c) => c.patchId)).size).toBe(3);
+    expect(git(bare, "show", `${branch}:t-1-one.txt`)).toBe("t-1 one\n");
+  }, 120_000);
+
   it("a remote that declines the push: one line naming remote and branch; retry finishes, nothing lost", () => {
     const root = tempDir();
     const { bare, clones } = bareWithClones(root, ["a"]);
