@@ -126,7 +126,7 @@ export default async (req) => {
     const url = await serve();
     const worker = startCli(["work"], { cwd: repo, env });
     stops.push(async () => {
-      if (worker.exitCode === null) worker.kill("SIGTERM");
+      if (worker.exitCode === null) worker.kill("SIGKILL");
       await exited(worker);
     });
     const { page, dialogs } = await openPage();
@@ -213,7 +213,7 @@ export default async (req) => {
     expect(statusOf("t-1").status).toBe("queued");
     const worker = startCli(["work"], { cwd: repo, env });
     stops.push(async () => {
-      if (worker.exitCode === null) worker.kill("SIGTERM");
+      if (worker.exitCode === null) worker.kill("SIGKILL");
       await exited(worker);
     });
     // The open task page follows the run live, to its verdict.
