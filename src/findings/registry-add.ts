@@ -1,5 +1,6 @@
 import type { Finding, FindingSource, RawFinding } from "../domain/types.js";
 import { mergeBodies } from "./dedup.js";
+import { type LearnedDismissal, learnedNote } from "./learnings.js";
 import { isGateOnly, type RegistryCore } from "./registry-core.js";
 import { maxSeverity } from "./severity.js";
 
@@ -55,4 +56,36 @@ export function addFindings(core: RegistryCore, raws: RawFinding[], source: Find
     });
   }
   return result;
+}
+
+/**
+ * Findings a learning answered (issue 16). One already in the registry is merged as usual (its
+ * status kept: a finding the task is already working on is not taken from it). A new one is
+ * recorded `dismissed`, its note naming the learning and its reason, and the learning gets a hit;
+ * it never reaches the fixer. Returns the ids dismissed here.
+ */
+export function addLearned(
+  core: RegistryCore,
+  items: readonly { raw: RawFinding; dismissal: LearnedDismissal }[],
+  source: FindingSource,
+): string[] {
+  const dismissed: string[] = [];
+  for (const { raw, dismissal } of items) {
+    if (core.index.findBest(raw, (f) => !isGateOnly(f))) {
+      addFindings(core, [raw], source);
+      continue;
+    }
+    const f = core.create(raw, source);
+    f.note = learnedNote(dismissal);
+    core.setStatus(f, "dismissed", source.cycle, f.note);
+    core.hit(dismissal.learningId);
+    core.emit("finding.learned", {
+      id: f.id,
+      learning: dismissal.learningId,
+      source: source.source,
+      cycle: source.cycle,
+    });
+    dismissed.push(f.id);
+  }
+  return dismissed;
 }
