@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Learning, RawFinding } from "../domain/types.js";
+import type { Finding, Learning, RawFinding } from "../domain/types.js";
 import { diffFiles, LearningMatcher, learningsFor, renderLearningsWithin } from "./learnings.js";
+import { Registry } from "./registry.js";
 
 function learning(over: Partial<Learning> = {}): Learning {
   return {
@@ -121,5 +122,55 @@ describe("learnings in prompts", () => {
     const diff =
       "diff --git a/x.ts b/x.ts\n--- a/x.ts\n+++ b/x.ts\n@@\ndiff --git a/gone.ts b/gone.ts\n--- a/gone.ts\n+++ /dev/null\n";
     expect(diffFiles(diff).sort()).toEqual(["gone.ts", "x.ts"]);
+  });
+});
+
+describe("the registry and learned findings", () => {
+  const dismissal = { learningId: "L-4", reason: "validated upstream" };
+  const load = (findings: Finding[] = []) =>
+    Registry.load("t-1", findings, { blockingSeverity: "P2", now: () => 50 });
+
+  it("records a new learned finding dismissed with the learning named, and counts one hit", () => {
+    const reg = load();
+    expect(reg.addLearned([{ raw: raw(), dismissal }], { source: "review:r", cycle: 0 })).toEqual(["F-1"]);
+    expect(reg.get("F-1")).toMatchObject({
+      status: "dismissed",
+      note: "dismissed by learning L-4: validated upstream",
+    });
+    expect(reg.forFix()).toEqual([]);
+    expect(reg.blockingOpen()).toBe(0);
+    const drained = reg.drainChanges();
+    expect(drained.learnings).toEqual({ add: [], hits: ["L-4"] });
+    expect(drained.events.map((e) => e.type)).toContain("finding.learned");
+    // Raised again: merged into the dismissed finding, no second hit.
+    reg.addLearned([{ raw: raw(), dismissal }], { source: "review:r", cycle: 1 });
+    expect(reg.drainChanges().learnings.hits).toEqual([]);
+  });
+
+  it("dismisses a finding still in play, keeps a settled one as it is", () => {
+    const reg = load();
+    reg.addFindings([raw(), raw({ title: "Off by one in the loop", lineStart: 90, lineEnd: 90 })], {
+      source: "pr:T1",
+      cycle: 0,
+    });
+    reg.applyPrior([{ id: "F-2", status: "resolved" }], {
+      source: "review:r",
+      cycle: 0,
+      expectedIds: ["F-2"],
+    });
+    reg.drainChanges();
+    const other = { ...dismissal, learningId: "L-5" };
+    expect(
+      reg.addLearned(
+        [
+          { raw: raw(), dismissal },
+          { raw: raw({ title: "Off by one in the loop", lineStart: 90, lineEnd: 90 }), dismissal: other },
+        ],
+        { source: "pr:T1", cycle: 1 },
+      ),
+    ).toEqual(["F-1"]);
+    expect(reg.get("F-1")?.status).toBe("dismissed");
+    expect(reg.get("F-2")?.status).toBe("resolved");
+    expect(reg.drainChanges().learnings.hits).toEqual(["L-4"]);
   });
 });
