@@ -168,6 +168,10 @@ describe("learnings through the fixpoint binary", () => {
     expect(cli("learnings", "add", "sum is hot", "--path", "src/*.js").stdout).toBe(
       "L-1 recorded (src/*.js)\n",
     );
-    expect(cli("learnings").stdout).toMatch(/^L-1 +src\/\*\.js +person +0 hits +sum is hot\n$/);
+    const json = JSON.parse(cli("learnings", "add", "tests are slow", "--json").stdout);
+    expect(json).toMatchObject({ id: "L-2", scope: null, source: { kind: "person" }, origin: null, hits: 0 });
+    expect(cli("learnings").stdout).toMatch(
+      /^L-1 +src\/\*\.js +person +0 hits +sum is hot\nL-2 +\(repository\) +person +0 hits +tests are slow\n$/,
+    );
   });
 });

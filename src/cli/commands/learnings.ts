@@ -29,11 +29,12 @@ export function registerLearnings(program: Command, io: Io): void {
       "only for changes touching files this glob matches (src/api/**); default: the whole repository",
     )
     .option("--json", "print the new learning as JSON")
-    .action(async (text: string, opts: { path?: string; json?: boolean }) => {
+    .action(async (text: string, opts: { path?: string }, cmd: Command) => {
       const l = await withContext(io, (ctx) =>
         addLearning(ctx, { text, ...(opts.path !== undefined ? { path: opts.path } : {}) }),
       );
-      if (opts.json) printJson(io, learningJson(l));
+      // `--json` after the subcommand is read by the parent `learnings` first: look at both.
+      if (cmd.optsWithGlobals().json === true) printJson(io, learningJson(l));
       else io.out(`${l.id} recorded (${l.scope ?? "whole repository"})\n`);
     });
 
