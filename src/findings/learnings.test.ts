@@ -118,6 +118,16 @@ describe("learnings in prompts", () => {
     expect(out.text).toContain(`${out.omitted} more learnings left out`);
   });
 
+  it("keeps the most applied learnings when they do not all fit, and shows the kept ones oldest first", () => {
+    const many = Array.from({ length: 10 }, (_, i) =>
+      learning({ id: `L-${i + 1}`, text: `${i} ${"y".repeat(400)}`, hits: i === 8 ? 5 : i === 2 ? 3 : 0 }),
+    );
+    const out = renderLearningsWithin(many, 2000);
+    expect(out.shown).toEqual(["L-1", "L-3", "L-9"]);
+    expect(out.text.indexOf("L-3 (")).toBeLessThan(out.text.indexOf("L-9 ("));
+    expect(out.omitted).toBe(7);
+  });
+
   it("reads the files of a unified diff", () => {
     const diff =
       "diff --git a/x.ts b/x.ts\n--- a/x.ts\n+++ b/x.ts\n@@\ndiff --git a/gone.ts b/gone.ts\n--- a/gone.ts\n+++ /dev/null\n";
