@@ -8,9 +8,16 @@ export type { AddTaskInput } from "./app/add-task.js";
 export type { CleanAction, CleanResult } from "./app/clean.js";
 export type { AppContext } from "./app/context.js";
 export type { EditResult, EditTaskInput } from "./app/edit-task.js";
+export type {
+  DeferFindingInput,
+  DismissFindingInput,
+  FindingChange,
+  ReopenFindingInput,
+} from "./app/finding-status.js";
 export { createFixpoint, type Fixpoint, type FixpointOptions } from "./app/fixpoint.js";
 export type { HumanDecision } from "./app/human.js";
 export type { ImproveInput, Improvement } from "./app/improve.js";
+export type { AddLearningInput, ListLearningsInput, RemoveLearningInput } from "./app/learnings.js";
 export type { TaskLog } from "./app/logs.js";
 export type { Restart } from "./app/resume.js";
 export type { RetryInput } from "./app/retry.js";
@@ -23,6 +30,10 @@ export type {
   FinalVerdict,
   Finding,
   FindingStatus,
+  Learning,
+  LearningKind,
+  LearningOrigin,
+  LearningSource,
   ReviewVerdict,
   Run,
   Severity,

@@ -14,11 +14,13 @@ import { cleanTasks } from "./clean.js";
 import type { AppContext } from "./context.js";
 import { editTask } from "./edit-task.js";
 import { fileIssues } from "./file-issues.js";
+import { deferFinding, dismissFinding, reopenFinding } from "./finding-status.js";
 import { listFindings } from "./findings.js";
 import { projectGithub } from "./github.js";
 import { approve, reject } from "./human.js";
 import { improveTask } from "./improve.js";
 import { excludeFixpointDir } from "./init.js";
+import { addLearning, listLearnings, removeLearning } from "./learnings.js";
 import { taskEvents, taskTranscripts } from "./logs.js";
 import { finishPrRework, openPr, reworkPr } from "./pr.js";
 import { contextOf, findRepoRoot, isInitialised, openProject } from "./project.js";
@@ -125,6 +127,14 @@ export async function createFixpoint(options: FixpointOptions = {}) {
     status: (input: { all?: boolean } = {}) => listTasks(ctx, input),
     show: (task: string) => showTask(ctx, task),
     findings: (input: Parameters<typeof listFindings>[1]) => listFindings(ctx, input),
+    /** Dismisses a finding with a reason; the reason becomes a learning unless `learn: false`. */
+    dismissFinding: (input: Parameters<typeof dismissFinding>[1]) => dismissFinding(ctx, input),
+    reopenFinding: (input: Parameters<typeof reopenFinding>[1]) => reopenFinding(ctx, input),
+    deferFinding: (input: Parameters<typeof deferFinding>[1]) => deferFinding(ctx, input),
+    learnings: (input: Parameters<typeof listLearnings>[1] = {}) => listLearnings(ctx, input),
+    /** A person's learning; `path` (a glob) must match a tracked file. */
+    addLearning: (input: Parameters<typeof addLearning>[1]) => addLearning(ctx, input),
+    removeLearning: (id: string) => removeLearning(ctx, { id }),
     logs: (input: { task: string; afterId?: number }) => taskEvents(ctx, input),
     transcripts: (task: string) => taskTranscripts(ctx, task),
     approve: (input: { task: string; reason?: string }) => approve(ctx, input),

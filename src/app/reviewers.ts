@@ -17,7 +17,8 @@ import type { AppContext } from "./context.js";
  *   next review or a passing gate);
  * - `refuted`: it raised it first and a verify stage refuted it (dismissed with a `refuted: …`
  *   note, see findings/registry-verify.ts);
- * - `dismissed`: it raised it first and a person dismissed it;
+ * - `dismissed`: it raised it first and a person dismissed it, or a learning did (issue 16: a
+ *   repeat of a dismissed finding, noted `dismissed by learning L-n: …`);
  * - `open`: anything not settled yet (open, fixed but not verified, deferred, blocked).
  *
  * `cost_usd` is what its review stages cost (0 for PR reviewers: fixpoint does not pay for

@@ -33,6 +33,8 @@ export interface Git {
   diff(cwd: string, from: string, opts?: { to?: string; mergeBase?: boolean }): Promise<string>;
   /** `git diff --stat`-like list of changed paths between two revisions. */
   changedFiles(cwd: string, from: string, to?: string): Promise<string[]>;
+  /** Every path git tracks in the checkout at `cwd` (`git ls-files`), relative to its root. */
+  trackedFiles(cwd: string): Promise<string[]>;
   /** Whether every commit of `branch` is reachable from some other ref (another branch, a remote). */
   isBranchSafeToDelete(repo: string, branch: string): Promise<boolean>;
   deleteBranch(repo: string, branch: string): Promise<void>;

@@ -4,6 +4,8 @@ import type {
   FindingStatus,
   Json,
   JsonObject,
+  Learning,
+  NewLearning,
   NewStageExecution,
   NewTask,
   NewTaskEvent,
@@ -185,6 +187,24 @@ export interface StoreOps {
   /** Sets the marker only if absent; true when this call set it. */
   setMarkerOnce(key: string, value: Json, now: number): Promise<boolean>;
   setMarker(key: string, value: Json, now: number): Promise<void>;
+
+  // ---- learnings (issue 16): what reviewers are told and what dismisses a repeated finding
+  /** Records a learning; assigns `L-<n>` (creation order in this store), hits 0. */
+  addLearning(input: NewLearning): Promise<Learning>;
+  /** Learnings oldest first; removed ones only with `includeRemoved`. */
+  listLearnings(filter?: LearningFilter): Promise<Learning[]>;
+  /** Accepts `L-3` or `3`; null when absent. Removed learnings are returned too. */
+  getLearning(idOrNumber: string): Promise<Learning | null>;
+  /** Marks a learning removed at `now`; null when there is none or it was removed already. */
+  removeLearning(idOrNumber: string, now: number): Promise<Learning | null>;
+  /** One more finding dismissed by the learning: hits + 1, lastHitAt = now. Absent ids are ignored. */
+  recordLearningHit(id: string, now: number): Promise<void>;
+}
+
+export interface LearningFilter {
+  /** Only learnings of this repository (`Learning.repo`). */
+  repo?: string;
+  includeRemoved?: boolean;
 }
 
 export type ArtifactKind = "transcript" | "review";
@@ -315,6 +335,11 @@ export interface StageCommit {
   events: NewTaskEvent[];
   task: TaskPatch;
   now: number;
+  /**
+   * Learnings the stage taught (`add`, e.g. a refuted finding) and the hits of learnings that
+   * dismissed a finding it raised (`hits`: one id per dismissed finding), written with the rest.
+   */
+  learnings?: { add: NewLearning[]; hits: string[] };
   /**
    * Fencing: when set, the commit is refused with FixpointError("lease_lost") — and nothing is
    * written — unless this lease (worker and token) still holds the task. A worker whose lease

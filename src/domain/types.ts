@@ -354,3 +354,55 @@ export interface FixReport {
   summary: string;
   entries: FixReportEntry[];
 }
+
+// ---------------------------------------------------------------- learnings
+
+/** Where a learning came from: a person's dismissal, a refuting verify stage, a PR reply, a person. */
+export const LEARNING_KINDS = ["dismissed", "refuted", "pr-reply", "person"] as const;
+export type LearningKind = (typeof LEARNING_KINDS)[number];
+
+export interface LearningSource {
+  kind: LearningKind;
+  taskId?: string;
+  findingId?: string;
+  /** The PR author whose reply taught it (kind `pr-reply`). */
+  author?: string;
+}
+
+/**
+ * The finding a learning was taught by, kept with the learning so matching still works when the
+ * task is gone. A new finding matching it (same file, nearby lines, similar title: the dedup
+ * rules) is dismissed by the learning.
+ */
+export interface LearningOrigin {
+  file: string | null;
+  lineStart: number | null;
+  lineEnd: number | null;
+  title: string;
+  severity: Severity;
+}
+
+/**
+ * A short statement about a repository that reviewers are told and that dismisses the finding it
+ * came from when it is raised again (issue 16). Ids are `L-<n>`, in creation order per store.
+ */
+export interface Learning {
+  id: string;
+  /** Absolute path of the repository checkout it belongs to (like `Task.repo`). */
+  repo: string;
+  text: string;
+  /** A path glob (`src/api/**`), or null for the whole repository. */
+  scope: string | null;
+  source: LearningSource;
+  origin: LearningOrigin | null;
+  createdAt: number;
+  /** Who recorded it: a person (the actor) or a stage (`verify:<stage>`). */
+  createdBy: string;
+  /** How many findings it has dismissed since. */
+  hits: number;
+  lastHitAt: number | null;
+  /** Set by `learnings rm`; a removed learning is neither told nor matched. */
+  removedAt: number | null;
+}
+
+export type NewLearning = Omit<Learning, "id" | "hits" | "lastHitAt" | "removedAt">;

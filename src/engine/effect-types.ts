@@ -1,4 +1,5 @@
-import type { FixReport, RawFinding, ReviewOutput } from "../domain/types.js";
+import type { FixReport, NewLearning, RawFinding, ReviewOutput } from "../domain/types.js";
+import type { LearnedDismissal } from "../findings/learnings.js";
 import type { VerifyVerdict } from "../findings/verify-parse.js";
 
 /**
@@ -16,6 +17,11 @@ export type Effect =
       expectedIds: string[];
       head: string | null;
       failed?: boolean;
+      /**
+       * Findings the reviewer raised that a learning answers (issue 16), kept out of `output`:
+       * recorded dismissed with the learning's id, never shown to the fixer.
+       */
+      learned?: { finding: RawFinding; dismissal: LearnedDismissal }[];
     }
   | { type: "gates"; results: GateResultData[] }
   | {
@@ -30,6 +36,8 @@ export type Effect =
       type: "verify";
       stageId: string;
       verdicts: VerifyVerdict[];
+      /** A learning per refuted finding (`source.findingId`), recorded when the refutation dismisses it. */
+      learnings?: NewLearning[];
     }
   | {
       type: "findings";
@@ -39,6 +47,10 @@ export type Effect =
       origins?: { source: string; author?: string }[];
       /** Findings raised by these sources are resolved (threads resolved on GitHub). */
       resolvedSources?: string[];
+      /** Per finding, same order: the learning that answers it (recorded dismissed), or null. */
+      learned?: (LearnedDismissal | null)[];
+      /** Learnings taught by allowed PR authors' replies, recorded with the stage. */
+      learnings?: NewLearning[];
     };
 
 export interface GateResultData {

@@ -38,6 +38,11 @@ export function applyEffectToRegistry(
         source: `verify:${effect.stageId}`,
         cycle,
       });
+      // A refutation that dismissed its finding teaches the repository not to raise it again.
+      const refuted = new Set(r.refuted);
+      for (const l of effect.learnings ?? []) {
+        if (l.source.findingId !== undefined && refuted.has(l.source.findingId)) registry.teach(l);
+      }
       return { summary: `${r.confirmed.length} confirmed, ${r.refuted.length} refuted`, verdict: null };
     }
     case "review":
@@ -108,23 +113,30 @@ function applyFindings(
   registry: Registry,
   cycle: number,
 ): AppliedEffect {
-  const counts = { added: 0, merged: 0, reopened: 0 };
-  const add = (raws: RawFinding[], source: { source: string; cycle: number; author?: string }) => {
+  const counts = { added: 0, merged: 0, reopened: 0, learned: 0 };
+  for (const l of effect.learnings ?? []) registry.teach(l);
+  const add = (raws: RawFinding[], source: { source: string; cycle: number; author?: string }, at = -1) => {
+    const dismissal = effect.learned?.[at] ?? null;
+    if (dismissal && raws[0]) {
+      counts.learned += registry.addLearned([{ raw: raws[0], dismissal }], source).length;
+      return;
+    }
     const r = registry.addFindings(raws, source);
     counts.added += r.added.length;
     counts.merged += r.merged.length;
     counts.reopened += r.reopened.length;
   };
   const origins = effect.origins;
-  if (!origins) add(effect.findings, { source: effect.source, cycle });
+  if (!origins && !effect.learned) add(effect.findings, { source: effect.source, cycle });
   else
     effect.findings.forEach((raw, i) => {
-      const o = origins[i];
+      const o = origins?.[i];
       add(
         [raw],
         o
           ? { source: o.source, cycle, ...(o.author ? { author: o.author } : {}) }
           : { source: effect.source, cycle },
+        i,
       );
     });
   const gone = new Set(effect.resolvedSources ?? []);
@@ -142,7 +154,7 @@ function applyFindings(
   const resolved = settled.length
     ? registry.applyPrior(settled, { source: effect.source, cycle, expectedIds: [] }).resolved.length
     : 0;
-  const summary = `${counts.added} new, ${counts.merged} merged, ${counts.reopened} reopened${resolved ? `, ${resolved} resolved` : ""}`;
+  const summary = `${counts.added} new, ${counts.merged} merged, ${counts.reopened} reopened${resolved ? `, ${resolved} resolved` : ""}${counts.learned ? `, ${counts.learned} dismissed by learnings` : ""}`;
   return { summary, verdict: null };
 }
 
@@ -159,9 +171,17 @@ function applyReview(
     expectedIds: effect.expectedIds,
   });
   registry.addFindings(effect.output.findings, { source, cycle });
+  const learned = effect.learned ?? [];
+  if (learned.length > 0) {
+    registry.addLearned(
+      learned.map((l) => ({ raw: l.finding, dismissal: l.dismissal })),
+      { source, cycle },
+    );
+  }
   const verdict = effectiveVerdict(effect.output, blockingSeverity);
+  const note = learned.length ? ` (${learned.length} dismissed by learnings)` : "";
   return {
-    summary: reviewSummary(verdict, effect.output, prior.resolved.length),
+    summary: `${reviewSummary(verdict, effect.output, prior.resolved.length)}${note}`,
     verdict,
     review: { verdict, failed: effect.failed === true, head: effect.head },
   };

@@ -5,7 +5,7 @@ import { budgetState } from "./budget.js";
 import { encodeCheckpoint, writeSnapshot } from "./checkpoint.js";
 import { crashPoint } from "./crash-points.js";
 import { createFollowups } from "./followups.js";
-import type { StageRecord } from "./record.js";
+import { hasLearnings, type StageRecord } from "./record.js";
 import { type RunEnd, type RunEnv, relCycle } from "./run-env.js";
 import { saveInterruptedWork } from "./run-setup.js";
 import type { RunState } from "./state.js";
@@ -70,6 +70,7 @@ export async function finishRun(
         stage: last?.stage ?? null,
         checkpoint: { state: write.state },
         findings: drained.findings,
+        ...(hasLearnings(drained.learnings) ? { learnings: drained.learnings } : {}),
         events: [
           ...drained.events.map((e) => ({ ...e, runId })),
           ...(last?.events ?? []),

@@ -135,6 +135,7 @@ export async function recordStage(
     checkpoint: { state: write.state },
     findings: drained.findings,
     events: [...drained.events.map((e) => ({ ...e, runId })), ...built.events],
+    ...(hasLearnings(drained.learnings) ? { learnings: drained.learnings } : {}),
     task: { cycle: relCycle(state), currentStage: state.next, ...opts.task },
     now: built.stage.endedAt,
   };
@@ -152,6 +153,11 @@ export async function recordStage(
   }
   crashPoint("checkpoint-written");
   built.announce();
+}
+
+/** Whether a stage taught a learning or counted a hit (most commit neither). */
+export function hasLearnings(l: { add: unknown[]; hits: unknown[] }): boolean {
+  return l.add.length > 0 || l.hits.length > 0;
 }
 
 function redactOrNull(text: string | null): string | null {

@@ -1,6 +1,7 @@
 import type { Finding, FindingSource, RawFinding } from "../domain/types.js";
 import { mergeBodies } from "./dedup.js";
-import { isGateOnly, type RegistryCore } from "./registry-core.js";
+import { type LearnedDismissal, learnedNote } from "./learnings.js";
+import { ACTIVE, isGateOnly, type RegistryCore } from "./registry-core.js";
 import { maxSeverity } from "./severity.js";
 
 export interface AddResult {
@@ -55,4 +56,36 @@ export function addFindings(core: RegistryCore, raws: RawFinding[], source: Find
     });
   }
   return result;
+}
+
+/**
+ * Findings a learning answered (issue 16). A new one is recorded `dismissed`, its note naming
+ * the learning and its reason; one the task still has in play (open, fixed, deferred — e.g. a PR
+ * thread raised before someone replied with a learning) is dismissed the same way. Either way the
+ * learning gets a hit and the finding never reaches the fixer. One already settled (resolved,
+ * blocked, dismissed) only gains the source, its status kept. Returns the ids dismissed here.
+ */
+export function addLearned(
+  core: RegistryCore,
+  items: readonly { raw: RawFinding; dismissal: LearnedDismissal }[],
+  source: FindingSource,
+): string[] {
+  const dismissed: string[] = [];
+  for (const { raw, dismissal } of items) {
+    const match = core.index.findBest(raw, (f) => !isGateOnly(f));
+    if (match) mergeInto(core, match, raw, source);
+    const f = match ?? core.create(raw, source);
+    if (match && !ACTIVE.has(match.status)) continue;
+    f.note = learnedNote(dismissal);
+    core.setStatus(f, "dismissed", source.cycle, f.note);
+    core.hit(dismissal.learningId);
+    core.emit("finding.learned", {
+      id: f.id,
+      learning: dismissal.learningId,
+      source: source.source,
+      cycle: source.cycle,
+    });
+    dismissed.push(f.id);
+  }
+  return dismissed;
 }

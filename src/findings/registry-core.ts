@@ -3,6 +3,7 @@ import type {
   FindingSource,
   FindingStatus,
   JsonObject,
+  NewLearning,
   NewTaskEvent,
   RawFinding,
   Severity,
@@ -66,6 +67,8 @@ export class RegistryCore {
   private nextNumber = 1;
   private readonly changed = new Set<string>();
   private events: NewTaskEvent[] = [];
+  /** Learnings taught and learning hits since the last drain (written with the stage). */
+  private learnings: { add: NewLearning[]; hits: string[] } = { add: [], hits: [] };
 
   constructor(
     readonly taskId: string,
@@ -156,14 +159,30 @@ export class RegistryCore {
     return f;
   }
 
-  drain(): { findings: Finding[]; events: NewTaskEvent[] } {
+  /** A learning to record with the stage (e.g. from a refuted finding). */
+  teach(l: NewLearning): void {
+    this.learnings.add.push(l);
+  }
+
+  /** A finding dismissed by learning `id`: one more hit, counted with the stage. */
+  hit(id: string): void {
+    this.learnings.hits.push(id);
+  }
+
+  drain(): {
+    findings: Finding[];
+    events: NewTaskEvent[];
+    learnings: { add: NewLearning[]; hits: string[] };
+  } {
     const changed = [...this.changed]
       .map((id) => this.findings.get(id))
       .filter((f): f is Finding => f !== undefined);
     const findings = sortFindings(changed).map(cloneFinding);
     const events = this.events;
+    const learnings = this.learnings;
     this.changed.clear();
     this.events = [];
-    return { findings, events };
+    this.learnings = { add: [], hits: [] };
+    return { findings, events, learnings };
   }
 }

@@ -2,13 +2,15 @@ import type {
   Finding,
   FindingSource,
   FixReport,
+  NewLearning,
   NewTaskEvent,
   PriorVerdict,
   RawFinding,
   Severity,
 } from "../domain/types.js";
 import { gateFinding } from "./gate-finding.js";
-import { type AddResult, addFindings } from "./registry-add.js";
+import type { LearnedDismissal } from "./learnings.js";
+import { type AddResult, addFindings, addLearned } from "./registry-add.js";
 import {
   ACTIVE,
   cloneFinding,
@@ -61,8 +63,25 @@ export class Registry {
    * (`finding.added|merged|reopened|status`, `fix.unknown_id|rejected`, `review.prior_omitted|prior_unknown_id`).
    * Events carry `runId: null`; the engine fills it.
    */
-  drainChanges(): { findings: Finding[]; events: NewTaskEvent[] } {
+  drainChanges(): {
+    findings: Finding[];
+    events: NewTaskEvent[];
+    learnings: { add: NewLearning[]; hits: string[] };
+  } {
     return this.core.drain();
+  }
+
+  /** Findings a learning answered: new ones are recorded dismissed and count a hit (registry-add.ts). */
+  addLearned(
+    items: readonly { raw: RawFinding; dismissal: LearnedDismissal }[],
+    source: FindingSource,
+  ): string[] {
+    return addLearned(this.core, items, source);
+  }
+
+  /** A learning to record with the stage's commit. */
+  teach(learning: NewLearning): void {
+    this.core.teach(learning);
   }
 
   addFindings(raws: RawFinding[], source: FindingSource): AddResult {

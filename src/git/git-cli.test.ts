@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Git } from "../domain/git.js";
@@ -105,6 +105,15 @@ describe("history and diffs", () => {
     const start = await git.headSha(wt);
     t.commit({ "a b.txt": "x\n", "dir/ü.txt": "y\n" }, "Two files", wt);
     expect((await git.changedFiles(wt, start)).sort()).toEqual(["a b.txt", "dir/ü.txt"]);
+  });
+
+  it("trackedFiles lists every tracked path, untracked files left out", async () => {
+    const wt = await taskWorktree("t-5");
+    t.commit({ "a b.txt": "x\n", "dir/ü.txt": "y\n" }, "Two files", wt);
+    writeFileSync(join(wt, "loose.txt"), "not added\n");
+    const files = await git.trackedFiles(wt);
+    expect(files).toEqual(expect.arrayContaining(["a b.txt", "dir/ü.txt"]));
+    expect(files).not.toContain("loose.txt");
   });
 
   it("refuses revisions that git would read as options, and writes nothing", async () => {

@@ -139,6 +139,10 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
       return r.stdout.split("\0").filter((p) => p.length > 0);
     },
 
+    async trackedFiles(cwd) {
+      const r = await git.run(cwd, ["ls-files", "-z", "--full-name"]);
+      return r.stdout.split("\0").filter((p) => p.length > 0);
+    },
     isBranchSafeToDelete: (repo, branch) => isBranchSafeToDelete(git, repo, branch),
     deleteBranch: (repo, branch) => removeBranch(git, repo, branch),
 

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { deferFinding, reopenFinding } from "../app/finding-status.js";
 import type { Fixpoint } from "../app/fixpoint.js";
 import { taskDiff } from "../app/task-diff.js";
 import { requireTask } from "../app/task-ref.js";
@@ -9,7 +10,6 @@ import { createGit } from "../git/git-cli.js";
 import { systemClock } from "../util/clock.js";
 import type { DashboardApi } from "./api.js";
 import { listArtifacts, readArtifactChunk } from "./artifacts.js";
-import { changeFinding } from "./finding-status.js";
 
 export interface AppApiOptions {
   /** Who acts (recorded on events the dashboard writes itself); the same as the Fixpoint's actor. */
@@ -89,8 +89,22 @@ export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
       const resumed = await fp.resume({ task: r.task.id });
       return { taskId: r.task.id, message: `${r.task.id}: ${changed}; ${resumed.message}` };
     },
-    deferFinding: (i) => changeFinding(findingCtx, i, "deferred"),
-    reopenFinding: (i) => changeFinding(findingCtx, i, "open"),
+    async deferFinding(i) {
+      const r = await deferFinding(findingCtx, {
+        task: i.taskId,
+        finding: i.findingId,
+        reason: i.justification,
+      });
+      return { taskId: r.taskId, message: r.message };
+    },
+    async reopenFinding(i) {
+      const r = await reopenFinding(findingCtx, {
+        task: i.taskId,
+        finding: i.findingId,
+        reason: i.justification,
+      });
+      return { taskId: r.taskId, message: r.message };
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Copies a project's whole history from a SQLite store into an empty PostgreSQL store: tasks,
- * runs, stages, checkpoints, findings, events and markers, with their ids, in ONE PostgreSQL
+ * runs, stages, checkpoints, findings, events, markers and learnings, with their ids, in ONE PostgreSQL
  * transaction (a failure leaves the target as it was). A target that already holds tasks or
  * markers is refused, so running the copy twice cannot duplicate anything.
  */
@@ -42,6 +42,8 @@ const TABLES: readonly {
     json: {},
     cast: { data: "bytea", truncated: "boolean" },
   },
+  // source and origin are TEXT in both dialects: copied as they are.
+  { name: "learnings", order: "seq", json: {} },
 ];
 const IDENTITY_TABLES = ["runs", "stage_executions", "events"] as const;
 const BATCH = 500;
@@ -135,6 +137,9 @@ export async function copySqliteToPostgres(path: string, url: string): Promise<C
         `SELECT setval(pg_get_serial_sequence('${t}', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM ${t}), 1), (SELECT COUNT(*) > 0 FROM ${t}))`,
       );
     }
+    await client.query(
+      "SELECT setval(pg_get_serial_sequence('learnings', 'seq'), GREATEST((SELECT COALESCE(MAX(seq), 0) FROM learnings), 1), (SELECT COUNT(*) > 0 FROM learnings))",
+    );
     await client.query("COMMIT");
     return counts;
   } catch (e) {

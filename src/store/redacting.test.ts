@@ -50,4 +50,43 @@ describe("the store redacts every write, whoever forgot to", () => {
     expect(bytes).not.toContain(AWS);
     expect(bytes).toContain("[REDACTED]");
   });
+
+  it("learning text is redacted, whether added alone or with a stage commit", async () => {
+    const dir = makeTempDir("redact-learn-");
+    const store = await openStore("sqlite", dir);
+    try {
+      const task = await store.createTask(newTask(), 1);
+      const run = await store.createRun(task.id, "start", {}, 2);
+      const base = {
+        repo: dir,
+        scope: null,
+        source: { kind: "person" as const },
+        origin: null,
+        createdAt: 3,
+        createdBy: "alice",
+      };
+      const added = await store.addLearning({ ...base, text: `the test key ${TOKEN} is fake` });
+      expect(added.text).toBe("the test key [REDACTED] is fake");
+      await store.commitStage({
+        taskId: task.id,
+        runId: run.id,
+        stage: null,
+        checkpoint: null,
+        findings: [],
+        events: [],
+        task: {},
+        now: 4,
+        learnings: { add: [{ ...base, text: `refuted: ${AWS} is an example` }], hits: [] },
+      });
+      expect((await store.listLearnings()).map((l) => l.text)).toEqual([
+        "the test key [REDACTED] is fake",
+        "refuted: [REDACTED] is an example",
+      ]);
+    } finally {
+      await store.close();
+    }
+    const bytes = storeBytes(dir);
+    expect(bytes).not.toContain(TOKEN);
+    expect(bytes).not.toContain(AWS);
+  });
 });

@@ -55,4 +55,39 @@ describe("prompt budget (issue 10)", () => {
       expect(f.attempts.some((a) => a.status === "no_report")).toBe(false);
     }
   });
+
+  it("learnings take at most an eighth of the budget; the ones that do not fit are named by count", async () => {
+    h = await createEngineHarness({
+      maxCycles: 1,
+      blockingSeverity: "P2",
+      agents: { implementer: implementFeature(), reviewer: floodingReviewer(), fixer: fixEverything() },
+    });
+    h.deps.config.defaults.promptBudget = 24 * 1024;
+    const t = await h.addTask();
+    for (let i = 0; i < 60; i++) {
+      await h.store.addLearning({
+        repo: t.repo,
+        text: `Learning ${i}: ${"the request handler validates its input before it reaches this code. ".repeat(6)}`,
+        scope: null,
+        source: { kind: "person" },
+        origin: null,
+        createdAt: i,
+        createdBy: "alice",
+      });
+    }
+    const summary = await h.runAll();
+    expect(summary.errors).toEqual([]);
+    const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+    const reviews = h.callsOf("reviewer");
+    expect(reviews.length).toBeGreaterThan(0);
+    for (const r of reviews) {
+      const prompt = r.prompt;
+      expect(bytes(prompt)).toBeLessThanOrEqual(24 * 1024);
+      const section = prompt.slice(prompt.indexOf("# Learnings"), prompt.indexOf("# Your focus"));
+      expect(bytes(section)).toBeLessThanOrEqual((24 * 1024) / 8 + 64);
+      const shown = [...section.matchAll(/^L-\d+ \(whole repository\)/gm)].length;
+      expect(shown).toBeGreaterThan(0);
+      expect(section).toContain(`${60 - shown} more learnings left out to stay within the prompt budget`);
+    }
+  });
 });

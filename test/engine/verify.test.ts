@@ -111,4 +111,40 @@ describe("the verify stage", () => {
     ]);
     expect(fixIds(h.callsOf("fixer")[0]?.prompt ?? "")).toEqual(["F-3"]);
   });
+
+  it("a refuted finding becomes a learning that dismisses the same finding on the next task", async () => {
+    h = await createEngineHarness({
+      goldenWorkflows: ["verify.kdl"],
+      agents: {
+        implementer: implementFeature(),
+        reviewer,
+        verifier: verifier([{ "F-2": ["refuted", "the only caller clamps to 1e6"] }]),
+        fixer: fixEverything(),
+      },
+    });
+    const first = await h.addTask({ workflow: "verify-then-fix" });
+    await h.runAll();
+    const learnings = await h.store.listLearnings();
+    expect(learnings).toHaveLength(1);
+    expect(learnings[0]).toMatchObject({
+      id: "L-1",
+      text: "the only caller clamps to 1e6",
+      scope: "src/feature.js",
+      source: { kind: "refuted", taskId: first.id, findingId: "F-2" },
+      origin: { file: "src/feature.js", title: "double() overflows for large numbers", severity: "P1" },
+      createdBy: "verify:verify",
+      hits: 0,
+    });
+    // The next task's reviewer raises the same finding: dismissed by L-1, a hit, never verified or fixed.
+    const second = await h.addTask({ workflow: "verify-then-fix" });
+    await h.runAll();
+    const again = (await h.registry(second.id)).find((f) => f.title.startsWith("double()"));
+    expect(again).toMatchObject({
+      status: "dismissed",
+      note: "dismissed by learning L-1: the only caller clamps to 1e6",
+    });
+    expect((await h.store.getLearning("L-1"))?.hits).toBe(1);
+    const fixer = h.callsOf("fixer").at(-1)?.prompt ?? "";
+    expect(fixer).not.toContain("double() overflows");
+  });
 });

@@ -94,6 +94,17 @@ describe("store copy", () => {
       { taskId: a.id, kind: "review", name: "big.md", text: "y".repeat(2_000_000) },
       35,
     );
+    const taught = await sqlite.addLearning({
+      repo: "/repo",
+      text: "validated upstream",
+      scope: "src/a.ts",
+      source: { kind: "dismissed", taskId: a.id, findingId: "F-1" },
+      origin: { file: "src/a.ts", lineStart: 1, lineEnd: 2, title: "no check", severity: "P1" },
+      createdAt: 34,
+      createdBy: "alice",
+    });
+    await sqlite.recordLearningHit(taught.id, 35);
+    const learningsBefore = await sqlite.listLearnings({ includeRemoved: true });
     const before = await snapshot(sqlite);
     await sqlite.close();
     // A hand-edited row with bad JSON is copied as its tolerant reading.
@@ -111,6 +122,7 @@ describe("store copy", () => {
       checkpoints: 2,
       markers: 2,
       artifacts: 2,
+      learnings: 1,
     });
 
     const pg = await openPostgresStore(db.url, { leaseClock: "caller" });
@@ -120,6 +132,8 @@ describe("store copy", () => {
     const next = await pg.createRun(b.id, "start", {}, 40);
     expect(next.id).toBeGreaterThan(run.id);
     expect((await pg.createTask(newTask(), 41)).id).toBe("t-3");
+    expect(await pg.listLearnings({ includeRemoved: true })).toEqual(learningsBefore);
+    expect((await pg.addLearning({ ...taught, text: "next" })).id).toBe("L-2");
   });
 
   it("refuses a target that already holds tasks, copying nothing", async () => {

@@ -28,7 +28,7 @@ runStoreContract("postgresql", async () => {
   else
     await sql(
       contractDb.url,
-      "TRUNCATE tasks, runs, stage_executions, events, findings, checkpoints, markers, workers RESTART IDENTITY CASCADE",
+      "TRUNCATE tasks, runs, stage_executions, events, findings, checkpoints, markers, workers, learnings RESTART IDENTITY CASCADE",
     );
   const store = await openPostgresStore(contractDb.url, { leaseClock: "caller" });
   return { store, cleanup: () => store.close() };

@@ -12,6 +12,7 @@ import { withoutBlobIds } from "./diff-stable.js";
 import { agentFailure } from "./failure.js";
 import { priorWithin } from "./findings-budget.js";
 import { REVIEW_FORMAT } from "./formats.js";
+import { reviewLearnings, splitLearned } from "./learnings-section.js";
 
 /**
  * A `review` stage. The reviewer sees the whole diff against the base branch every cycle, the
@@ -30,13 +31,15 @@ export const reviewHandler: StageHandler = {
         : await git.diff(ctx.workdir, last)
       : "";
     const prior = ctx.registry.forReview();
+    // Learnings in scope of the diff's files, after the earlier findings (docs/prompts.md).
+    const learnings = await reviewLearnings(stage, ctx, whole);
     // Cache-friendly layout (docs/prompts.md): everything up to the reviewer's focus is the same
     // for every reviewer of the cycle, and the diff keeps git's order so that a later cycle
     // repeats the earlier cycle's bytes up to the first line that changed since (blob ids, which
     // change with any edit and stand before a file's content, are left out). The earlier
     // findings are chosen within the prompt budget (issue 10).
-    const renderWith = (priorFindings: string) =>
-      ctx.deps.prompts.renderPrompt(stage.prompt ?? "review", {
+    const renderWith = async (priorFindings: string) => {
+      const r = await ctx.deps.prompts.renderPrompt(stage.prompt ?? "review", {
         task_id: ctx.task.id,
         title: ctx.task.title,
         prompt: ctx.task.prompt,
@@ -49,7 +52,13 @@ export const reviewHandler: StageHandler = {
         prior_findings: priorFindings,
         output_format: REVIEW_FORMAT,
         review_context: `Review cycle ${ctx.state.cycle}, stage \`${stage.id}\`.`,
+        learnings: learnings.text,
       });
+      // A project template without {{learnings}} still tells them, at the end (the least shared part).
+      return learnings.shown.length > 0 && !r.text.includes(learnings.text)
+        ? { ...r, text: `${r.text.replace(/\n*$/, "")}\n\n# Learnings\n\n${learnings.text}\n` }
+        : r;
+    };
     const asked = await priorWithin(stage, ctx, prior, async (section) => (await renderWith(section)).text);
     const rendered = await renderWith(asked.text);
     const prompt = rendered.text;
@@ -76,20 +85,30 @@ export const reviewHandler: StageHandler = {
     if (turn.parsed?.ok) {
       const blockingSeverity = ctx.deps.config.defaults.blockingSeverity;
       const knownIds = prior.map((f) => f.id);
-      const output = honourChangesRequested(
+      const raised = honourChangesRequested(
         redactReview(turn.parsed.value),
         knownIds,
         blockingSeverity,
         stage.id,
       );
+      // Findings a learning answers are recorded dismissed and never reach the fixer (issue 16).
+      const { kept, learned } = splitLearned(raised.findings, learnings.matcher);
+      const output = { ...raised, findings: kept };
       const approved = output.verdict === "APPROVED" || output.verdict === "APPROVED_WITH_FOLLOWUPS";
       const verdict = effectiveVerdict(output, blockingSeverity);
       const resolved = output.prior.filter((p) => p.status === "resolved").length;
       return {
         ...base,
-        summary: reviewSummary(verdict, output, resolved),
+        summary: `${reviewSummary(verdict, output, resolved)}${learned.length ? ` (${learned.length} dismissed by learnings)` : ""}`,
         outcome: approved && output.findings.length === 0 ? "success" : approved ? "partial_success" : "fail",
-        effect: { type: "review", stageId: stage.id, output, expectedIds: asked.shown, head },
+        effect: {
+          type: "review",
+          stageId: stage.id,
+          output,
+          expectedIds: asked.shown,
+          head,
+          ...(learned.length ? { learned } : {}),
+        },
       };
     }
     // Unreadable or failed review: CHANGES_REQUESTED by default (seed 001), nothing else changes.

@@ -1,4 +1,4 @@
-import type { Finding, TokenUsage } from "../../domain/types.js";
+import type { Finding, NewLearning, TokenUsage } from "../../domain/types.js";
 import { addUsage, ZERO_USAGE } from "../../domain/types.js";
 import { FULL, renderFinding } from "../../findings/render-finding.js";
 import { parseVerifyOutput, VERIFY_OUTPUT_SCHEMA, type VerifyVerdict } from "../../findings/verify-parse.js";
@@ -95,7 +95,16 @@ export const verifyHandler: StageHandler = {
       ...[...refuted].map(([id, evidence]) => ({ id, verdict: "refuted" as const, evidence })),
     ];
     const summary = `${confirmed.size} confirmed, ${refuted.size} refuted, ${incoming.length - confirmed.size - refuted.size} unverified (${round} round${round === 1 ? "" : "s"})`;
-    const effect = { type: "verify" as const, stageId: stage.id, verdicts };
+    const learnings = [...refuted].flatMap(([id, evidence]) => {
+      const f = incoming.find((x) => x.id === id);
+      return f ? [refutedLearning(stage, ctx, f, evidence)] : [];
+    });
+    const effect = {
+      type: "verify" as const,
+      stageId: stage.id,
+      verdicts,
+      ...(learnings.length ? { learnings } : {}),
+    };
     // A failed round keeps what earlier rounds established; unverified findings go to the fixer.
     if (failure)
       return {
@@ -108,6 +117,29 @@ export const verifyHandler: StageHandler = {
     return { ...base(), outcome: "success", summary, effect };
   },
 };
+
+/**
+ * A refuted finding becomes a learning of the repository (issue 16): its evidence is the text,
+ * its file the scope, the finding itself the origin a repeat must match. Such a learning never
+ * dismisses a P0 (only a person's does).
+ */
+function refutedLearning(stage: StageDef, ctx: StageContext, f: Finding, evidence: string): NewLearning {
+  return {
+    repo: ctx.task.repo,
+    text: evidence.trim() === "" ? `${f.title} was refuted by ${stage.id}` : evidence,
+    scope: f.file,
+    source: { kind: "refuted", taskId: ctx.task.id, findingId: f.id },
+    origin: {
+      file: f.file,
+      lineStart: f.lineStart,
+      lineEnd: f.lineEnd,
+      title: f.title,
+      severity: f.severity,
+    },
+    createdAt: ctx.deps.clock.now(),
+    createdBy: `verify:${stage.id}`,
+  };
+}
 
 /** Open findings raised this cycle by one of the stage's sources (default: PR threads and reviews). */
 function incomingFindings(stage: StageDef, ctx: StageContext): Finding[] {

@@ -2,10 +2,12 @@ import type { GithubClient } from "../../domain/github.js";
 import type { RawFinding } from "../../domain/types.js";
 import type { StageContext, StageResult } from "../../engine/deps.js";
 import { oneLine } from "../../findings/fence.js";
+import { LearningMatcher } from "../../findings/learnings.js";
 import { redactSecrets } from "../../util/redact.js";
 import { writeAccessFrom } from "../authors.js";
 import { botDefaults } from "../bots/registry.js";
 import { fetchFeedback, filterFeedback, findingsFromThreads } from "../feedback.js";
+import { learningsFromThreads, type ThreadLearning } from "../learn-reply.js";
 import { reviewReadKey } from "./new-feedback.js";
 import { closedMessage, pullContext, pullOfTask } from "./pull-of-task.js";
 import { ghSkipped, ghSuccess } from "./result.js";
@@ -65,6 +67,14 @@ export async function ingestFeedback(
   if (events.length) await deps.store.appendEvents(events, now);
 
   const bots = botDefaults(deps.config.botSettings);
+  // Allowed people's `@fixpoint learn …` replies to bot threads become learnings first, so the
+  // threads they answer are dismissed below like any finding a learning answers (issue 16).
+  const taught = await recordLearnReplies(
+    learningsFromThreads(feedback.threads, { bots }),
+    pull.number,
+    deps,
+    ctx,
+  );
   const threads = findingsFromThreads(feedback.threads, { bots });
   const reviews = reviewFindings(feedback.reviews, bots);
   const findings: RawFinding[] = [...threads, ...reviews.map((r) => r.finding)].map(toRaw);
@@ -79,15 +89,25 @@ export async function ingestFeedback(
   for (const r of feedback.reviews)
     await deps.store.setMarkerOnce(reviewReadKey(pull.number, r.id), { task: ctx.task.id }, deps.clock.now());
   const resolvedSources = feedback.threads.filter((t) => t.isResolved).map((t) => `pr:${t.id}`);
+  const matcher = new LearningMatcher(await deps.store.listLearnings({ repo: ctx.task.repo }));
+  const learned = findings.map((f) => matcher.match(f));
   const parts = [`PR #${pull.number}: ${threads.length} unresolved thread${threads.length === 1 ? "" : "s"}`];
   if (reviews.length)
     parts.push(`${reviews.length} finding${reviews.length === 1 ? "" : "s"} in review bodies`);
   const skipped = ignored.reduce((n, i) => n + i.count, 0);
   if (skipped) parts.push(`${skipped} comment${skipped === 1 ? "" : "s"} from other authors ignored`);
   if (raw.partialReason) parts.push(raw.partialReason);
+  if (taught) parts.push(`${taught} learning${taught === 1 ? "" : "s"} from replies`);
   return ghSuccess(
     parts.join("; "),
-    { type: "findings", source: `pr:${pull.number}`, findings, origins, resolvedSources },
+    {
+      type: "findings",
+      source: `pr:${pull.number}`,
+      findings,
+      origins,
+      resolvedSources,
+      ...(learned.some((l) => l !== null) ? { learned } : {}),
+    },
     // `wait-for-review`: the pr-rework workflow routes to `await-review` on this key.
     { context: { ...pullContext(pull), "github.wait_for_review": deps.config.waitForReview } },
   );
@@ -118,6 +138,45 @@ async function warnUnknownFormats(
     const message = `PR #${pr}: a comment from ${w.bot} is in a format fixpoint does not know ("${oneLine(redactSecrets(w.firstLine), 80)}"); it was given the bot's default severity — set one with github { bots { ${w.bot} severity="P…" } }`;
     ctx.deps.listener({ type: "notice", taskId: ctx.task.id, message });
   }
+}
+
+/**
+ * Records each learn reply once (marker `gh-learn:<pr>:<comment>`), scoped to its thread's file,
+ * with the bot's finding as its origin. Returns how many were new.
+ */
+async function recordLearnReplies(
+  replies: ThreadLearning[],
+  pr: number,
+  deps: GithubStageDeps,
+  ctx: StageContext,
+): Promise<number> {
+  let recorded = 0;
+  for (const r of replies) {
+    const now = deps.clock.now();
+    const f = r.finding;
+    const added = await deps.store.transaction(async (tx) => {
+      const key = `gh-learn:${pr}:${r.commentId ?? r.threadId}`;
+      if (!(await tx.setMarkerOnce(key, { task: ctx.task.id, thread: r.threadId }, now))) return false;
+      await tx.addLearning({
+        repo: ctx.task.repo,
+        text: redactSecrets(r.text),
+        scope: f.file,
+        source: { kind: "pr-reply", taskId: ctx.task.id, author: r.author },
+        origin: {
+          file: f.file,
+          lineStart: f.lineStart,
+          lineEnd: f.lineEnd,
+          title: f.title,
+          severity: f.severity,
+        },
+        createdAt: now,
+        createdBy: r.author,
+      });
+      return true;
+    });
+    if (added) recorded++;
+  }
+  return recorded;
 }
 
 /** Only the RawFinding fields: the effect is stored in checkpoints, extra keys would ride along. */

@@ -4,6 +4,7 @@ import type {
   ArtifactInput,
   ArtifactKind,
   FindingFilter,
+  LearningFilter,
   Lease,
   RunPatch,
   StageCommit,
@@ -18,6 +19,8 @@ import type {
 import type {
   Finding,
   Json,
+  Learning,
+  NewLearning,
   NewTaskEvent,
   Run,
   RunKind,
@@ -29,6 +32,7 @@ import { FixpointError } from "../../errors.js";
 import { packArtifact } from "../artifact-codec.js";
 import { toAgentGroup } from "../sqlite/agent-groups-sql.js";
 import { toArtifact } from "../sqlite/artifacts-sql.js";
+import { learningSeq, learningValues, toLearning } from "../sqlite/learnings-sql.js";
 import { toCheckpoint, toEvent, toFinding, toRun, toStageExecution, toWorker } from "../sqlite/rows.js";
 import { parseJsonOrText } from "../sqlite/tolerant.js";
 import { openPool, type PoolOptions } from "./connection.js";
@@ -160,6 +164,8 @@ class PgOps extends PgTaskOps implements StoreOps {
       await ops.upsertFindings(c.taskId, c.findings);
       await ops.insertEvents(c.events, c.now);
       await ops.patchTask(c.taskId, c.task, c.now);
+      for (const l of c.learnings?.add ?? []) await ops.addLearning(l);
+      for (const id of c.learnings?.hits ?? []) await ops.recordLearningHit(id, c.now);
       return saved;
     });
   }
@@ -414,6 +420,61 @@ class PgOps extends PgTaskOps implements StoreOps {
     );
     // BIGINT comes back as a number (connection.ts), so SQLite's row reader fits as it is.
     return rows.map(toAgentGroup);
+  }
+
+  // ---- learnings
+
+  async addLearning(input: NewLearning): Promise<Learning> {
+    const v = learningValues(input);
+    const p = new Params();
+    const sql = `INSERT INTO learnings (repo, text, scope, source, origin, created_at, created_by)
+      VALUES (${p.add(v.repo)}, ${p.add(v.text)}, ${p.add(v.scope)}, ${p.add(v.source)}, ${p.add(v.origin)},
+        ${p.add(v.createdAt)}, ${p.add(v.createdBy)}) RETURNING *`;
+    const row = (await this.rows("recording a learning", sql, p, false))[0];
+    if (row === undefined) throw new FixpointError("store", "recording a learning returned nothing");
+    return toLearning(row);
+  }
+
+  async listLearnings(filter: LearningFilter = {}): Promise<Learning[]> {
+    const p = new Params();
+    const where: string[] = [];
+    if (filter.repo !== undefined) where.push(`repo = ${p.add(filter.repo)}`);
+    if (!filter.includeRemoved) where.push("removed_at IS NULL");
+    const sql = `SELECT * FROM learnings ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq`;
+    return (await this.rows("listing learnings", sql, p)).map(toLearning);
+  }
+
+  async getLearning(idOrNumber: string): Promise<Learning | null> {
+    const seq = learningSeq(idOrNumber);
+    if (seq === null) return null;
+    const rows = await this.rows(
+      "reading a learning",
+      "SELECT * FROM learnings WHERE seq = $1",
+      withValues(seq),
+    );
+    return rows[0] === undefined ? null : toLearning(rows[0]);
+  }
+
+  async removeLearning(idOrNumber: string, now: number): Promise<Learning | null> {
+    const seq = learningSeq(idOrNumber);
+    if (seq === null) return null;
+    const rows = await this.rows(
+      "removing a learning",
+      "UPDATE learnings SET removed_at = $1 WHERE seq = $2 AND removed_at IS NULL RETURNING *",
+      withValues(now, seq),
+      false,
+    );
+    return rows[0] === undefined ? null : toLearning(rows[0]);
+  }
+
+  async recordLearningHit(id: string, now: number): Promise<void> {
+    const seq = learningSeq(id);
+    if (seq === null) return;
+    await this.count(
+      "counting a learning's hit",
+      "UPDATE learnings SET hits = hits + 1, last_hit_at = $1 WHERE seq = $2 AND removed_at IS NULL",
+      withValues(now, seq),
+    );
   }
 }
 

@@ -3,6 +3,7 @@ import type {
   ArtifactInput,
   ArtifactKind,
   FindingFilter,
+  LearningFilter,
   Lease,
   RunPatch,
   StageCommit,
@@ -17,6 +18,8 @@ import type {
 import type {
   Finding,
   Json,
+  Learning,
+  NewLearning,
   NewTaskEvent,
   Run,
   RunKind,
@@ -36,6 +39,7 @@ import { SAVE_ARTIFACT, toArtifact } from "./artifacts-sql.js";
 import { openDatabase } from "./connection.js";
 import { findingSearchSql, taskTotalsSql } from "./dashboard-sql.js";
 import { toStoreError } from "./errors.js";
+import { INSERT_LEARNING, LEARNING_HIT, learningSeq, learningValues, toLearning } from "./learnings-sql.js";
 import { migrate } from "./migrate.js";
 import {
   eventParams,
@@ -165,6 +169,8 @@ class SqliteStore extends SqliteTaskOps implements Store {
       this.upsertFindings(c.taskId, c.findings);
       this.insertEvents(c.events, c.now);
       this.patchTask(c.taskId, c.task, c.now);
+      for (const l of c.learnings?.add ?? []) this.sql.get(INSERT_LEARNING, learningValues(l));
+      for (const id of c.learnings?.hits ?? []) this.hitLearning(id, c.now);
       return row === undefined ? null : toStageExecution(row);
     });
   }
@@ -385,6 +391,56 @@ class SqliteStore extends SqliteTaskOps implements Store {
         )
         .map(toArtifact),
     );
+  }
+
+  // ---- learnings
+
+  addLearning(input: NewLearning): Promise<Learning> {
+    return this.write("recording a learning", () => {
+      const row = this.sql.get(INSERT_LEARNING, learningValues(input));
+      if (row === undefined) throw new FixpointError("store", "recording a learning returned nothing");
+      return toLearning(row);
+    });
+  }
+
+  listLearnings(filter: LearningFilter = {}): Promise<Learning[]> {
+    return this.op("listing learnings", () => {
+      const where: string[] = [];
+      if (filter.repo !== undefined) where.push("repo = @repo");
+      if (!filter.includeRemoved) where.push("removed_at IS NULL");
+      const sql = `SELECT * FROM learnings ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq`;
+      return this.sql.all(sql, filter.repo === undefined ? {} : { repo: filter.repo }).map(toLearning);
+    });
+  }
+
+  getLearning(idOrNumber: string): Promise<Learning | null> {
+    return this.op("reading a learning", () => {
+      const seq = learningSeq(idOrNumber);
+      const row =
+        seq === null ? undefined : this.sql.get("SELECT * FROM learnings WHERE seq = @seq", { seq });
+      return row === undefined ? null : toLearning(row);
+    });
+  }
+
+  removeLearning(idOrNumber: string, now: number): Promise<Learning | null> {
+    return this.write("removing a learning", () => {
+      const seq = learningSeq(idOrNumber);
+      if (seq === null) return null;
+      const row = this.sql.get(
+        "UPDATE learnings SET removed_at = @now WHERE seq = @seq AND removed_at IS NULL RETURNING *",
+        { seq, now },
+      );
+      return row === undefined ? null : toLearning(row);
+    });
+  }
+
+  recordLearningHit(id: string, now: number): Promise<void> {
+    return this.write("counting a learning's hit", () => this.hitLearning(id, now));
+  }
+
+  private hitLearning(id: string, now: number): void {
+    const seq = learningSeq(id);
+    if (seq !== null) this.sql.run(LEARNING_HIT, { seq, now });
   }
 
   async close(): Promise<void> {
