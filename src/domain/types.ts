@@ -81,6 +81,10 @@ export interface Task {
   maxCycles: number;
   cycle: number;
   currentStage: string | null;
+  /** Claim order: higher first, then oldest (lowest seq). Default 0. */
+  priority: number;
+  /** Free text a person keeps on the task (redacted before it is stored); null when none. */
+  notes: string | null;
   budget: Budget;
   /** Agent overrides by role, from `add --agent/--review-agent`. */
   agents: Record<string, string>;
@@ -116,6 +120,7 @@ export type TaskSummary = TaskSpend &
     | "maxCycles"
     | "cycle"
     | "currentStage"
+    | "priority"
     | "parentId"
     | "createdAt"
     | "updatedAt"
@@ -146,6 +151,9 @@ export interface NewTask {
   repo: string;
   baseBranch: string;
   maxCycles: number;
+  /** Default 0; higher is claimed first. */
+  priority?: number;
+  notes?: string | null;
   budget?: Budget;
   agents?: Record<string, string>;
   meta?: TaskMeta;

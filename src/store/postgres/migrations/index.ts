@@ -1,9 +1,10 @@
 import { sql as initial } from "./001_initial.js";
 import { sql as workers } from "./002_workers.js";
 import { sql as agentGroups } from "./003_agent_groups.js";
+import { sql as taskPriority } from "./005_task_priority.js";
 
 export interface PgMigration {
-  /** Consecutive from 1; `fixpoint_schema_migrations` records each one applied. */
+  /** Increasing from 1 (numbers are assigned up front and may leave gaps); `fixpoint_schema_migrations` records each one applied. */
   version: number;
   name: string;
   sql: string;
@@ -17,6 +18,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: "initial", sql: initial },
   { version: 2, name: "workers", sql: workers },
   { version: 3, name: "agent_groups", sql: agentGroups },
+  { version: 5, name: "task_priority", sql: taskPriority },
 ];
 
-export const PG_LATEST_SCHEMA_VERSION: number = PG_MIGRATIONS.length;
+/** The last migration's version (not the count: versions may leave gaps). */
+export const PG_LATEST_SCHEMA_VERSION: number = PG_MIGRATIONS.at(-1)?.version ?? 0;

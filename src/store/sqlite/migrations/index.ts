@@ -5,6 +5,7 @@ import { sql as leaseToken } from "./004_lease_token.js";
 import { sql as taskListing } from "./006_task_listing.js";
 import { sql as workers } from "./007_workers.js";
 import { sql as agentGroups } from "./008_agent_groups.js";
+import { sql as taskPriority } from "./010_task_priority.js";
 
 export interface Migration {
   /** Increasing from 1; the database's `user_version` is the last one applied. */
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: "task_listing", sql: taskListing },
   { version: 7, name: "workers", sql: workers },
   { version: 8, name: "agent_groups", sql: agentGroups },
+  { version: 10, name: "task_priority", sql: taskPriority },
 ];
 
 /** The last migration's version (not the count: versions are assigned up front and may leave gaps). */
