@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { StoreOps } from "../domain/store.js";
 import type { StoredReviewIssue, Task } from "../domain/types.js";
+import { isActiveFinding } from "../domain/types.js";
 import type { RunState } from "../engine/state.js";
 import { FixpointError } from "../errors.js";
-import { ACTIVE } from "../findings/registry-core.js";
 import { parseStoredReviewIssues } from "../findings/stored-issues.js";
 import { loadWorkflow } from "../workflow/loader.js";
 import type { Workflow } from "../workflow/types.js";
@@ -92,7 +92,7 @@ async function rebuild(
   const fix = [...workflow.stages.values()].find((s) => s.kind === "fix" && !s.parentId);
   // With stored findings (seed 002) the first fix gets exactly those; a run recorded before they
   // were stored resumes from the registry's open findings instead.
-  const live = (await tx.listFindings(task.id)).filter((f) => ACTIVE.has(f.status));
+  const live = (await tx.listFindings(task.id)).filter((f) => isActiveFinding(f.status));
   if (fix && last.state.final && (issues.length > 0 || live.length > 0)) {
     const state: RunState = {
       ...last.state,

@@ -27,6 +27,12 @@ export const TASK_STATUSES = [
 ] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/** A task not finished yet: waiting for a worker, or held by one. */
+export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = ["queued", "running"];
+export function isActiveTask(status: TaskStatus): boolean {
+  return status === "queued" || status === "running";
+}
+
 export const TASK_TYPES = ["implement", "review", "improve", "pr-rework"] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
@@ -276,6 +282,15 @@ export type Severity = (typeof SEVERITIES)[number];
 
 export const FINDING_STATUSES = ["open", "fixed", "resolved", "blocked", "deferred", "dismissed"] as const;
 export type FindingStatus = (typeof FINDING_STATUSES)[number];
+
+/**
+ * Findings the loop still has to settle (SPEC §8): open, fixed (awaiting a reviewer's check) and
+ * deferred. Resolved, dismissed and blocked ones stay put.
+ */
+export const ACTIVE_FINDING_STATUSES: ReadonlySet<FindingStatus> = new Set(["open", "fixed", "deferred"]);
+export function isActiveFinding(status: string): boolean {
+  return status === "open" || status === "fixed" || status === "deferred";
+}
 
 export type FixReportStatus = "fixed" | "blocked" | "deferred";
 
