@@ -1,6 +1,7 @@
 import type { GithubClient, PullRequest } from "../domain/github.js";
 import { FixpointError } from "../errors.js";
 import { type Clock, systemClock } from "../util/clock.js";
+import { GITHUB_RETRY, type RetryPolicy } from "../util/retry.js";
 import { type CallApi, type CallRunner, createCallRunner, isHttpStatus } from "./call.js";
 import {
   CONVERT_TO_DRAFT_MUTATION,
@@ -9,7 +10,6 @@ import {
   RESOLVE_THREAD_MUTATION,
 } from "./graphql-ops.js";
 import { toIssue, toIssueComment, toPermission, toPull, toReview, toReviewComment } from "./map.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
 export interface GithubClientOptions {
   /** `owner/name`. */
@@ -45,7 +45,7 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
     timeoutMs: opts.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS,
     clock: opts.clock ?? systemClock,
     random: opts.random ?? Math.random,
-    policy: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
+    policy: { ...GITHUB_RETRY, ...opts.retry },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
   const r = { owner, repo: name };
