@@ -1,7 +1,9 @@
 /**
- * Finding the JSON an agent put in its reply. Fences are found line by line, not with one regex,
- * so a closing fence is the first line made only of the opening fence's character (JSON strings
- * cannot hold a raw newline, so such a line can never be inside the JSON itself).
+ * Finding the JSON an agent put in its reply: the one extractor the reply parsers (findings/)
+ * and the backends without a native structured-output channel (agents/) share. Fences are found
+ * line by line, not with one regex, so a closing fence is the first line made only of the
+ * opening fence's character (JSON strings cannot hold a raw newline, so such a line can never be
+ * inside the JSON itself).
  */
 
 export interface FencedBlock {
@@ -31,12 +33,13 @@ export function fencedBlocks(text: string): FencedBlock[] {
 }
 
 export type JsonCandidate =
-  | { ok: true; value: unknown; from: "json-fence" | "whole-text" }
+  | { ok: true; value: unknown; from: "json-fence" | "whole-text" | "embedded" }
   | { ok: false; error: string };
 
 /**
  * The last fenced ```json block (an untagged fence counts when it holds an object), else the
- * whole text when it is one JSON value. Null when there is no candidate at all.
+ * whole text when it is one JSON value, else the outermost `{…}` inside prose when that parses
+ * as an object ("Here is my review: {…}"). Null when there is no candidate at all.
  */
 export function extractJson(text: string): JsonCandidate | null {
   const blocks = fencedBlocks(text).filter(
@@ -50,9 +53,32 @@ export function extractJson(text: string): JsonCandidate | null {
   const whole = text.trim();
   if (/^[[{]/.test(whole)) {
     const parsed = tryParse(whole);
-    return parsed.ok ? { ok: true, value: parsed.value, from: "whole-text" } : parsed;
+    if (parsed.ok) return { ok: true, value: parsed.value, from: "whole-text" };
+    // `{…} and a closing remark`: the object alone, when there is one; else why it failed.
+    const embedded = embeddedObject(text);
+    return embedded === undefined ? parsed : { ok: true, value: embedded, from: "embedded" };
   }
-  return null;
+  const embedded = embeddedObject(text);
+  return embedded === undefined ? null : { ok: true, value: embedded, from: "embedded" };
+}
+
+/** The JSON object in a model's final text, or undefined when it holds none (see extractJson). */
+export function jsonObjectFromText(text: string): object | undefined {
+  const found = extractJson(text);
+  return found?.ok && isObject(found.value) ? found.value : undefined;
+}
+
+/** The text from the first `{` to the last `}`, when it is a JSON object. */
+function embeddedObject(text: string): object | undefined {
+  const first = text.indexOf("{");
+  const last = text.lastIndexOf("}");
+  if (first < 0 || last <= first) return undefined;
+  const parsed = tryParse(text.slice(first, last + 1));
+  return parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
+}
+
+function isObject(v: unknown): v is object {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function tryParse(s: string): { ok: true; value: unknown } | { ok: false; error: string } {
