@@ -1,19 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Clock } from "../domain/clock.js";
+import { fakeClock } from "../../test/helpers/fake-clock.js";
 import { backoffDelay, GITHUB_RETRY, withRetry } from "./retry.js";
-
-function fakeClock(): Clock & { slept: number[] } {
-  let now = 0;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => now,
-    sleep: async (ms) => {
-      slept.push(ms);
-      now += ms;
-    },
-  };
-}
 
 const policy = { attempts: 4, baseMs: 1000, maxMs: 3000 };
 
