@@ -1,29 +1,14 @@
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
-import { isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type DemoProject, demoProject } from "../helpers/cli.js";
 
 const SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
 /** Issue 9 item 2: a task's priority orders claims; its notes are kept redacted; both are edited with who and when. */
 describe("task priority and notes", () => {
-  let root: string;
-  let repo: string;
-  let env: NodeJS.ProcessEnv;
-  const cli = (...args: string[]) => runCli(args, { cwd: repo, env });
+  let cli: DemoProject["cli"];
 
   beforeAll(() => {
-    root = tempDir("fixpoint-priority-");
-    repo = join(root, "repo");
-    env = isolatedEnv(root);
-    createDemoRepo(repo);
-    expect(cli("init").code).toBe(0);
-    writeFileSync(join(repo, "fixpoint.kdl"), demoConfig());
-  });
-
-  afterAll(() => {
-    if (root) rmSync(root, { recursive: true, force: true });
+    ({ cli } = demoProject("fixpoint-priority-"));
   });
 
   it("add takes --priority and --notes; status --json and show --json report them, the secret redacted", () => {
