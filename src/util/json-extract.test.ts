@@ -9,8 +9,9 @@ const prose = fc.string().map((s) => s.replace(/[{}`~]/g, ""));
 describe("the JSON in an agent's reply (one extractor for parsers and backends)", () => {
   it("property: an object is found bare, in a ```json fence after prose, or inside prose", () => {
     fc.assert(
-      fc.property(object, prose, prose, (value, before, after) => {
-        const json = JSON.stringify(value);
+      fc.property(object, prose, prose, (original, before, after) => {
+        const json = JSON.stringify(original);
+        const value: unknown = JSON.parse(json); // as JSON has it (-0 is written as 0)
         expect(jsonObjectFromText(json)).toEqual(value);
         expect(jsonObjectFromText(`${before}\n\`\`\`json\n${json}\n\`\`\`\n${after}`)).toEqual(value);
         expect(jsonObjectFromText(`${before} ${json} ${after}`)).toEqual(value);
@@ -42,5 +43,13 @@ describe("the JSON in an agent's reply (one extractor for parsers and backends)"
     expect(extractJson("I changed `{name}` in the template.")).toBeNull();
     expect(jsonObjectFromText("[1, 2]")).toBeUndefined();
     expect(jsonObjectFromText("no json here")).toBeUndefined();
+  });
+
+  it("reads a fence with CRLF line ends, a tagged info string, and one the reply never closed", () => {
+    expect(jsonObjectFromText('Review:\r\n```json\r\n{"verdict": "APPROVED"}\r\n```\r\nDone.')).toEqual({
+      verdict: "APPROVED",
+    });
+    expect(jsonObjectFromText('```JSON title="answer"\n{"a": 1}\n```')).toEqual({ a: 1 });
+    expect(extractJson('```json\n{"a": 2}\n')).toEqual({ ok: true, value: { a: 2 }, from: "json-fence" });
   });
 });

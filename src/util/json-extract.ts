@@ -1,36 +1,12 @@
+import { fencedBlocks } from "./markdown-fences.js";
+
 /**
  * Finding the JSON an agent put in its reply: the one extractor the reply parsers (findings/)
- * and the backends without a native structured-output channel (agents/) share. Fences are found
- * line by line, not with one regex, so a closing fence is the first line made only of the
- * opening fence's character (JSON strings cannot hold a raw newline, so such a line can never be
- * inside the JSON itself).
+ * and the backends without a native structured-output channel (agents/) share. Fences are the
+ * markdown ones (util/markdown-fences.ts): a closing fence is a line made only of the opening
+ * fence's character (JSON strings cannot hold a raw newline, so such a line can never be inside
+ * the JSON itself).
  */
-
-export interface FencedBlock {
-  info: string;
-  body: string;
-}
-
-export function fencedBlocks(text: string): FencedBlock[] {
-  const lines = text.split(/\r?\n/);
-  const blocks: FencedBlock[] = [];
-  let open: { marker: string; info: string; body: string[] } | null = null;
-  for (const line of lines) {
-    if (!open) {
-      const m = /^\s{0,3}(`{3,}|~{3,})\s*([^\s`]*)/.exec(line);
-      if (m?.[1]) open = { marker: m[1], info: (m[2] ?? "").toLowerCase(), body: [] };
-      continue;
-    }
-    const close = line.trim();
-    if (close.length >= open.marker.length && close === (open.marker[0] ?? "`").repeat(close.length)) {
-      blocks.push({ info: open.info, body: open.body.join("\n") });
-      open = null;
-    } else {
-      open.body.push(line);
-    }
-  }
-  return blocks;
-}
 
 export type JsonCandidate =
   | { ok: true; value: unknown; from: "json-fence" | "whole-text" | "embedded" }
@@ -42,9 +18,10 @@ export type JsonCandidate =
  * as an object ("Here is my review: {…}"). Null when there is no candidate at all.
  */
 export function extractJson(text: string): JsonCandidate | null {
-  const blocks = fencedBlocks(text).filter(
-    (b) => b.info === "json" || b.info === "jsonc" || (b.info === "" && /^\s*[[{]/.test(b.body)),
-  );
+  const blocks = fencedBlocks(text).filter((b) => {
+    const lang = b.info.split(/\s/)[0]?.toLowerCase() ?? "";
+    return lang === "json" || lang === "jsonc" || (lang === "" && /^\s*[[{]/.test(b.body));
+  });
   const last = blocks.at(-1);
   if (last) {
     const parsed = tryParse(last.body);
