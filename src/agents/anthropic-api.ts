@@ -1,5 +1,6 @@
 import type { AgentConfig, ModelPrice } from "../config/types.js";
 import type { AgentBackend, AgentRequest } from "../domain/agent.js";
+import { jsonObjectFromText } from "../util/json-extract.js";
 import { promptPieces } from "./cache-breaks.js";
 import {
   apiUrl,
@@ -10,7 +11,6 @@ import {
   runHttp,
   unconfigured,
 } from "./http-run.js";
-import { jsonFromText } from "./json-text.js";
 import { costFromUsage } from "./pricing.js";
 import { claudeUsage } from "./streams/claude-stream.js";
 import { asObject, asString } from "./streams/events.js";
@@ -68,7 +68,7 @@ export function parseAnthropicReply(json: unknown, wantStructured: boolean): Par
     .filter((b) => b.type === "text")
     .map((b) => asString(b.text))
     .join("");
-  const structured = wantStructured ? jsonFromText(text) : undefined;
+  const structured = wantStructured ? jsonObjectFromText(text) : undefined;
   return {
     text,
     usage: claudeUsage(o.usage),

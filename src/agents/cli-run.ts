@@ -4,9 +4,9 @@ import { type TokenUsage, totalTokens } from "../domain/types.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { createProcessRunner } from "../util/process-runner.js";
 import { redactSecrets } from "../util/redact.js";
+import { AGENT_RETRY, type RetryPolicy, withRetry } from "../util/retry.js";
 import { agentEnvironment } from "./env.js";
 import { cliFailure } from "./failure.js";
-import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.js";
 import { applyEvent, emptySummary, type StreamEvent, type StreamSummary } from "./streams/events.js";
 import { writeTranscript } from "./transcript.js";
 
@@ -26,7 +26,7 @@ export function cliDeps(deps: Partial<CliDeps> = {}): CliDeps {
     baseEnv: deps.baseEnv ?? process.env,
     clock: deps.clock ?? systemClock,
     jitter: deps.jitter ?? Math.random,
-    retry: deps.retry ?? DEFAULT_RETRY,
+    retry: deps.retry ?? AGENT_RETRY,
   };
 }
 

@@ -3,9 +3,9 @@ import type { TokenUsage } from "../domain/types.js";
 import { errorMessage } from "../errors.js";
 import { type Clock, systemClock } from "../util/clock.js";
 import { formatDuration } from "../util/duration.js";
+import { AGENT_RETRY, type RetryPolicy, withRetry } from "../util/retry.js";
 import { agentEnvironment } from "./env.js";
 import { apiFailure, oneLine } from "./failure.js";
-import { DEFAULT_RETRY, type RetryPolicy, withRetry } from "./retry.js";
 import { asObject, asString } from "./streams/events.js";
 
 /** What the HTTP backends (anthropic, openai) need from the outside world. */
@@ -24,7 +24,7 @@ export function httpDeps(deps: Partial<HttpDeps> = {}): HttpDeps {
     baseEnv: deps.baseEnv ?? process.env,
     clock: deps.clock ?? systemClock,
     jitter: deps.jitter ?? Math.random,
-    retry: deps.retry ?? DEFAULT_RETRY,
+    retry: deps.retry ?? AGENT_RETRY,
   };
 }
 

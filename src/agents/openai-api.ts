@@ -1,6 +1,7 @@
 import type { AgentConfig, ModelPrice } from "../config/types.js";
 import type { AgentBackend, AgentRequest } from "../domain/agent.js";
 import type { TokenUsage } from "../domain/types.js";
+import { jsonObjectFromText } from "../util/json-extract.js";
 import { promptCacheKey } from "./cache-breaks.js";
 import {
   apiUrl,
@@ -11,7 +12,6 @@ import {
   runHttp,
   unconfigured,
 } from "./http-run.js";
-import { jsonFromText } from "./json-text.js";
 import { costFromUsage } from "./pricing.js";
 import { asNumber, asObject, asString } from "./streams/events.js";
 
@@ -83,7 +83,7 @@ export function parseResponsesReply(json: unknown, wantStructured: boolean): Par
     asNumber(asObject(u.input_tokens_details).cached_tokens),
     asNumber(u.output_tokens),
   );
-  const structured = wantStructured ? jsonFromText(text) : undefined;
+  const structured = wantStructured ? jsonObjectFromText(text) : undefined;
   const failed = o.status === "failed" ? asString(asObject(o.error).message) || "response failed" : undefined;
   return {
     text,
@@ -103,7 +103,7 @@ export function parseChatReply(json: unknown, wantStructured: boolean): ParsedRe
     asNumber(asObject(u.prompt_tokens_details).cached_tokens),
     asNumber(u.completion_tokens),
   );
-  const structured = wantStructured ? jsonFromText(text) : undefined;
+  const structured = wantStructured ? jsonObjectFromText(text) : undefined;
   return { text, usage, ...(structured === undefined ? {} : { structured }) };
 }
 

@@ -1,7 +1,7 @@
 import type { AgentConfig } from "../config/types.js";
 import type { AgentBackend, AgentRequest } from "../domain/agent.js";
+import { jsonObjectFromText } from "../util/json-extract.js";
 import { type CliDeps, cliDeps, runCli } from "./cli-run.js";
-import { jsonFromText, schemaInstruction } from "./json-text.js";
 import { parsePiLine } from "./streams/pi-stream.js";
 
 /**
@@ -37,7 +37,7 @@ export function createPiBackend(opts: PiOptions = {}): AgentBackend {
         args: piArgs(req, opts),
         input: req.schema ? req.prompt + schemaInstruction(req.schema) : req.prompt,
         parse: parsePiLine,
-        ...(req.schema ? { structured: (s) => jsonFromText(s.text) } : {}),
+        ...(req.schema ? { structured: (s) => jsonObjectFromText(s.text) } : {}),
       }),
   };
 }
@@ -48,4 +48,13 @@ export function piFromConfig(agent: AgentConfig, deps?: Partial<CliDeps>): Agent
     ...(agent.model ? { model: agent.model } : {}),
     ...(deps ? { deps } : {}),
   });
+}
+
+/** The instruction appended to a prompt when the backend cannot enforce a schema itself. */
+function schemaInstruction(schema: Record<string, unknown>): string {
+  return [
+    "",
+    "Answer with only a JSON object (no prose, no code fence) that matches this JSON Schema:",
+    JSON.stringify(schema),
+  ].join("\n");
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TASK_TYPES, type Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
+import { redactSecrets } from "../util/redact.js";
 import { loadWorkflow } from "../workflow/loader.js";
 import type { AppContext } from "./context.js";
 import { parseInput } from "./validate.js";
@@ -21,6 +22,10 @@ export const AddTaskInput = z
     reviewAgent: z.string().min(1).optional(),
     maxCycles: z.number().int().min(1).optional(),
     budgetUsd: z.number().finite().min(0).optional(),
+    /** Claim order: higher first, then oldest. Default 0. */
+    priority: z.number().int().optional(),
+    /** Free text kept on the task; secrets are redacted before it is stored. */
+    notes: z.string().optional(),
   })
   .strict();
 export type AddTaskInput = z.input<typeof AddTaskInput>;
@@ -68,6 +73,8 @@ export async function addTask(ctx: AppContext, raw: AddTaskInput): Promise<Task>
         repo: root,
         baseBranch: base,
         maxCycles: input.maxCycles ?? config.defaults.maxCycles,
+        priority: input.priority ?? 0,
+        notes: cleanNotes(input.notes, ctx.env),
         budget,
         agents,
         meta: input.review ? {} : { noReview: true },
@@ -80,7 +87,14 @@ export async function addTask(ctx: AppContext, raw: AddTaskInput): Promise<Task>
           taskId: task.id,
           runId: null,
           type: "task.queued",
-          data: { workflow, base, maxCycles: task.maxCycles, by: ctx.actor, at: new Date(now).toISOString() },
+          data: {
+            workflow,
+            base,
+            maxCycles: task.maxCycles,
+            priority: task.priority,
+            by: ctx.actor,
+            at: new Date(now).toISOString(),
+          },
         },
       ],
       now,
@@ -92,4 +106,11 @@ export async function addTask(ctx: AppContext, raw: AddTaskInput): Promise<Task>
 function titleOf(prompt: string): string {
   const first = prompt.trim().split("\n")[0] ?? "";
   return first.length > 72 ? `${first.slice(0, 71)}…` : first;
+}
+
+/** Notes as stored: trimmed, secrets redacted; blank is none. */
+export function cleanNotes(notes: string | undefined, env: NodeJS.ProcessEnv): string | null {
+  if (notes === undefined) return null;
+  const trimmed = notes.trim();
+  return trimmed === "" ? null : redactSecrets(trimmed, env);
 }

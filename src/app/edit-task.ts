@@ -9,6 +9,7 @@ import {
   type Task,
 } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
+import { cleanNotes } from "./add-task.js";
 import type { AppContext } from "./context.js";
 import { requireTask } from "./task-ref.js";
 import { parseInput } from "./validate.js";
@@ -25,15 +26,15 @@ const Input = z
     maxCycles: z.number().int().min(1).optional(),
     budgetUsd: z.number().finite().min(0).optional(),
     budgetTokens: z.number().int().min(0).optional(),
+    /** Claim order: higher first, then oldest. */
+    priority: z.number().int().optional(),
+    /** Replaces the task's notes (redacted); an empty string clears them. */
+    notes: z.string().optional(),
   })
   .strict()
   .refine(
-    (i) =>
-      i.verdict !== undefined ||
-      i.maxCycles !== undefined ||
-      i.budgetUsd !== undefined ||
-      i.budgetTokens !== undefined,
-    "nothing to change (give a verdict, max cycles or a budget)",
+    (i) => Object.entries(i).some(([k, v]) => k !== "task" && v !== undefined),
+    "nothing to change (give a verdict, max cycles, a budget, a priority or notes)",
   );
 export type EditTaskInput = z.input<typeof Input>;
 
@@ -44,11 +45,12 @@ export interface EditResult {
 }
 
 /**
- * Changes a task's verdict, cycle bound or budget; one transaction with an event per change
- * naming who and when. A verdict cannot be set while a worker runs the task.
+ * Changes a task's verdict, cycle bound, budget, priority or notes; one transaction with an
+ * event naming who and when. A verdict cannot be set while a worker runs the task; the rest can
+ * (a running task keeps its place; a new priority orders its next claim).
  */
 export async function editTask(
-  ctx: Pick<AppContext, "store" | "clock" | "actor">,
+  ctx: Pick<AppContext, "store" | "clock" | "actor" | "env">,
   raw: EditTaskInput,
 ): Promise<EditResult> {
   const input = parseInput("editTask", Input, raw);
@@ -85,6 +87,14 @@ export async function editTask(
         ...(input.budgetTokens !== undefined ? { tokens: input.budgetTokens } : {}),
       };
       changes.budget = [budgetJson(task.budget), budgetJson(patch.budget)];
+    }
+    if (input.priority !== undefined) {
+      patch.priority = input.priority;
+      changes.priority = [task.priority, input.priority];
+    }
+    if (input.notes !== undefined) {
+      patch.notes = cleanNotes(input.notes, ctx.env);
+      changes.notes = [task.notes, patch.notes];
     }
     const limits = Object.fromEntries(Object.entries(changes).filter(([k]) => k !== "verdict"));
     if (Object.keys(limits).length > 0)

@@ -2,10 +2,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Task } from "../domain/types.js";
+import { isActiveFinding, isActiveTask } from "../domain/types.js";
 import { listReviewArtifacts, restoreArtifacts, reviewArtifactPath } from "../engine/artifacts.js";
 import { FixpointError } from "../errors.js";
 import { fenceUntrusted } from "../findings/fence.js";
-import { ACTIVE } from "../findings/registry-core.js";
 import { renderOutstandingFindings } from "../findings/render.js";
 import type { AppContext } from "./context.js";
 import { requireTask } from "./task-ref.js";
@@ -39,7 +39,7 @@ export async function improveTask(
 ): Promise<Improvement> {
   const input = parseInput("improve", Input, raw);
   const origin = await requireTask(ctx.store, input.task);
-  if (origin.status === "running" || origin.status === "queued") {
+  if (isActiveTask(origin.status)) {
     throw new FixpointError("usage", `${origin.id} is ${origin.status}; improve a task once it has finished`);
   }
   if (!origin.branch) throw new FixpointError("usage", `${origin.id} has no branch yet; nothing to improve`);
@@ -59,7 +59,7 @@ export async function improveTask(
   });
   const now = ctx.clock.now();
   return ctx.store.transaction(async (tx) => {
-    const findings = (await tx.listFindings(origin.id)).filter((f) => ACTIVE.has(f.status));
+    const findings = (await tx.listFindings(origin.id)).filter((f) => isActiveFinding(f.status));
     const task = await tx.createTask(
       {
         type: "improve",

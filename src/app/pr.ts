@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import type { PullRequest } from "../domain/github.js";
-import { isApproval, type Task } from "../domain/types.js";
+import { isActiveTask, isApproval, type Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import type { ReworkStart } from "../github/stage/rework.js";
 import type { TechDebtResult } from "../github/tech-debt.js";
@@ -85,7 +85,7 @@ export async function finishPrRework(
   taskId: string,
 ): Promise<PrReworkEnd> {
   const task = await requireTask(ctx.store, taskId);
-  if (task.status === "running" || task.status === "queued") return { kind: "unfinished" };
+  if (isActiveTask(task.status)) return { kind: "unfinished" };
   const events = await ctx.store.listEvents(task.id);
   if (events.some((e) => e.type === "stage.finished" && e.data.next === "pr_closed")) {
     return { kind: "closed", prNumber: task.meta.prNumber ?? null };

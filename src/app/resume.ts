@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { StoreOps } from "../domain/store.js";
 import type { StoredReviewIssue, Task } from "../domain/types.js";
+import { isActiveFinding } from "../domain/types.js";
 import type { RunState } from "../engine/state.js";
 import { FixpointError } from "../errors.js";
-import { ACTIVE } from "../findings/registry-core.js";
 import { parseStoredReviewIssues } from "../findings/stored-issues.js";
 import { loadWorkflow } from "../workflow/loader.js";
 import type { Workflow } from "../workflow/types.js";
@@ -92,39 +92,63 @@ async function rebuild(
   const fix = [...workflow.stages.values()].find((s) => s.kind === "fix" && !s.parentId);
   // With stored findings (seed 002) the first fix gets exactly those; a run recorded before they
   // were stored resumes from the registry's open findings instead.
-  const live = (await tx.listFindings(task.id)).filter((f) => ACTIVE.has(f.status));
+  const live = (await tx.listFindings(task.id)).filter((f) => isActiveFinding(f.status));
   if (fix && last.state.final && (issues.length > 0 || live.length > 0)) {
-    const state: RunState = {
-      ...last.state,
-      next: fix.id,
-      cycleBase: last.state.cycle,
-      stoppedAt: null,
-      verdicts: {},
-      pending: {},
-      blockingHistory: [],
-      visits: {},
-      followup: issues.length > 0 ? issues : null,
-      final: null,
-    };
-    const run = await tx.createRun(task.id, "resume", {}, now);
-    const message =
-      (feedback ? `Your feedback is ${feedback.id}. ` : "") +
-      (issues.length > 0
-        ? `Using review follow-up for resume: ${issues.length} findings from run ${last.run.id}`
-        : `Resuming the fix loop from the ${live.length} open findings (run ${last.run.id} stored no review follow-up)`);
-    await putCheckpoint(tx, {
-      task,
-      runId: run.id,
-      state,
-      event: {
-        type: "run.resume_followup",
-        data: { fromRun: last.run.id, findings: issues.map((i) => i.id), message },
-      },
-      patch: { currentStage: fix.id, cycle: 0 },
-      now,
-    });
-    return message;
+    return restartFixLoop(tx, { task, last, fixId: fix.id, issues, liveCount: live.length, feedback, now });
   }
+  return resumeAtStop(tx, task, last, now);
+}
+
+type LastRun = NonNullable<Awaited<ReturnType<typeof lastRunState>>>;
+
+/** A run that ended: a new `resume` run whose first stage is the fix, working on `issues`. */
+async function restartFixLoop(
+  tx: StoreOps,
+  o: {
+    task: Task;
+    last: LastRun;
+    fixId: string;
+    issues: StoredReviewIssue[];
+    liveCount: number;
+    feedback: StoredReviewIssue | null;
+    now: number;
+  },
+): Promise<string> {
+  const { task, last, issues, now } = o;
+  const state: RunState = {
+    ...last.state,
+    next: o.fixId,
+    cycleBase: last.state.cycle,
+    stoppedAt: null,
+    verdicts: {},
+    pending: {},
+    blockingHistory: [],
+    visits: {},
+    followup: issues.length > 0 ? issues : null,
+    final: null,
+  };
+  const run = await tx.createRun(task.id, "resume", {}, now);
+  const message =
+    (o.feedback ? `Your feedback is ${o.feedback.id}. ` : "") +
+    (issues.length > 0
+      ? `Using review follow-up for resume: ${issues.length} findings from run ${last.run.id}`
+      : `Resuming the fix loop from the ${o.liveCount} open findings (run ${last.run.id} stored no review follow-up)`);
+  await putCheckpoint(tx, {
+    task,
+    runId: run.id,
+    state,
+    event: {
+      type: "run.resume_followup",
+      data: { fromRun: last.run.id, findings: issues.map((i) => i.id), message },
+    },
+    patch: { currentStage: o.fixId, cycle: 0 },
+    now,
+  });
+  return message;
+}
+
+/** A run that stopped part way: the same run goes on at the stage it stopped at. */
+async function resumeAtStop(tx: StoreOps, task: Task, last: LastRun, now: number): Promise<string> {
   const next = last.state.next ?? last.state.stoppedAt;
   if (!next) {
     throw new FixpointError(

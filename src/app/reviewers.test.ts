@@ -25,6 +25,8 @@ const task = (id: string): Task => ({
   maxCycles: 3,
   cycle: 0,
   currentStage: null,
+  priority: 0,
+  notes: null,
   budget: {},
   agents: {},
   meta: {},

@@ -1,6 +1,13 @@
 import type { Node } from "@bgotink/kdl";
-import type { DiagnosticSink } from "./diagnostics.js";
-import { type FieldSchema, getHttpUrl, getList, getNumber, getString, readNodeFields } from "./kdl-fields.js";
+import type { DiagnosticSink } from "../util/kdl-diagnostics.js";
+import {
+  type FieldSchema,
+  getHttpUrl,
+  getList,
+  getNumber,
+  getString,
+  readNodeFields,
+} from "../util/kdl-fields.js";
 import type { AgentLayer } from "./layer.js";
 import { resolveCommand, resolvePath } from "./paths.js";
 import { AGENT_BACKENDS, type AgentBackendKind } from "./types.js";
@@ -32,7 +39,7 @@ export function parseAgent(node: Node, sink: DiagnosticSink, paths: PathContext)
   const f = readNodeFields(node, AGENT_FIELDS, { positional: ["name"], special: ["env"], block: true }, sink);
   const name = f.args[0];
   if (!f.complete || name === undefined) return undefined;
-  const agent: AgentLayer = { name, location: sink.at(node.name) };
+  const agent: AgentLayer = { name, location: sink.locate(node.name) };
   const backend = AGENT_BACKENDS.find((b) => b === getString(f, "backend"));
   if (backend !== undefined) agent.backend = backend satisfies AgentBackendKind;
   const model = getString(f, "model");

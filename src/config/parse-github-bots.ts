@@ -1,7 +1,7 @@
 import type { Node } from "@bgotink/kdl";
 import { parseSeverity } from "../findings/severity.js";
-import type { DiagnosticSink } from "./diagnostics.js";
-import { type FieldSchema, getString, readNodeFields } from "./kdl-fields.js";
+import type { DiagnosticSink } from "../util/kdl-diagnostics.js";
+import { type FieldSchema, getString, readNodeFields } from "../util/kdl-fields.js";
 import type { BotSetting } from "./types.js";
 
 const BOT_FIELDS: FieldSchema = { severity: "severity", command: "string" };

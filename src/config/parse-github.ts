@@ -1,5 +1,5 @@
 import type { Node } from "@bgotink/kdl";
-import type { DiagnosticSink } from "./diagnostics.js";
+import type { DiagnosticSink } from "../util/kdl-diagnostics.js";
 import {
   type FieldSchema,
   getBool,
@@ -8,7 +8,7 @@ import {
   getNumber,
   getString,
   readNodeFields,
-} from "./kdl-fields.js";
+} from "../util/kdl-fields.js";
 import type { GithubLayer } from "./layer.js";
 import { parseBotsNode } from "./parse-github-bots.js";
 
@@ -32,7 +32,7 @@ const REPO = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 /** `github repo="owner/name" …` on one line, or the same fields as child nodes in a block. */
 export function parseGithub(node: Node, sink: DiagnosticSink): GithubLayer {
   const f = readNodeFields(node, GITHUB_FIELDS, { positional: [], block: true, special: ["bots"] }, sink);
-  const gh: GithubLayer = { location: sink.at(node.name) };
+  const gh: GithubLayer = { location: sink.locate(node.name) };
   const repo = getString(f, "repo");
   if (repo !== undefined) {
     if (REPO.test(repo)) gh.repo = repo;

@@ -1,7 +1,14 @@
 import type { Node } from "@bgotink/kdl";
 import { parseSeverity } from "../findings/severity.js";
-import type { DiagnosticSink } from "./diagnostics.js";
-import { type FieldSchema, getBool, getList, getNumber, getString, readNodeFields } from "./kdl-fields.js";
+import type { DiagnosticSink } from "../util/kdl-diagnostics.js";
+import {
+  type FieldSchema,
+  getBool,
+  getList,
+  getNumber,
+  getString,
+  readNodeFields,
+} from "../util/kdl-fields.js";
 import type { DefaultsLayer, GateLayer } from "./layer.js";
 import type { PathContext } from "./parse-agent.js";
 import { resolvePath } from "./paths.js";
@@ -71,7 +78,7 @@ export function parseGate(node: Node, sink: DiagnosticSink): GateLayer | undefin
   );
   const name = f.args[0];
   if (!f.complete || name === undefined) return undefined;
-  const gate: GateLayer = { name, location: sink.at(node.name) };
+  const gate: GateLayer = { name, location: sink.locate(node.name) };
   const run = getString(f, "run");
   if (run !== undefined) {
     if (run.trim() === "") sink.report(f.where.get("run") ?? node.name, "`run` must not be empty");

@@ -1,13 +1,12 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runGitSync } from "../git/exec.js";
 
 /** The package's demo agent scripts (plain ES modules, shipped in `demo/agents`). */
 export const DEMO_AGENTS_DIR = fileURLToPath(new URL("../../demo/agents/", import.meta.url));
 
 const GIT_ENV = {
-  ...process.env,
   GIT_AUTHOR_NAME: "fixpoint demo",
   GIT_AUTHOR_EMAIL: "demo@localhost",
   GIT_COMMITTER_NAME: "fixpoint demo",
@@ -30,7 +29,7 @@ export function createDemoRepo(dir: string): void {
     join(dir, "test/sum.test.js"),
     'import assert from "node:assert/strict";\nimport { test } from "node:test";\nimport { sum } from "../src/stats.js";\n\ntest("sum", () => {\n  assert.equal(sum([1, 2, 3]), 6);\n});\n',
   );
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, env: GIT_ENV, stdio: "pipe" });
+  const git = (...args: string[]) => runGitSync(dir, args, { env: GIT_ENV });
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "stats: sum");

@@ -106,7 +106,7 @@ export interface StoreOps {
   /**
    * Atomically claims one runnable task for `workerId`: a queued one, or a running one whose
    * lease expired before `now` (its worker died). Sets status running, the worker and the lease.
-   * Two workers never get the same task. Oldest (lowest seq) first. Null when nothing is runnable.
+   * Two workers never get the same task. Highest priority first, then oldest (lowest seq). Null when nothing is runnable.
    */
   claimTask(claim: ClaimRequest): Promise<Task | null>;
   /**
@@ -291,6 +291,8 @@ export type TaskPatch = Partial<
     | "branch"
     | "worktreePath"
     | "maxCycles"
+    | "priority"
+    | "notes"
     | "workflow"
     | "budget"
     | "agents"

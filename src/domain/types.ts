@@ -27,6 +27,12 @@ export const TASK_STATUSES = [
 ] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/** A task not finished yet: waiting for a worker, or held by one. */
+export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = ["queued", "running"];
+export function isActiveTask(status: TaskStatus): boolean {
+  return status === "queued" || status === "running";
+}
+
 export const TASK_TYPES = ["implement", "review", "improve", "pr-rework"] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
@@ -81,6 +87,10 @@ export interface Task {
   maxCycles: number;
   cycle: number;
   currentStage: string | null;
+  /** Claim order: higher first, then oldest (lowest seq). Default 0. */
+  priority: number;
+  /** Free text a person keeps on the task (redacted before it is stored); null when none. */
+  notes: string | null;
   budget: Budget;
   /** Agent overrides by role, from `add --agent/--review-agent`. */
   agents: Record<string, string>;
@@ -116,6 +126,7 @@ export type TaskSummary = TaskSpend &
     | "maxCycles"
     | "cycle"
     | "currentStage"
+    | "priority"
     | "parentId"
     | "createdAt"
     | "updatedAt"
@@ -146,6 +157,9 @@ export interface NewTask {
   repo: string;
   baseBranch: string;
   maxCycles: number;
+  /** Default 0; higher is claimed first. */
+  priority?: number;
+  notes?: string | null;
   budget?: Budget;
   agents?: Record<string, string>;
   meta?: TaskMeta;
@@ -268,6 +282,15 @@ export type Severity = (typeof SEVERITIES)[number];
 
 export const FINDING_STATUSES = ["open", "fixed", "resolved", "blocked", "deferred", "dismissed"] as const;
 export type FindingStatus = (typeof FINDING_STATUSES)[number];
+
+/**
+ * Findings the loop still has to settle (SPEC §8): open, fixed (awaiting a reviewer's check) and
+ * deferred. Resolved, dismissed and blocked ones stay put.
+ */
+export const ACTIVE_FINDING_STATUSES: ReadonlySet<FindingStatus> = new Set(["open", "fixed", "deferred"]);
+export function isActiveFinding(status: string): boolean {
+  return status === "open" || status === "fixed" || status === "deferred";
+}
 
 export type FixReportStatus = "fixed" | "blocked" | "deferred";
 

@@ -1,4 +1,5 @@
 import type { RawFinding, ReviewOutput, ReviewVerdict, Severity } from "../domain/types.js";
+import { isActiveFinding } from "../domain/types.js";
 import type { Registry } from "../findings/registry.js";
 import { effectiveVerdict } from "../findings/review-parse.js";
 import type { Effect } from "./effect-types.js";
@@ -144,12 +145,7 @@ function applyFindings(
   // finding another source still raises stays as it is.
   const settled = registry
     .all()
-    .filter(
-      (f) =>
-        gone.size > 0 &&
-        ["open", "fixed", "deferred"].includes(f.status) &&
-        f.sources.every((s) => gone.has(s.source)),
-    )
+    .filter((f) => gone.size > 0 && isActiveFinding(f.status) && f.sources.every((s) => gone.has(s.source)))
     .map((f) => ({ id: f.id, status: "resolved" as const, note: "resolved where it was raised" }));
   const resolved = settled.length
     ? registry.applyPrior(settled, { source: effect.source, cycle, expectedIds: [] }).resolved.length

@@ -1,5 +1,5 @@
 import type { FinalVerdict, ReviewVerdict, Severity } from "../domain/types.js";
-import { FINAL_VERDICTS } from "../domain/types.js";
+import { FINAL_VERDICTS, isActiveFinding } from "../domain/types.js";
 import { noProgress, REOPEN_LIMIT } from "../findings/convergence.js";
 import type { Registry } from "../findings/registry.js";
 import { isBlocking } from "../findings/severity.js";
@@ -32,10 +32,7 @@ export function deriveFinalVerdict(
 ): { verdict: FinalVerdict; reason: string } {
   const blockingIds = registry
     .all()
-    .filter(
-      (f) =>
-        isBlocking(f.severity, opts.blockingSeverity) && ["open", "fixed", "deferred"].includes(f.status),
-    )
+    .filter((f) => isBlocking(f.severity, opts.blockingSeverity) && isActiveFinding(f.status))
     .map((f) => f.id);
   const list = blockingIds.length
     ? ` (${blockingIds.slice(0, 8).join(", ")}${blockingIds.length > 8 ? ", …" : ""})`
@@ -65,7 +62,7 @@ export function deriveFinalVerdict(
     };
   }
   if (blockingIds.length === 0 && state.gatesPassed !== false && state.failedReviews.length === 0) {
-    const nonBlocking = registry.all().filter((f) => ["open", "fixed", "deferred"].includes(f.status)).length;
+    const nonBlocking = registry.all().filter((f) => isActiveFinding(f.status)).length;
     if (nonBlocking > 0 && opts.followups) {
       return {
         verdict: "APPROVED_WITH_FOLLOWUPS",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { finding as sampleFinding } from "../../test/store/samples.js";
 import type { Finding } from "../domain/types.js";
 import { finalReason, noProgress } from "./convergence.js";
 
@@ -20,29 +21,19 @@ describe("noProgress", () => {
 });
 
 function f(id: string, over: Partial<Finding>): Finding {
-  return {
-    taskId: "t",
-    id,
+  return sampleFinding("t", id, {
     fingerprint: "",
-    severity: "P1",
     category: "c",
     title: "t",
     body: "",
     file: null,
     lineStart: null,
     lineEnd: null,
-    suggestedFix: null,
     sources: [],
-    status: "open",
-    firstCycle: 0,
-    lastCycle: 0,
-    timesReopened: 0,
-    attempts: [],
-    note: null,
     createdAt: 0,
     updatedAt: 0,
     ...over,
-  };
+  });
 }
 
 describe("finalReason", () => {

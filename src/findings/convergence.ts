@@ -1,6 +1,7 @@
 import type { FinalVerdict, Finding, Severity } from "../domain/types.js";
+import { isActiveFinding } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
-import { ACTIVE, byId } from "./registry-core.js";
+import { byId } from "./registry-core.js";
 import { isBlocking } from "./severity.js";
 
 /** A finding reopened this many times means the loop is going round in circles. */
@@ -47,14 +48,16 @@ function blockedWhy(f: Finding): string {
 /** One line a person can act on, for the task's final verdict (SPEC §9). */
 export function finalReason(verdict: FinalVerdict, input: ReasonInput): string {
   const blocking = input.findings.filter((f) => isBlocking(f.severity, input.blockingSeverity)).sort(byId);
-  const live = blocking.filter((f) => ACTIVE.has(f.status));
+  const live = blocking.filter((f) => isActiveFinding(f.status));
   const cycles = plural(input.cycles, "fix cycle");
   const tail = input.detail ? `: ${input.detail}` : "";
   switch (verdict) {
     case "APPROVED":
       return `approved after ${cycles}`;
     case "APPROVED_WITH_FOLLOWUPS": {
-      const rest = input.findings.filter((f) => ACTIVE.has(f.status) || f.status === "blocked").sort(byId);
+      const rest = input.findings
+        .filter((f) => isActiveFinding(f.status) || f.status === "blocked")
+        .sort(byId);
       return `approved after ${cycles}; ${plural(rest.length, "non-blocking finding")} left as follow-ups${rest.length ? ` (${idList(rest)})` : ""}`;
     }
     case "MAX_CYCLES_REACHED":

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { FixReport, FixReportEntry, FixReportStatus } from "../domain/types.js";
-import { extractJson, structuredValue } from "./json-extract.js";
+import { extractJson, structuredValue } from "../util/json-extract.js";
 import { asText, isObject, normalizeFindingId, pick } from "./lenient.js";
 
 export type FixParseResult = { ok: true; report: FixReport } | { ok: false; error: string };

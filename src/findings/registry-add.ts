@@ -1,7 +1,7 @@
-import type { Finding, FindingSource, RawFinding } from "../domain/types.js";
+import { type Finding, type FindingSource, isActiveFinding, type RawFinding } from "../domain/types.js";
 import { mergeBodies } from "./dedup.js";
 import { type LearnedDismissal, learnedNote } from "./learnings.js";
-import { ACTIVE, isGateOnly, type RegistryCore } from "./registry-core.js";
+import { isGateOnly, type RegistryCore } from "./registry-core.js";
 import { maxSeverity } from "./severity.js";
 
 export interface AddResult {
@@ -75,7 +75,7 @@ export function addLearned(
     const match = core.index.findBest(raw, (f) => !isGateOnly(f));
     if (match) mergeInto(core, match, raw, source);
     const f = match ?? core.create(raw, source);
-    if (match && !ACTIVE.has(match.status)) continue;
+    if (match && !isActiveFinding(match.status)) continue;
     f.note = learnedNote(dismissal);
     core.setStatus(f, "dismissed", source.cycle, f.note);
     core.hit(dismissal.learningId);

@@ -16,9 +16,6 @@ export interface RegistryOptions {
   now: () => number;
 }
 
-/** Statuses the loop still has to settle (SPEC §8). */
-export const ACTIVE: ReadonlySet<FindingStatus> = new Set(["open", "fixed", "deferred"]);
-
 export function numericId(id: string): number {
   // Sorting calls this O(n log n) times: no regex on the usual `F-<n>` shape.
   const c = id.charCodeAt(0);

@@ -1,6 +1,7 @@
 import type { Finding, FixAttempt, FixReport, FixReportEntry } from "../domain/types.js";
+import { isActiveFinding } from "../domain/types.js";
 import { judgeJustification, matchBlockedReason, rejectionMessage } from "./fix-validate.js";
-import { ACTIVE, type RegistryCore } from "./registry-core.js";
+import type { RegistryCore } from "./registry-core.js";
 
 export interface FixReportOutcome {
   fixed: string[];
@@ -153,7 +154,7 @@ export async function autoBlockDeleted(
   const answers = new Map<string, boolean>();
   const blocked: string[] = [];
   for (const f of core.findings.values()) {
-    if (f.file === null || !ACTIVE.has(f.status)) continue;
+    if (f.file === null || !isActiveFinding(f.status)) continue;
     let present = answers.get(f.file);
     if (present === undefined) {
       present = await exists(f.file);

@@ -1,4 +1,5 @@
 import type { Finding, FindingStatus, PriorVerdict } from "../domain/types.js";
+import { isActiveFinding } from "../domain/types.js";
 import { isGateOnly, type RegistryCore } from "./registry-core.js";
 
 export interface PriorResult {
@@ -36,9 +37,6 @@ export class PriorLedger {
     return e;
   }
 }
-
-/** Resolvable by a reviewer: the statuses still in the loop. Blocked and dismissed stay put. */
-const RESOLVABLE: ReadonlySet<FindingStatus> = new Set(["open", "fixed", "deferred"]);
 
 function stillOpen(
   core: RegistryCore,
@@ -98,7 +96,7 @@ export function applyPrior(
       entry.stillOpen = true;
       out.stillOpen.push(f.id);
       stillOpen(core, f, entry.base, ctx, out);
-    } else if (v.status === "resolved" && !entry.stillOpen && RESOLVABLE.has(f.status)) {
+    } else if (v.status === "resolved" && !entry.stillOpen && isActiveFinding(f.status)) {
       core.setStatus(f, "resolved", ctx.cycle, `resolved per ${ctx.source}`);
       out.resolved.push(f.id);
     } else if (v.status === "not_applicable" && !note) {

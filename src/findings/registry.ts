@@ -8,11 +8,11 @@ import type {
   RawFinding,
   Severity,
 } from "../domain/types.js";
+import { isActiveFinding } from "../domain/types.js";
 import { gateFinding } from "./gate-finding.js";
 import type { LearnedDismissal } from "./learnings.js";
 import { type AddResult, addFindings, addLearned } from "./registry-add.js";
 import {
-  ACTIVE,
   cloneFinding,
   isGateOnly,
   RegistryCore,
@@ -130,7 +130,7 @@ export class Registry {
    * the gate itself decides), so the reviewer is never asked for an answer that changes nothing.
    */
   forReview(): Finding[] {
-    return this.select((f) => ACTIVE.has(f.status) && !isGateOnly(f));
+    return this.select((f) => isActiveFinding(f.status) && !isGateOnly(f));
   }
 
   /** Ids of resolved findings, oldest first: prompts name them, never show them. */
@@ -142,12 +142,14 @@ export class Registry {
 
   /** Blocking findings (severity at/above the threshold) still in open|fixed|deferred. */
   blockingOpen(): number {
-    return this.count((f) => ACTIVE.has(f.status) && isBlocking(f.severity, this.blockingSeverity));
+    return this.count((f) => isActiveFinding(f.status) && isBlocking(f.severity, this.blockingSeverity));
   }
 
   /** Findings in open|fixed|deferred, optionally of exactly one severity. */
   openCount(severity?: Severity): number {
-    return this.count((f) => ACTIVE.has(f.status) && (severity === undefined || f.severity === severity));
+    return this.count(
+      (f) => isActiveFinding(f.status) && (severity === undefined || f.severity === severity),
+    );
   }
 
   /** At least one blocking finding is blocked and none is still in play. */
@@ -155,7 +157,7 @@ export class Registry {
     let blocked = false;
     for (const f of this.core.findings.values()) {
       if (!isBlocking(f.severity, this.blockingSeverity)) continue;
-      if (ACTIVE.has(f.status)) return false;
+      if (isActiveFinding(f.status)) return false;
       if (f.status === "blocked") blocked = true;
     }
     return blocked;

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { finding as sampleFinding } from "../../test/store/samples.js";
 import type { Finding, FixAttempt, Severity } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { renderFindingsWithin, renderPriorWithin } from "./render.js";
 import { byteSize, priorityOrder, resolvedLine } from "./select.js";
 
 function finding(n: number, over: Partial<Finding> = {}): Finding {
-  return {
-    taskId: "t-9",
-    id: `F-${n}`,
+  return sampleFinding("t-9", `F-${n}`, {
     fingerprint: "",
     severity: "P2",
     category: "correctness",
@@ -16,18 +15,11 @@ function finding(n: number, over: Partial<Finding> = {}): Finding {
     file: `src/m${n % 40}.ts`,
     lineStart: n,
     lineEnd: n + 1,
-    suggestedFix: null,
     sources: [{ source: "review:other", cycle: 0 }],
-    status: "open",
-    firstCycle: 0,
-    lastCycle: 0,
-    timesReopened: 0,
-    attempts: [],
-    note: null,
     createdAt: 0,
     updatedAt: 0,
     ...over,
-  };
+  });
 }
 
 const opts = { blockingSeverity: "P1" as Severity, taskId: "t-9", budgetKey: "defaults prompt-budget" };

@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { finding as sampleFinding } from "../../test/store/samples.js";
 import type { Finding, FixAttempt, Severity } from "../domain/types.js";
 import { fenceUntrusted } from "./fence.js";
 import { estimateTokens, renderOutstandingFindings, renderPriorForReview } from "./render.js";
 
 function finding(n: number, over: Partial<Finding> = {}): Finding {
-  return {
-    taskId: "t-1",
-    id: `F-${n}`,
+  return sampleFinding("t-1", `F-${n}`, {
     fingerprint: "",
-    severity: "P1",
     category: "correctness",
     title: `Problem ${n}`,
     body: `Body of problem ${n}. `.repeat(5),
@@ -17,16 +15,10 @@ function finding(n: number, over: Partial<Finding> = {}): Finding {
     lineEnd: n * 10 + 2,
     suggestedFix: "Do the right thing",
     sources: [{ source: "review:a", cycle: 0 }],
-    status: "open",
-    firstCycle: 0,
-    lastCycle: 0,
-    timesReopened: 0,
-    attempts: [],
-    note: null,
     createdAt: 0,
     updatedAt: 0,
     ...over,
-  };
+  });
 }
 
 function history(cycles: number): FixAttempt[] {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PriorVerdict, ReviewOutput, ReviewVerdict, Severity } from "../domain/types.js";
+import { extractJson, structuredValue } from "../util/json-extract.js";
 import { redactSecrets } from "../util/redact.js";
-import { extractJson, structuredValue } from "./json-extract.js";
 import {
   asText,
   isObject,

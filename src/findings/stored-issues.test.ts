@@ -1,31 +1,22 @@
 import { describe, expect, it } from "vitest";
+import { finding as sampleFinding } from "../../test/store/samples.js";
 import type { Finding } from "../domain/types.js";
 import { parseStoredReviewIssues, toStoredReviewIssues } from "./stored-issues.js";
 
 function f(id: string, over: Partial<Finding>): Finding {
-  return {
-    taskId: "t",
-    id,
+  return sampleFinding("t", id, {
     fingerprint: "",
-    severity: "P1",
     category: "c",
     title: `title ${id}`,
     body: "b",
     file: "src/a.ts",
     lineStart: 3,
     lineEnd: null,
-    suggestedFix: null,
     sources: [{ source: "review:security", cycle: 0 }],
-    status: "open",
-    firstCycle: 0,
-    lastCycle: 0,
-    timesReopened: 0,
-    attempts: [],
-    note: null,
     createdAt: 0,
     updatedAt: 0,
     ...over,
-  };
+  });
 }
 
 describe("stored review issues", () => {

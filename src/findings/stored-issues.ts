@@ -1,6 +1,7 @@
 import type { Finding, Severity, StoredReviewIssue } from "../domain/types.js";
+import { isActiveFinding } from "../domain/types.js";
 import { asLine, asText, isObject, pick } from "./lenient.js";
-import { ACTIVE, byId } from "./registry-core.js";
+import { byId } from "./registry-core.js";
 import { isBlocking, parseSeverity } from "./severity.js";
 
 /** The reviewer credited with a finding: its first non-system source. */
@@ -15,7 +16,7 @@ function reviewer(f: Finding): string {
  */
 export function toStoredReviewIssues(findings: Finding[], blockingSeverity: Severity): StoredReviewIssue[] {
   return findings
-    .filter((f) => ACTIVE.has(f.status) && isBlocking(f.severity, blockingSeverity))
+    .filter((f) => isActiveFinding(f.status) && isBlocking(f.severity, blockingSeverity))
     .sort(byId)
     .map((f) => {
       const lineStart = f.lineStart ?? 0;

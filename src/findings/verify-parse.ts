@@ -1,4 +1,4 @@
-import { extractJson, structuredValue } from "./json-extract.js";
+import { extractJson, structuredValue } from "../util/json-extract.js";
 import { asText, isObject, normalizeFindingId, pick } from "./lenient.js";
 
 /** A verifier's judgement of one finding: real (with evidence) or not a bug (with evidence). */

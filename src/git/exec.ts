@@ -1,11 +1,14 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { FixpointError } from "../errors.js";
 
 /**
+ * The one place fixpoint runs git (test/architecture/git-calls.test.ts fails on any other).
  * Runs one git command with an argument vector (never a shell string) and collects its output.
  * Non-zero exits listed in `okCodes` resolve as data (e.g. `diff --quiet` answering "changed");
  * any other failure throws FixpointError("git", "git <subcommand> failed: <first stderr line>").
+ * Every invocation carries a timeout and an AbortSignal: the runner's own (`timeoutMs`, and
+ * `signal` to stop every git call of a worker that shuts down), joined with the call's.
  */
 export interface GitRunner {
   run(cwd: string, args: string[], opts?: GitRunOptions): Promise<GitResult>;
@@ -16,11 +19,14 @@ export interface GitRunOptions {
   input?: string;
   /** Exit codes besides 0 that are answers rather than failures. */
   okCodes?: number[];
-  /** Kill git (SIGTERM) after this long and fail with "timed out"; network commands set one. */
+  /** This call's bound instead of the runner's. */
   timeoutMs?: number;
-  /** Kill git when this aborts and fail with "aborted". */
+  /** Stops this call (joined with the runner's signal). */
   signal?: AbortSignal;
 }
+
+/** Long enough for `worktree add` of a large repository; short enough that a hung git ends. */
+export const DEFAULT_GIT_TIMEOUT_MS = 10 * 60_000;
 
 export interface GitResult {
   code: number;
@@ -31,6 +37,16 @@ export interface GitResult {
 export interface GitRunnerDeps {
   gitPath: string;
   env: NodeJS.ProcessEnv;
+  /** Bound on each git process (default DEFAULT_GIT_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Aborting it kills every git process of this runner, running or to come. */
+  signal: AbortSignal;
+}
+
+/** The limits one invocation runs under: both always present. */
+interface Limits {
+  timeoutMs: number;
+  signal: AbortSignal;
 }
 
 /**
@@ -42,9 +58,22 @@ const SAFETY_CONFIG = ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/
 
 export function createGitRunner(deps: Partial<GitRunnerDeps> = {}): GitRunner {
   const gitPath = deps.gitPath ?? "git";
-  const env: NodeJS.ProcessEnv = {
+  const env = gitEnv(deps.env);
+  const limits = (opts: GitRunOptions): Limits => {
+    const timeoutMs = opts.timeoutMs ?? deps.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
+    const signals = [deps.signal, opts.signal].filter((s): s is AbortSignal => s !== undefined);
+    return { timeoutMs, signal: signals.length === 1 && signals[0] ? signals[0] : AbortSignal.any(signals) };
+  };
+  return {
+    run: (cwd, args, opts = {}) => runOnce(gitPath, env, cwd, args, opts, limits(opts)),
+  };
+}
+
+/** git's environment: the caller's, made non-interactive and in one language. */
+function gitEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  return {
     ...process.env,
-    ...deps.env,
+    ...extra,
     GIT_TERMINAL_PROMPT: "0",
     // Messages in one language: some are recognised (e.g. "not a git repository") and all end up
     // in error reports. Content is bytes to git, so this does not affect diffs or commit messages.
@@ -52,9 +81,6 @@ export function createGitRunner(deps: Partial<GitRunnerDeps> = {}): GitRunner {
     // Nothing we run should open an editor; if something tries, it gets a no-op instead of a hang.
     GIT_EDITOR: "true",
     GIT_SEQUENCE_EDITOR: "true",
-  };
-  return {
-    run: (cwd, args, opts = {}) => runOnce(gitPath, env, cwd, args, opts),
   };
 }
 
@@ -64,15 +90,27 @@ function runOnce(
   cwd: string,
   args: string[],
   opts: GitRunOptions,
+  limits: Limits,
 ): Promise<GitResult> {
   const subcommand = subcommandOf(args);
   return new Promise((resolve, reject) => {
+    if (limits.signal.aborted) {
+      reject(new FixpointError("git", `git ${subcommand} cancelled`));
+      return;
+    }
     const child = spawn(gitPath, [...SAFETY_CONFIG, ...args], {
       cwd,
       env,
       stdio: ["pipe", "pipe", "pipe"],
       windowsHide: true,
+      timeout: limits.timeoutMs,
+      signal: limits.signal,
     });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+    }, limits.timeoutMs);
+    timer.unref();
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (b: Buffer) => out.push(b));
@@ -81,32 +119,16 @@ function runOnce(
     child.stdin.on("error", () => {});
     child.stdin.end(opts.input ?? "");
 
-    let stoppedBy: string | null = null;
-    const stop = (why: string) => {
-      if (stoppedBy !== null) return;
-      stoppedBy = why;
-      child.kill("SIGTERM");
-    };
-    const timer =
-      opts.timeoutMs === undefined
-        ? null
-        : setTimeout(() => stop(`timed out after ${opts.timeoutMs} ms`), opts.timeoutMs);
-    const onAbort = () => stop("aborted");
-    if (opts.signal?.aborted) onAbort();
-    else opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const settle = () => {
-      if (timer) clearTimeout(timer);
-      opts.signal?.removeEventListener("abort", onAbort);
-    };
-
     child.on("error", (e: NodeJS.ErrnoException) => {
-      settle();
-      reject(spawnFailure(e, cwd, subcommand));
+      clearTimeout(timer);
+      // An abort is reported by "close" (with the signal that ended git), not here.
+      if (e.name !== "AbortError") reject(spawnFailure(e, cwd, subcommand));
     });
     child.on("close", (code, signal) => {
-      settle();
-      if (stoppedBy !== null) {
-        reject(new FixpointError("git", `git ${subcommand} ${stoppedBy}`));
+      clearTimeout(timer);
+      if (signal !== null && (timedOut || limits.signal.aborted)) {
+        const why = limits.signal.aborted ? "cancelled" : `timed out after ${limits.timeoutMs} ms`;
+        reject(new FixpointError("git", `git ${subcommand} ${why}`));
         return;
       }
       const stdout = Buffer.concat(out).toString("utf8");
@@ -119,6 +141,30 @@ function runOnce(
       reject(gitFailure(subcommand, stderr, signal ? `killed by ${signal}` : `exit code ${exit}`));
     });
   });
+}
+
+/**
+ * A git command run to completion before returning, for set-up code that cannot wait on a
+ * promise (test fixtures, the demo repository). Bounded by `timeoutMs`; nothing can abort a
+ * blocking call, so the timeout is its only limit.
+ */
+export function runGitSync(
+  cwd: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): string {
+  const r = spawnSync("git", args, {
+    cwd,
+    env: { ...process.env, ...opts.env },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: opts.timeoutMs ?? 60_000,
+  });
+  const subcommand = subcommandOf(args);
+  if (r.error) throw spawnFailure(r.error, cwd, subcommand);
+  if (r.status !== 0)
+    throw gitFailure(subcommand, r.stderr, r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`);
+  return r.stdout;
 }
 
 function spawnFailure(e: NodeJS.ErrnoException, cwd: string, subcommand: string): FixpointError {

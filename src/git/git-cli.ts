@@ -11,6 +11,10 @@ export interface GitCliDeps {
   gitPath: string;
   /** Extra environment for every git process (on top of process.env). */
   env: NodeJS.ProcessEnv;
+  /** Bound on each git process (default DEFAULT_GIT_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Aborting it kills every git process of this Git, running or to come. */
+  signal: AbortSignal;
 }
 
 /** Used only when neither the repository nor the user's git config names anyone. */

@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { runGitSync } from "./exec.js";
 
 /**
  * Real git repositories in temporary folders, for tests (ours and other modules' that need a
@@ -36,12 +36,7 @@ export function createTempRepo(): TempRepo {
   const repo = join(dir, "repo");
   mkdirSync(repo);
   const git = (args: string[], cwd = repo): string =>
-    execFileSync("git", [...TEST_IDENTITY, ...args], {
-      cwd,
-      env: { ...process.env, ...ISOLATED_GIT_ENV },
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    }).trim();
+    runGitSync(cwd, [...TEST_IDENTITY, ...args], { env: ISOLATED_GIT_ENV }).trim();
   const write = (relPath: string, content: string, cwd = repo): void => {
     const file = join(cwd, relPath);
     mkdirSync(dirname(file), { recursive: true });

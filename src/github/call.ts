@@ -2,8 +2,9 @@ import { GraphqlResponseError, withCustomRequest } from "@octokit/graphql";
 import { Octokit } from "@octokit/rest";
 import type { Clock } from "../domain/clock.js";
 import { FixpointError } from "../errors.js";
+import { type RetryPolicy, withRetry } from "../util/retry.js";
 import { type CallContext, type CallFailure, toGithubError } from "./error-map.js";
-import { classifyFailure, type FailedAttempt, type RetryPolicy, retryDelay } from "./retry.js";
+import { classifyFailure, type FailedAttempt, type FailureClass } from "./failure-class.js";
 
 export type GraphqlFn = ReturnType<typeof withCustomRequest>;
 
@@ -28,6 +29,11 @@ export type CallRunner = <T>(
   ctx: Omit<CallContext, "repo" | "timeoutMs">,
   fn: (api: CallApi) => Promise<T>,
 ) => Promise<T>;
+
+/** One request's outcome: its response, or what failed (classified when it was an HTTP failure). */
+type Attempt<T> =
+  | { ok: true; value: T }
+  | { ok: false; error: unknown; attempts: number; seen?: FailedAttempt; failure?: FailureClass };
 
 /** Thrown inside a call when the retries are spent or the failure is not worth a retry. */
 class GiveUp extends Error {
@@ -60,32 +66,31 @@ export function createCallRunner(deps: CallDeps): CallRunner {
       request: { signal, ...(deps.fetch ? { fetch: deps.fetch } : {}) },
     });
     octokit.hook.wrap("request", async (request, options) => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          return await request(options);
-        } catch (e) {
-          if (signal.aborted) throw new GiveUp({ type: "timeout" }, e);
-          const seen = failedAttempt(e);
-          if (seen === undefined) throw e;
-          const failure = classifyFailure(seen, deps.clock.now());
-          const giveUp = () =>
-            new GiveUp(
-              {
-                type: "http",
-                status: seen.status,
-                message: seen.message,
-                kind: failure.kind,
-                attempts: attempt + 1,
-              },
-              e,
-            );
-          if (failure.kind === "fatal" || attempt + 1 >= deps.policy.maxAttempts) throw giveUp();
-          const delay = retryDelay(failure, attempt, deps.policy, deps.random);
-          if (deps.clock.now() + delay > deadline) throw giveUp();
-          await deps.clock.sleep(delay, signal);
-          if (signal.aborted) throw new GiveUp({ type: "timeout" }, e);
-        }
-      }
+      const last = await withRetry(
+        async (n): Promise<Attempt<Awaited<ReturnType<typeof request>>>> => {
+          try {
+            return { ok: true, value: await request(options) };
+          } catch (e) {
+            const seen = signal.aborted ? undefined : failedAttempt(e);
+            const failure = seen && classifyFailure(seen, deps.clock.now());
+            return { ok: false, error: e, attempts: n, ...(seen && failure ? { seen, failure } : {}) };
+          }
+        },
+        {
+          policy: deps.policy,
+          deps: { clock: deps.clock, jitter: deps.random },
+          signal,
+          deadline,
+          shouldRetry: (o) => !o.ok && o.failure !== undefined && o.failure.kind !== "fatal",
+          serverWaitMs: (o) => (o.ok ? undefined : o.failure?.serverWaitMs),
+        },
+      );
+      if (last.ok) return last.value;
+      if (signal.aborted) throw new GiveUp({ type: "timeout" }, last.error);
+      if (last.seen === undefined || last.failure === undefined) throw last.error;
+      const { seen, failure } = last;
+      const http = { status: seen.status, message: seen.message, kind: failure.kind };
+      throw new GiveUp({ type: "http", ...http, attempts: last.attempts }, last.error);
     });
     const api: CallApi = { octokit, graphql: withCustomRequest(octokit.request) };
     try {

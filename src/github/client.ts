@@ -1,6 +1,7 @@
 import type { GithubClient, PullRequest } from "../domain/github.js";
 import { FixpointError } from "../errors.js";
 import { type Clock, systemClock } from "../util/clock.js";
+import { GITHUB_RETRY, type RetryPolicy } from "../util/retry.js";
 import { type CallApi, type CallRunner, createCallRunner, isHttpStatus } from "./call.js";
 import {
   CONVERT_TO_DRAFT_MUTATION,
@@ -9,7 +10,6 @@ import {
   RESOLVE_THREAD_MUTATION,
 } from "./graphql-ops.js";
 import { toIssue, toIssueComment, toPermission, toPull, toReview, toReviewComment } from "./map.js";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
 export interface GithubClientOptions {
   /** `owner/name`. */
@@ -45,12 +45,10 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
     timeoutMs: opts.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS,
     clock: opts.clock ?? systemClock,
     random: opts.random ?? Math.random,
-    policy: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
+    policy: { ...GITHUB_RETRY, ...opts.retry },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
   const r = { owner, repo: name };
-  const pr = (n: number) => ({ subject: `pull request #${n}` });
-  const prWrite = { write: "pull_requests" } as const;
 
   const getPull = (api: CallApi, n: number) =>
     api.octokit.rest.pulls.get({ ...r, pull_number: n }).then((res) => toPull(res.data));
@@ -108,6 +106,49 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
         if (pull.draft) await api.graphql(MARK_READY_MUTATION, { id: pull.nodeId });
       }),
 
+    ...createReviewMethods(call, r),
+
+    getCollaboratorPermission: (login) =>
+      call({ action: `read the permission of ${login}` }, async ({ octokit }) => {
+        try {
+          const res = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...r, username: login });
+          const permission = toPermission(res.data);
+          return { permission, canWrite: ["admin", "maintain", "write"].includes(permission) };
+        } catch (e) {
+          // GitHub answers 404 for a login that is no user (or no longer one): no access.
+          if (isHttpStatus(e, 404)) return { permission: "none" as const, canWrite: false };
+          throw e;
+        }
+      }),
+
+    listOpenPullsWithLabel: (label) =>
+      call({ action: `list open pull requests labelled ${label}` }, async ({ octokit }) =>
+        (await octokit.paginate(octokit.rest.pulls.list, { ...r, state: "open", per_page: PER_PAGE }))
+          .map(toPull)
+          .filter((p) => p.labels.includes(label)),
+      ),
+
+    ...issues,
+  };
+}
+
+const pr = (n: number) => ({ subject: `pull request #${n}` });
+const prWrite = { write: "pull_requests" } as const;
+
+/** Reading reviews, threads and comments of a pull request, and answering and resolving threads. */
+function createReviewMethods(
+  call: CallRunner,
+  r: { owner: string; repo: string },
+): Pick<
+  GithubClient,
+  | "listReviews"
+  | "listReviewThreads"
+  | "listReviewComments"
+  | "listIssueComments"
+  | "replyToReviewComment"
+  | "resolveReviewThread"
+> {
+  return {
     listReviews: (n) =>
       call({ action: `read reviews of pull request #${n}`, ...pr(n) }, async ({ octokit }) =>
         (
@@ -117,9 +158,9 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
 
     listReviewThreads: (n) =>
       call({ action: `read review threads of pull request #${n}`, ...pr(n) }, async (api) => {
-        const threads = await fetchReviewThreads(api, owner, name, n);
+        const threads = await fetchReviewThreads(api, r.owner, r.repo, n);
         if (threads === null)
-          throw new FixpointError("github", `pull request #${n} not found in ${opts.repo}`);
+          throw new FixpointError("github", `pull request #${n} not found in ${r.owner}/${r.repo}`);
         return threads;
       }),
 
@@ -174,28 +215,6 @@ export function createGithubClient(opts: GithubClientOptions): GithubClient {
           await api.graphql(RESOLVE_THREAD_MUTATION, { threadId });
         },
       ),
-
-    getCollaboratorPermission: (login) =>
-      call({ action: `read the permission of ${login}` }, async ({ octokit }) => {
-        try {
-          const res = await octokit.rest.repos.getCollaboratorPermissionLevel({ ...r, username: login });
-          const permission = toPermission(res.data);
-          return { permission, canWrite: ["admin", "maintain", "write"].includes(permission) };
-        } catch (e) {
-          // GitHub answers 404 for a login that is no user (or no longer one): no access.
-          if (isHttpStatus(e, 404)) return { permission: "none" as const, canWrite: false };
-          throw e;
-        }
-      }),
-
-    listOpenPullsWithLabel: (label) =>
-      call({ action: `list open pull requests labelled ${label}` }, async ({ octokit }) =>
-        (await octokit.paginate(octokit.rest.pulls.list, { ...r, state: "open", per_page: PER_PAGE }))
-          .map(toPull)
-          .filter((p) => p.labels.includes(label)),
-      ),
-
-    ...issues,
   };
 }
 

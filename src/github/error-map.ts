@@ -1,5 +1,5 @@
 import { FixpointError } from "../errors.js";
-import type { FailureKind } from "./retry.js";
+import type { FailureKind } from "./failure-class.js";
 
 /** What one client method was doing, for error messages. */
 export interface CallContext {

@@ -1,6 +1,7 @@
 /** The GitHub layer: client, PR feedback ingestion, replies and tech-debt issues (docs/github.md). */
 
 export type * from "../domain/github.js";
+export { GITHUB_RETRY, type RetryPolicy } from "../util/retry.js";
 export { type AuthorPolicy, createAuthorCheck, type IgnoredAuthor, writeAccessFrom } from "./authors.js";
 export {
   adapterFor,
@@ -35,7 +36,6 @@ export {
   taskMarker,
   techDebtIssue,
 } from "./render.js";
-export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 export { parseSeverityTag } from "./severity-tags.js";
 export {
   fileTechDebtIssues,

@@ -1,6 +1,7 @@
 import type { Entry } from "@bgotink/kdl";
+import type { DiagnosticSink } from "../util/kdl-diagnostics.js";
 import { parseCondition } from "./condition/parser.js";
-import { type DiagnosticSink, stringLocator, type WorkflowSource } from "./source-info.js";
+import { stringLocator, type WorkflowSource } from "./source-info.js";
 import type { Condition } from "./types.js";
 
 export interface ReadContext {
@@ -19,13 +20,13 @@ export function readCondition(entry: Entry, ctx: ReadContext): Condition {
     return { text: String(value), expr: { type: "literal", value, pos: 0 } };
   }
   if (typeof value !== "string") {
-    ctx.sink.on(entry, "`when` must be a condition in double quotes");
+    ctx.sink.report(entry, "`when` must be a condition in double quotes");
     return broken(String(value), ctx);
   }
   const locateOffset = stringLocator(entry.value, ctx.sink.file);
   const parsed = parseCondition(value);
   if (!parsed.ok) {
-    ctx.sink.at(locateOffset(parsed.offset), `invalid condition: ${parsed.message}`);
+    ctx.sink.reportAt(locateOffset(parsed.offset), `invalid condition: ${parsed.message}`);
     return broken(value, ctx);
   }
   ctx.source.conditions.set(parsed.condition, locateOffset);

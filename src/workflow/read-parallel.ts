@@ -1,8 +1,8 @@
 import type { Node } from "@bgotink/kdl";
-import { propertyMap, readInteger, rejectUnknown } from "./kdl-props.js";
+import { locate } from "../util/kdl-diagnostics.js";
+import { propertyMap, readInteger, rejectUnknown } from "../util/kdl-fields.js";
 import type { ReadContext } from "./read-condition.js";
 import { readLimits, readStage, readStageId } from "./read-stage.js";
-import { locate } from "./source-info.js";
 import type { StageDef, StageKind } from "./types.js";
 
 /** Kinds that may run inside a parallel block: work that ends in an outcome, not control flow. */
@@ -24,23 +24,23 @@ export function readParallel(node: Node, ctx: ReadContext): StageDef | undefined
   for (const child of node.children?.nodes ?? []) {
     const name = child.getName();
     if (name === "parallel") {
-      ctx.sink.on(child, `parallel \`${id}\` cannot contain another parallel`);
+      ctx.sink.report(child, `parallel \`${id}\` cannot contain another parallel`);
       continue;
     }
     if (name !== "stage") {
-      ctx.sink.on(child, `unexpected \`${name}\` inside parallel \`${id}\`: only \`stage\` nodes`);
+      ctx.sink.report(child, `unexpected \`${name}\` inside parallel \`${id}\`: only \`stage\` nodes`);
       continue;
     }
     const stage = readStage(child, ctx, id);
     if (stage === undefined) continue;
     if (!CHILD_KINDS.has(stage.kind)) {
-      ctx.sink.on(child, `a ${stage.kind} stage cannot run inside parallel \`${id}\``);
+      ctx.sink.report(child, `a ${stage.kind} stage cannot run inside parallel \`${id}\``);
       ctx.source.brokenStages.add(stage.id);
       continue;
     }
     children.push(stage);
   }
-  if ((node.children?.nodes.length ?? 0) === 0) ctx.sink.on(node, `parallel \`${id}\` has no stages`);
+  if ((node.children?.nodes.length ?? 0) === 0) ctx.sink.report(node, `parallel \`${id}\` has no stages`);
   return {
     id,
     kind: "parallel",

@@ -1,7 +1,7 @@
 import type { Entry, Node } from "@bgotink/kdl";
 import { FINAL_VERDICTS } from "../domain/types.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
-import { parseDuration } from "./duration.js";
+import { locate } from "../util/kdl-diagnostics.js";
 import {
   propertyMap,
   readBoolean,
@@ -9,9 +9,9 @@ import {
   readString,
   rejectUnknown,
   singleStringArg,
-} from "./kdl-props.js";
+} from "../util/kdl-fields.js";
+import { parseDuration } from "./duration.js";
 import { catchAll, type ReadContext, readCondition } from "./read-condition.js";
-import { locate } from "./source-info.js";
 import { type Route, STAGE_KINDS, type StageDef, type StageKind } from "./types.js";
 
 /** Defaults (docs/workflows.md): every visit of a stage is bounded even when nobody says so. */
@@ -55,7 +55,7 @@ export function readStageId(node: Node, ctx: ReadContext): string | undefined {
   const id = singleStringArg(node, "the stage id", ctx.sink);
   if (id === undefined) return undefined;
   if (!STAGE_ID.test(id)) {
-    ctx.sink.on(
+    ctx.sink.report(
       node,
       `stage id \`${id}\` must start with a letter or _ and use only letters, digits, _ and -`,
     );
@@ -75,7 +75,7 @@ export function readLimits(
   const raw = timeout.getValue();
   const timeoutMs = typeof raw === "string" || typeof raw === "number" ? parseDuration(raw) : undefined;
   if (timeoutMs === undefined) {
-    ctx.sink.on(timeout, '`timeout` must be a duration like "30s", "10m", "1h30m" or a number of ms');
+    ctx.sink.report(timeout, '`timeout` must be a duration like "30s", "10m", "1h30m" or a number of ms');
   }
   return timeoutMs === undefined ? { maxVisits } : { maxVisits, timeoutMs };
 }
@@ -121,7 +121,7 @@ function readKind(
   const entry = props.get("kind");
   const kind = readString(entry, ctx.sink);
   if (entry === undefined) {
-    ctx.sink.on(
+    ctx.sink.report(
       node,
       `stage \`${id ?? "?"}\` needs kind="…" (one of ${STAGE_KINDS.filter((k) => k !== "parallel").join(", ")})`,
     );
@@ -129,11 +129,11 @@ function readKind(
   }
   if (kind === undefined) return undefined;
   if (kind === "parallel") {
-    ctx.sink.on(entry, 'write parallel stages as `parallel "id" { stage … }`');
+    ctx.sink.report(entry, 'write parallel stages as `parallel "id" { stage … }`');
     return undefined;
   }
   if (!isStageKind(kind)) {
-    ctx.sink.on(entry, `unknown stage kind \`${kind}\`${didYouMeanSuffix(kind, STAGE_KINDS)}`);
+    ctx.sink.report(entry, `unknown stage kind \`${kind}\`${didYouMeanSuffix(kind, STAGE_KINDS)}`);
     return undefined;
   }
   return kind;
@@ -160,15 +160,15 @@ function readKindSpecific(
     extra.verdict = verdict;
   } else if (verdict !== undefined) {
     const message = `unknown verdict \`${verdict}\`${didYouMeanSuffix(verdict, FINAL_VERDICTS)}`;
-    ctx.sink.on(props.get("verdict") ?? node, message);
+    ctx.sink.report(props.get("verdict") ?? node, message);
   }
   const reason = read("reason");
   if (reason !== undefined) extra.reason = reason;
   if (kind === "verify") Object.assign(extra, readVerify(props, read, ctx));
   if (kind === "github") {
     const action = read("action");
-    if (!props.has("action")) ctx.sink.on(node, `${where} needs action="…"`);
-    else if (action === "") ctx.sink.on(props.get("action") ?? node, "`action` must not be empty");
+    if (!props.has("action")) ctx.sink.report(node, `${where} needs action="…"`);
+    else if (action === "") ctx.sink.report(props.get("action") ?? node, "`action` must not be empty");
     else if (action !== undefined) extra.action = action;
   }
   return extra;
@@ -214,16 +214,16 @@ function readRoutes(node: Node, id: string, ctx: ReadContext): Route[] {
   const routes: Route[] = [];
   for (const child of node.children?.nodes ?? []) {
     if (child.getName() !== "route") {
-      ctx.sink.on(child, `unexpected \`${child.getName()}\` in decision \`${id}\`: only \`route\` nodes`);
+      ctx.sink.report(child, `unexpected \`${child.getName()}\` in decision \`${id}\`: only \`route\` nodes`);
       continue;
     }
     const props = propertyMap(child, ctx.sink);
     rejectUnknown(props, ["to", "when"], "`route`", ctx.sink);
     for (const arg of child.getArgumentEntries())
-      ctx.sink.on(arg, '`route` takes properties only: `route to="…" when="…"`');
+      ctx.sink.report(arg, '`route` takes properties only: `route to="…" when="…"`');
     const toEntry = props.get("to");
     const to = readString(toEntry, ctx.sink);
-    if (toEntry === undefined) ctx.sink.on(child, '`route` needs to="stage"');
+    if (toEntry === undefined) ctx.sink.report(child, '`route` needs to="stage"');
     if (to === undefined || toEntry === undefined) continue;
     const whenEntry = props.get("when");
     const route: Route = {
@@ -240,5 +240,5 @@ function readRoutes(node: Node, id: string, ctx: ReadContext): Route[] {
 function rejectChildren(node: Node, where: string, ctx: ReadContext): void {
   const first = node.children?.nodes[0];
   if (first !== undefined)
-    ctx.sink.on(first, `${where} cannot have children; only decision stages hold routes`);
+    ctx.sink.report(first, `${where} cannot have children; only decision stages hold routes`);
 }

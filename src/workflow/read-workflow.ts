@@ -1,12 +1,13 @@
 import type { Document, Node } from "@bgotink/kdl";
 import type { Diagnostic, SourceLocation } from "../errors.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
+import { DiagnosticSink, locate } from "../util/kdl-diagnostics.js";
+import { propertyMap, readString, rejectUnknown, singleStringArg } from "../util/kdl-fields.js";
 import { parseKdlSafely } from "../util/parse-kdl.js";
-import { propertyMap, readString, rejectUnknown, singleStringArg } from "./kdl-props.js";
 import { type ReadContext, readCondition } from "./read-condition.js";
 import { readParallel } from "./read-parallel.js";
 import { readStage } from "./read-stage.js";
-import { DiagnosticSink, locate, type WorkflowSource } from "./source-info.js";
+import type { WorkflowSource } from "./source-info.js";
 import type { StageDef, Transition, Workflow } from "./types.js";
 
 /**
@@ -44,7 +45,7 @@ export function readWorkflow(text: string, file: string): ReadResult {
 function parseKdl(text: string, sink: DiagnosticSink): Document | undefined {
   const parsed = parseKdlSafely(text, sink.file);
   if (parsed.ok) return parsed.document;
-  for (const d of parsed.diagnostics) sink.at(d.location, d.message);
+  for (const d of parsed.diagnostics) sink.reportAt(d.location, d.message);
   return undefined;
 }
 
@@ -52,18 +53,18 @@ function findWorkflowNode(document: Document, sink: DiagnosticSink): Node | unde
   let found: Node | undefined;
   for (const node of document.nodes) {
     if (node.getName() !== "workflow") {
-      sink.on(
+      sink.report(
         node,
         `unexpected top-level \`${node.getName()}\`: a workflow file holds one \`workflow "name" { … }\``,
       );
     } else if (found !== undefined) {
-      sink.on(node, "a workflow file holds one `workflow`; this is a second one");
+      sink.report(node, "a workflow file holds one `workflow`; this is a second one");
     } else {
       found = node;
     }
   }
   if (found === undefined && document.nodes.length === 0) {
-    sink.at({ file: sink.file, line: 1, column: 1 }, 'no `workflow "name" { … }` node in this file');
+    sink.reportAt({ file: sink.file, line: 1, column: 1 }, 'no `workflow "name" { … }` node in this file');
   }
   return found;
 }
@@ -72,7 +73,7 @@ function readWorkflowNode(node: Node, ctx: ReadContext): Workflow {
   const { sink } = ctx;
   let name = singleStringArg(node, "the workflow name", sink) ?? "";
   if (name !== "" && !WORKFLOW_NAME.test(name)) {
-    sink.on(node, `workflow name \`${name}\` may use only letters, digits, _, . and -`);
+    sink.report(node, `workflow name \`${name}\` may use only letters, digits, _, . and -`);
     name = "";
   }
   rejectUnknown(propertyMap(node, sink), [], "`workflow`", sink);
@@ -84,7 +85,7 @@ function readWorkflowNode(node: Node, ctx: ReadContext): Workflow {
   const addStage = (stage: StageDef) => {
     const first = firstSeen.get(stage.id);
     if (first !== undefined) {
-      sink.at(stage.loc, `duplicate stage id \`${stage.id}\` (first declared at line ${first.line})`);
+      sink.reportAt(stage.loc, `duplicate stage id \`${stage.id}\` (first declared at line ${first.line})`);
       return;
     }
     firstSeen.set(stage.id, stage.loc);
@@ -97,7 +98,7 @@ function readWorkflowNode(node: Node, ctx: ReadContext): Workflow {
         description = singleStringArg(child, "the description", sink);
         break;
       case "start": {
-        if (ctx.source.startLoc !== undefined) sink.on(child, "`start` is given twice");
+        if (ctx.source.startLoc !== undefined) sink.report(child, "`start` is given twice");
         start = singleStringArg(child, "the first stage's id", sink) ?? start;
         const arg = child.getArgumentEntries()[0];
         ctx.source.startLoc = locate(arg ?? child, sink.file);
@@ -121,7 +122,7 @@ function readWorkflowNode(node: Node, ctx: ReadContext): Workflow {
         break;
       }
       default:
-        sink.on(
+        sink.report(
           child,
           `unknown node \`${child.getName()}\` in workflow${didYouMeanSuffix(child.getName(), WORKFLOW_CHILDREN)}`,
         );
@@ -137,12 +138,12 @@ function readTransition(node: Node, ctx: ReadContext): Transition | undefined {
   const props = propertyMap(node, sink);
   rejectUnknown(props, ["from", "to", "when"], "`transition`", sink);
   for (const arg of node.getArgumentEntries()) {
-    sink.on(arg, '`transition` takes properties only: `transition from="…" to="…"`');
+    sink.report(arg, '`transition` takes properties only: `transition from="…" to="…"`');
   }
   const fromEntry = props.get("from");
   const toEntry = props.get("to");
   if (fromEntry === undefined || toEntry === undefined) {
-    sink.on(node, '`transition` needs from="stage" and to="stage"');
+    sink.report(node, '`transition` needs from="stage" and to="stage"');
   }
   const from = readString(fromEntry, sink);
   const to = readString(toEntry, sink);

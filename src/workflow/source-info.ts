@@ -1,5 +1,6 @@
-import { type Entry, getLocation, type Node, type Value } from "@bgotink/kdl";
-import type { Diagnostic, SourceLocation } from "../errors.js";
+import type { Value } from "@bgotink/kdl";
+import type { SourceLocation } from "../errors.js";
+import { locate } from "../util/kdl-diagnostics.js";
 import type { Condition, Route, Transition } from "./types.js";
 
 /**
@@ -21,27 +22,6 @@ export interface WorkflowSource {
   brokenStages: Set<string>;
   /** Conditions that failed to parse (kept as `false`); catch-all checks skip their decision. */
   brokenConditions: Set<Condition>;
-}
-
-/** Collects diagnostics for one file. */
-export class DiagnosticSink {
-  readonly diagnostics: Diagnostic[] = [];
-
-  constructor(readonly file: string) {}
-
-  at(location: SourceLocation, message: string): void {
-    this.diagnostics.push({ location, message });
-  }
-
-  /** Report at a KDL element (node, entry, value). */
-  on(element: Node | Entry | Value, message: string): void {
-    this.at(locate(element, this.file), message);
-  }
-}
-
-export function locate(element: Node | Entry | Value, file: string): SourceLocation {
-  const start = getLocation(element)?.start;
-  return { file, line: start?.line ?? 1, column: start?.column ?? 1 };
 }
 
 /**

@@ -1,25 +1,11 @@
 /** `fixpoint diff <task>`: the task branch against its base, on a real repository after a real run. */
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
-import { isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type DemoProject, demoProject } from "../helpers/cli.js";
 
-let root: string;
-let repo: string;
-let env: NodeJS.ProcessEnv;
-const cli = (...args: string[]) => runCli(args, { cwd: repo, env });
+let cli: DemoProject["cli"];
 
 beforeEach(() => {
-  root = tempDir("fixpoint-diff-");
-  repo = join(root, "repo");
-  env = isolatedEnv(root);
-  createDemoRepo(repo);
-  expect(cli("init").code).toBe(0);
-  writeFileSync(join(repo, "fixpoint.kdl"), demoConfig());
-});
-afterEach(() => {
-  rmSync(root, { recursive: true, force: true });
+  ({ cli } = demoProject("fixpoint-diff-"));
 });
 
 describe("fixpoint diff", () => {

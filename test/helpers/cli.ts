@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
 import { makeTempDir, TEMP_PREFIX } from "./temp.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -85,4 +87,28 @@ export function git(cwd: string, ...args: string[]): string {
   const r = spawnSync("git", args, { cwd, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
   return r.stdout;
+}
+
+export interface DemoProject {
+  root: string;
+  repo: string;
+  env: NodeJS.ProcessEnv;
+  /** Runs the CLI in the project's repository. */
+  cli: (...args: string[]) => CliResult;
+}
+
+/**
+ * The demo repository, initialised for fixpoint with the demo config, in a temporary folder that
+ * is removed after the test: what most CLI tests start from. Throws when `init` fails.
+ */
+export function demoProject(prefix = "fixpoint-test-"): DemoProject {
+  const root = tempDir(prefix);
+  const repo = join(root, "repo");
+  const env = isolatedEnv(root);
+  createDemoRepo(repo);
+  const cli = (...args: string[]) => runCli(args, { cwd: repo, env });
+  const init = cli("init");
+  if (init.code !== 0) throw new Error(`fixpoint init failed: ${init.stderr}`);
+  writeFileSync(join(repo, "fixpoint.kdl"), demoConfig());
+  return { root, repo, env, cli };
 }

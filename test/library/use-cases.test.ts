@@ -144,6 +144,13 @@ describe("the use cases through createFixpoint", () => {
     await expect(fp.editTask({ task: "t-1", maxCycles: 0 })).rejects.toThrow(
       "editTask: maxCycles: Number must be greater than or equal to 1",
     );
+    await expect(fp.editTask({ task: "t-1", priority: 1.5 })).rejects.toThrow(
+      "editTask: priority: Expected integer, received float",
+    );
+    await expect(fp.editTask({ task: "t-1" })).rejects.toMatchObject({ code: "usage" });
+    const p = await fp.editTask({ task: "t-1", priority: 3, notes: "  see the design doc  " });
+    expect(p.task).toMatchObject({ priority: 3, notes: "see the design doc" });
+    expect(p.changes).toEqual({ priority: [0, 3], notes: [null, "see the design doc"] });
     await expect(fp.cancel("t-1")).rejects.toMatchObject({
       code: "usage",
       message: "t-1 is already completed",

@@ -122,6 +122,31 @@ export function runStoreContract(name: string, open: OpenStore): void {
         expect(await store.claimTask({ workerId: "w3", leaseMs: 1000, now: 20 })).toBeNull();
       });
 
+      it("claims the highest priority first, then the oldest; a task defaults to priority 0", async () => {
+        await store.createTask(newTask({ title: "low" }), 1);
+        await store.createTask(newTask({ title: "urgent", priority: 5, notes: "customer waits" }), 2);
+        await store.createTask(newTask({ title: "also low" }), 3);
+        await store.createTask(newTask({ title: "urgent too", priority: 5 }), 4);
+        const t = await store.createTask(newTask({ title: "demoted", priority: -1 }), 5);
+        expect(await store.getTask("t-1")).toMatchObject({ priority: 0, notes: null });
+        expect(await store.getTask("t-2")).toMatchObject({ priority: 5, notes: "customer waits" });
+        await store.createTask(newTask({ title: "raised later" }), 6);
+        const raised = await store.updateTask("t-6", { priority: 9, notes: "raised" }, 7);
+        expect(raised).toMatchObject({ priority: 9, notes: "raised" });
+        const order: (string | undefined)[] = [];
+        for (let i = 0; i < 6; i++)
+          order.push((await store.claimTask({ workerId: "w", leaseMs: 1000, now: 10 }))?.id);
+        expect(order).toEqual(["t-6", "t-2", "t-4", "t-1", "t-3", t.id]);
+      });
+
+      it("an expired lease of a higher-priority task is re-claimed before a queued lower one", async () => {
+        await store.createTask(newTask({ priority: 3 }), 1);
+        await store.claimTask({ workerId: "dead", leaseMs: 10, now: 2 });
+        await store.createTask(newTask(), 3);
+        expect((await store.claimTask({ workerId: "w", leaseMs: 10, now: 100 }))?.id).toBe("t-1");
+        expect((await store.claimTask({ workerId: "w", leaseMs: 10, now: 100 }))?.id).toBe("t-2");
+      });
+
       it("re-claims a running task whose lease expired; the old worker's heartbeat then fails", async () => {
         await store.createTask(newTask(), 0);
         await store.claimTask({ workerId: "dead", leaseMs: 100, now: 0 });

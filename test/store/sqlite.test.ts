@@ -13,6 +13,7 @@ import type { Store } from "../../src/domain/store.js";
 import { migrate } from "../../src/store/sqlite/migrate.js";
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { CLAIM_ANY } from "../../src/store/sqlite/task-sql.js";
 import { runStoreContract } from "./contract.js";
 import { finding, newTask } from "./samples.js";
 
@@ -250,5 +251,34 @@ describe("SQLite store: tolerant reads of hand-edited rows", () => {
       db.prepare("UPDATE checkpoints SET state = ?").run('{"next": "fi');
       expect((await store.getCheckpoint(run.id))?.state).toBe('{"next": "fi');
     });
+  });
+});
+
+describe("claims by priority at size", () => {
+  it("picks the highest priority, then the oldest, from 20,000 tasks through the covering claim index", async () => {
+    const path = join(tempDir(), "f.db");
+    const store = await openSqliteStore(path);
+    const priorities = Array.from({ length: 20_000 }, (_, i) => (i * 7919) % 11);
+    await store.transaction(async (tx) => {
+      for (const [i, priority] of priorities.entries()) await tx.createTask(newTask({ priority }), i);
+    });
+    const claimed: { priority: number; seq: number }[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t = await store.claimTask({ workerId: "w", leaseMs: 60_000, now: 1 });
+      if (t) claimed.push({ priority: t.priority, seq: t.seq });
+    }
+    const expected = priorities
+      .map((priority, i) => ({ priority, seq: i + 1 }))
+      .sort((a, b) => b.priority - a.priority || a.seq - b.seq)
+      .slice(0, 50);
+    expect(claimed).toEqual(expected);
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN ${CLAIM_ANY}`)
+      .all({ workerId: "w", leaseUntil: 1, now: 1 })
+      .map((r) => (r as { detail: string }).detail);
+    db.close();
+    expect(plan).toContain("SEARCH tasks USING COVERING INDEX tasks_claim_order (status=?)");
   });
 });

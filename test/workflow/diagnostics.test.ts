@@ -44,7 +44,7 @@ const GOLDEN: Record<string, string[]> = {
   ],
   "no-outgoing.kdl": ["no-outgoing.kdl:4:5: gate stage `gates` has no outgoing transition"],
   "bad-parallel.kdl": [
-    "bad-parallel.kdl:3:24: `max` must be a whole number ≥ 1",
+    "bad-parallel.kdl:3:24: `max` must be a whole number ≥ 1, got 0",
     "bad-parallel.kdl:4:9: parallel `reviews` cannot contain another parallel",
   ],
   "parallel-child-target.kdl": [
@@ -53,7 +53,7 @@ const GOLDEN: Record<string, string[]> = {
   "start-problems.kdl": [
     "start-problems.kdl:2:11: start at unknown stage `implment` (did you mean `implement`?)",
     'start-problems.kdl:3:36: `timeout` must be a duration like "30s", "10m", "1h30m" or a number of ms',
-    "start-problems.kdl:3:58: `max-visits` must be a whole number ≥ 1",
+    "start-problems.kdl:3:58: `max-visits` must be a whole number ≥ 1, got 0",
     "start-problems.kdl:4:30: unknown verdict `APPROVD` (did you mean `APPROVED`?)",
   ],
 };

@@ -2,8 +2,8 @@ import { isAbsolute, resolve } from "node:path";
 import { loadConfig } from "../../config/load.js";
 import type { Config } from "../../config/types.js";
 import type { Git } from "../../domain/git.js";
-import type { ProcessRunner } from "../../domain/process.js";
-import { errorMessage } from "../../errors.js";
+import { errorMessage, FixpointError } from "../../errors.js";
+import type { GitRunner } from "../../git/exec.js";
 import { defaultSqlitePath, openStore } from "../../store/open.js";
 import { describeUrl } from "../../store/postgres/errors.js";
 import { openDatabase } from "../../store/sqlite/connection.js";
@@ -12,25 +12,21 @@ import type { Check } from "./check.js";
 
 /** Checks of what every command needs: git, the repository, the config and the store. */
 
-export async function checkGit(runner: ProcessRunner, cwd: string, env: NodeJS.ProcessEnv): Promise<Check> {
-  const r = await runner.run({ command: "git", args: ["--version"], cwd, env, timeoutMs: 15_000 });
-  if (r.spawnError !== undefined) {
-    return {
-      name: "git",
-      status: "fail",
-      detail: `not found (${r.spawnError})`,
-      fix: "install git and make sure it is on PATH",
-    };
+export async function checkGit(git: GitRunner, cwd: string): Promise<Check> {
+  try {
+    const r = await git.run(cwd, ["--version"], { timeoutMs: 15_000 });
+    return { name: "git", status: "ok", detail: r.stdout.trim() };
+  } catch (e) {
+    if (e instanceof FixpointError && e.code === "environment") {
+      return {
+        name: "git",
+        status: "fail",
+        detail: "not found",
+        fix: "install git and make sure it is on PATH",
+      };
+    }
+    return { name: "git", status: "fail", detail: errorMessage(e), fix: "repair the git installation" };
   }
-  if (r.exitCode !== 0) {
-    return {
-      name: "git",
-      status: "fail",
-      detail: `\`git --version\` exited ${r.exitCode}: ${r.stderr.trim()}`,
-      fix: "repair the git installation",
-    };
-  }
-  return { name: "git", status: "ok", detail: r.stdout.trim() };
 }
 
 export async function checkRepository(git: Git, cwd: string): Promise<{ check: Check; root: string | null }> {

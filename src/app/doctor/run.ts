@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultFactories } from "../../agents/resolver.js";
+import { createGitRunner } from "../../git/exec.js";
 import { createGit } from "../../git/git-cli.js";
 import { createProcessRunner } from "../../util/process-runner.js";
 import { cliFactoriesOrEmpty } from "../backends.js";
@@ -19,7 +20,8 @@ export async function doctor(opts: {
   timeoutMs: number;
 }): Promise<Check[]> {
   const runner = createProcessRunner();
-  const checks: Check[] = [await checkGit(runner, opts.cwd, opts.env)];
+  const git = createGitRunner({ env: opts.env });
+  const checks: Check[] = [await checkGit(git, opts.cwd)];
   const repo = await checkRepository(createGit(), opts.cwd);
   checks.push(repo.check);
   if (!repo.root) return checks;
@@ -42,13 +44,11 @@ export async function doctor(opts: {
   const scratchDir = await mkdtemp(join(tmpdir(), "fixpoint-doctor-"));
   try {
     // Some CLIs (Codex) refuse to run outside a git repository.
-    await runner.run({
-      command: "git",
-      args: ["init", "-q"],
-      cwd: scratchDir,
-      env: opts.env,
-      timeoutMs: 15_000,
-    });
+    try {
+      await git.run(scratchDir, ["init", "-q"], { timeoutMs: 15_000 });
+    } catch {
+      // The git check above already failed and said why; the agent checks run without a repository.
+    }
     const factories = { ...cliFactoriesOrEmpty(config), ...defaultFactories() };
     const deps = {
       runner,

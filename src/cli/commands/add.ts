@@ -7,7 +7,7 @@ import { errorMessage, FixpointError } from "../../errors.js";
 import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
 import { taskJson } from "../render/json.js";
-import { parseNumber, parsePositiveInt } from "../task-ref.js";
+import { parseInteger, parseNumber, parsePositiveInt } from "../task-ref.js";
 
 interface AddOptions {
   type?: string;
@@ -20,6 +20,8 @@ interface AddOptions {
   base?: string;
   promptFile?: string;
   title?: string;
+  priority?: string;
+  notes?: string;
   json?: boolean;
 }
 
@@ -38,6 +40,8 @@ export function registerAdd(program: Command, io: Io): void {
     .option("--base <branch>", "base branch (default: the current branch)")
     .option("--prompt-file <file>", "read the prompt from a file")
     .option("--title <title>", "short title (default: the prompt's first line)")
+    .option("--priority <n>", "claim order: higher first, then oldest (default 0; may be negative)")
+    .option("--notes <text>", "free text kept on the task (secrets are redacted)")
     .option("--json", "print the task as JSON")
     .action(async (promptArg: string | undefined, opts: AddOptions) => {
       const prompt = opts.promptFile ? await readPromptFile(resolve(io.cwd, opts.promptFile)) : promptArg;
@@ -52,6 +56,7 @@ export function registerAdd(program: Command, io: Io): void {
       }
       const maxCycles = parsePositiveInt("--max-cycles", opts.maxCycles);
       const budgetUsd = parseNumber("--budget-usd", opts.budgetUsd);
+      const priority = parseInteger("--priority", opts.priority);
       const task = await withContext(
         io,
         (ctx) =>
@@ -64,12 +69,17 @@ export function registerAdd(program: Command, io: Io): void {
             ...(opts.base !== undefined ? { base: opts.base } : {}),
             ...(opts.agent !== undefined ? { agent: opts.agent } : {}),
             ...(opts.reviewAgent !== undefined ? { reviewAgent: opts.reviewAgent } : {}),
+            ...(priority !== undefined ? { priority } : {}),
+            ...(opts.notes !== undefined ? { notes: opts.notes } : {}),
           }),
         // As flags, so a bad value is reported like every other configuration override.
         { flags: { maxCycles, budgetUsd } },
       );
       if (opts.json) printJson(io, taskJson(task));
-      else io.out(`queued ${task.id}  ${task.type}  ${task.title}\n`);
+      else
+        io.out(
+          `queued ${task.id}  ${task.type}  ${task.title}${task.priority !== 0 ? `  (priority ${task.priority})` : ""}\n`,
+        );
     });
 }
 

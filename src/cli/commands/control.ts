@@ -5,7 +5,7 @@ import { approve, reject } from "../../app/human.js";
 import { FINAL_VERDICTS } from "../../domain/types.js";
 import { withContext } from "../context.js";
 import type { Io } from "../io.js";
-import { parseNumber, parsePositiveInt } from "../task-ref.js";
+import { parseInteger, parseNumber, parsePositiveInt } from "../task-ref.js";
 
 export function registerControl(program: Command, io: Io): void {
   program
@@ -22,17 +22,26 @@ export function registerControl(program: Command, io: Io): void {
   program
     .command("edit")
     .description(
-      "override the final verdict, or change the cycle bound or budget (recorded as events with who and when)",
+      "override the final verdict, or change the cycle bound, budget, priority or notes (recorded as events with who and when)",
     )
     .argument("<id>", "task id")
     .option("--verdict <verdict>", FINAL_VERDICTS.join(" | "))
     .option("--max-cycles <n>", "fix cycles before MAX_CYCLES_REACHED")
     .option("--budget-usd <usd>", "stop the task when it has cost this much (all runs)")
     .option("--budget-tokens <n>", "stop the task when it has used this many tokens (all runs)")
+    .option("--priority <n>", "claim order: higher first, then oldest (may be negative)")
+    .option("--notes <text>", 'replace the task\'s notes (secrets are redacted; "" clears them)')
     .action(
       async (
         ref: string,
-        opts: { verdict?: string; maxCycles?: string; budgetUsd?: string; budgetTokens?: string },
+        opts: {
+          verdict?: string;
+          maxCycles?: string;
+          budgetUsd?: string;
+          budgetTokens?: string;
+          priority?: string;
+          notes?: string;
+        },
       ) => {
         const input = {
           task: ref,
@@ -40,6 +49,8 @@ export function registerControl(program: Command, io: Io): void {
           ...optional("maxCycles", parsePositiveInt("--max-cycles", opts.maxCycles)),
           ...optional("budgetUsd", parseNumber("--budget-usd", opts.budgetUsd)),
           ...optional("budgetTokens", parsePositiveInt("--budget-tokens", opts.budgetTokens)),
+          ...optional("priority", parseInteger("--priority", opts.priority)),
+          ...(opts.notes !== undefined ? { notes: opts.notes } : {}),
         };
         const r = await withContext(io, (ctx) => editTask(ctx, input));
         const verdict = r.changes.verdict;

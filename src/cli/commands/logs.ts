@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { taskEvents, taskTranscripts } from "../../app/logs.js";
 import type { TaskEvent } from "../../domain/types.js";
+import { isActiveTask } from "../../domain/types.js";
 import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
 import { eventJson } from "../render/json.js";
@@ -22,7 +23,7 @@ export function registerLogs(program: Command, io: Io): void {
           const log = await taskEvents(ctx, { task: ref, afterId: last });
           for (const e of log.events) print(e);
           last = log.events.at(-1)?.id ?? last;
-          if (!opts.follow || (log.status !== "running" && log.status !== "queued")) break;
+          if (!opts.follow || !isActiveTask(log.status)) break;
           await ctx.clock.sleep(500);
         }
         if (opts.agent) {

@@ -26,7 +26,7 @@ export function registerShow(program: Command, io: Io): void {
       const summaries = cycleSummaries(events);
       if (opts.json) {
         printJson(io, {
-          task: taskJson({ ...task, costUsd: cost, tokens }),
+          task: { ...taskJson({ ...task, costUsd: cost, tokens }), notes: task.notes },
           runs: runs.map(runJson),
           stages: stages.map(stageJson),
           findings: findings.map(findingJson),
@@ -44,6 +44,8 @@ export function registerShow(program: Command, io: Io): void {
       );
       out.push(`  workflow ${task.workflow}  ·  base ${task.baseBranch}  ·  branch ${task.branch ?? "-"}`);
       if (task.worktreePath) out.push(`  worktree ${task.worktreePath}`);
+      if (task.priority !== 0) out.push(`  priority ${task.priority}`);
+      if (task.notes) out.push(`  notes ${task.notes.replace(/\n/g, "\n        ")}`);
       out.push(`  cost ${money(cost)}  ·  ${tokens} tokens`);
       out.push("", "Runs:");
       const runCost = (id: number) => stages.filter((s) => s.runId === id).reduce((a, s) => a + s.costUsd, 0);

@@ -1,4 +1,4 @@
-import type { TaskEvent } from "../../domain/types.js";
+import { isActiveFinding, type TaskEvent } from "../../domain/types.js";
 
 export interface CycleSummary {
   cycle: number;
@@ -7,8 +7,6 @@ export interface CycleSummary {
   added: number;
   reopened: number;
 }
-
-const LIVE = new Set(["open", "fixed", "deferred"]);
 
 /**
  * Replays the registry's events into one line per review cycle:
@@ -30,7 +28,9 @@ export function cycleSummaries(events: TaskEvent[]): CycleSummary[] {
   const cycles: number[] = [];
   const close = (c: number) => {
     const s = get(c);
-    s.stillOpen = [...status.entries()].filter(([id, st]) => LIVE.has(st) && (born.get(id) ?? c) < c).length;
+    s.stillOpen = [...status.entries()].filter(
+      ([id, st]) => isActiveFinding(st) && (born.get(id) ?? c) < c,
+    ).length;
   };
   let current: number | null = null;
   for (const e of events) {

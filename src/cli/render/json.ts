@@ -15,6 +15,7 @@ export function taskJson(t: Omit<TaskSummary, "costUsd" | "tokens"> & Partial<Ta
     reason: t.reason,
     cycle: t.cycle,
     max_cycles: t.maxCycles,
+    priority: t.priority,
     current_stage: t.currentStage,
     workflow: t.workflow,
     base_branch: t.baseBranch,
@@ -40,7 +41,7 @@ export function taskJsonText(t: TaskSummary): string {
   return (
     `{"id":${str(t.id)},"type":${str(t.type)},"title":${str(t.title)},"status":${str(t.status)},` +
     `"final_verdict":${str(t.finalVerdict)},"reason":${str(t.reason)},"cycle":${numOrNull(t.cycle)},` +
-    `"max_cycles":${numOrNull(t.maxCycles)},"current_stage":${str(t.currentStage)},"workflow":${str(t.workflow)},` +
+    `"max_cycles":${numOrNull(t.maxCycles)},"priority":${numOrNull(t.priority)},"current_stage":${str(t.currentStage)},"workflow":${str(t.workflow)},` +
     `"base_branch":${str(t.baseBranch)},"branch":${str(t.branch)},"worktree":${str(t.worktreePath)},` +
     `"parent_id":${str(t.parentId)},"created_at":"${new Date(t.createdAt).toISOString()}",` +
     `"updated_at":"${new Date(t.updatedAt).toISOString()}","cost_usd":${numOrNull(t.costUsd ?? 0)},` +

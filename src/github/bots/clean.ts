@@ -1,8 +1,8 @@
+import { fencedBlocks } from "../../util/markdown-fences.js";
 import {
   type Block,
   cutBlocks,
   detailsBlocks,
-  fencedBlocks,
   firstWordsLine,
   sentence,
   stripHtmlComments,

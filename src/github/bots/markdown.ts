@@ -102,29 +102,6 @@ export function suggestionOf(text: string): string | undefined {
   return body.replace(/\n$/, "");
 }
 
-/** Fenced code blocks with their info string. Unclosed fences run to the end. */
-export function fencedBlocks(text: string): { info: string; body: string; start: number; end: number }[] {
-  const out: { info: string; body: string; start: number; end: number }[] = [];
-  const open = /^[ \t]{0,3}(`{3,}|~{3,})([^\n`]{0,80})$/gm;
-  for (;;) {
-    const m = open.exec(text);
-    if (!m) return out;
-    const fence = m[1] ?? "```";
-    const from = m.index + m[0].length + 1;
-    const close = new RegExp(`^[ \\t]{0,3}${fence[0] === "`" ? "`" : "~"}{${fence.length},}[ \\t]*$`, "gm");
-    close.lastIndex = from;
-    const c = close.exec(text);
-    const end = c ? c.index + c[0].length : text.length;
-    out.push({
-      info: (m[2] ?? "").trim(),
-      body: text.slice(from, c ? c.index : text.length),
-      start: m.index,
-      end,
-    });
-    open.lastIndex = Math.max(end, open.lastIndex);
-  }
-}
-
 /** Markdown images, `<img>`, `<picture>` and links whose only content is an image. */
 export function stripImages(text: string): string {
   return text

@@ -1,6 +1,7 @@
 import type { GithubClient } from "../../domain/github.js";
 import type { Store } from "../../domain/store.js";
 import type { Finding, Severity, Task } from "../../domain/types.js";
+import { isActiveFinding } from "../../domain/types.js";
 import { isBlocking } from "../../findings/severity.js";
 import { fileTechDebtIssues, type TechDebtResult } from "../tech-debt.js";
 
@@ -18,9 +19,7 @@ export interface FileIssuesInput {
 
 /** Non-blocking findings still open, fixed-but-unverified or deferred: the follow-ups. */
 export function followupFindings(findings: Finding[], blockingSeverity: Severity): Finding[] {
-  return findings.filter(
-    (f) => ["open", "fixed", "deferred"].includes(f.status) && !isBlocking(f.severity, blockingSeverity),
-  );
+  return findings.filter((f) => isActiveFinding(f.status) && !isBlocking(f.severity, blockingSeverity));
 }
 
 /**

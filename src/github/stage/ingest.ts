@@ -39,32 +39,7 @@ export async function ingestFeedback(
     bots: deps.config.bots,
     hasWriteAccess: writeAccessFrom(client),
   });
-  const events = [];
-  const now = deps.clock.now();
-  const base = { taskId: ctx.task.id, runId: ctx.runId };
-  if (ignored.length > 0) {
-    const count = ignored.reduce((n, i) => n + i.count, 0);
-    events.push({
-      ...base,
-      type: "github.ignored_authors",
-      data: { pr: pull.number, count, authors: ignored.map((i) => ({ ...i })) },
-    });
-    const message = `PR #${pull.number}: ${count} comment${count === 1 ? "" : "s"} from other authors ignored (not allowed to instruct agents)`;
-    ctx.deps.listener({ type: "notice", taskId: ctx.task.id, message });
-  }
-  if (raw.partialReason) {
-    events.push({
-      ...base,
-      type: "github.feedback_partial",
-      data: { pr: pull.number, reason: raw.partialReason },
-    });
-    ctx.deps.listener({
-      type: "notice",
-      taskId: ctx.task.id,
-      message: `PR #${pull.number}: ${raw.partialReason}`,
-    });
-  }
-  if (events.length) await deps.store.appendEvents(events, now);
+  await recordNotices(pull.number, ignored, raw.partialReason, deps, ctx);
 
   const bots = botDefaults(deps.config.botSettings);
   // Allowed people's `@fixpoint learn …` replies to bot threads become learnings first, so the
@@ -111,6 +86,42 @@ export async function ingestFeedback(
     // `wait-for-review`: the pr-rework workflow routes to `await-review` on this key.
     { context: { ...pullContext(pull), "github.wait_for_review": deps.config.waitForReview } },
   );
+}
+
+/** Events and notices for comments left out: from authors not allowed, or past a partial read. */
+async function recordNotices(
+  pr: number,
+  ignored: Awaited<ReturnType<typeof filterFeedback>>["ignored"],
+  partialReason: string | undefined,
+  deps: GithubStageDeps,
+  ctx: StageContext,
+): Promise<void> {
+  const events = [];
+  const now = deps.clock.now();
+  const base = { taskId: ctx.task.id, runId: ctx.runId };
+  if (ignored.length > 0) {
+    const count = ignored.reduce((n, i) => n + i.count, 0);
+    events.push({
+      ...base,
+      type: "github.ignored_authors",
+      data: { pr: pr, count, authors: ignored.map((i) => ({ ...i })) },
+    });
+    const message = `PR #${pr}: ${count} comment${count === 1 ? "" : "s"} from other authors ignored (not allowed to instruct agents)`;
+    ctx.deps.listener({ type: "notice", taskId: ctx.task.id, message });
+  }
+  if (partialReason) {
+    events.push({
+      ...base,
+      type: "github.feedback_partial",
+      data: { pr: pr, reason: partialReason },
+    });
+    ctx.deps.listener({
+      type: "notice",
+      taskId: ctx.task.id,
+      message: `PR #${pr}: ${partialReason}`,
+    });
+  }
+  if (events.length) await deps.store.appendEvents(events, now);
 }
 
 /**

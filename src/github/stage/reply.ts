@@ -1,4 +1,4 @@
-import type { GithubClient, ReviewThread } from "../../domain/github.js";
+import type { GithubClient, PullRequest, ReviewThread } from "../../domain/github.js";
 import type { Finding } from "../../domain/types.js";
 import { crashPoint } from "../../engine/crash-points.js";
 import type { StageContext, StageResult } from "../../engine/deps.js";
@@ -56,12 +56,7 @@ export async function replyToThreads(
   if (!pull) return ghSkipped(`no pull request for ${ctx.task.branch ?? "this task"}`);
   if (pull.state !== "open") return ghSkipped(closedMessage(pull), { context: pullContext(pull) });
   const cycle = ctx.state.cycle;
-  const byThread = new Map<string, Disposition>();
-  for (const f of ctx.registry.all()) {
-    const d = dispositionOf(f, cycle);
-    if (!d) continue;
-    for (const s of f.sources) if (s.source.startsWith("pr:")) byThread.set(s.source.slice(3), d);
-  }
+  const byThread = addressedThreads(ctx, cycle);
   if (byThread.size === 0)
     return ghSkipped("no PR thread was addressed this cycle", { context: pullContext(pull) });
 
@@ -101,6 +96,18 @@ export async function replyToThreads(
       failures.push(`${threadId}: ${errorMessage(e)}`);
     }
   }
+  return recordReplies(pull, cycle, { replied, resolved, failures }, deps, ctx);
+}
+
+/** The `github.replied` event and the stage's result: partial when some threads failed. */
+async function recordReplies(
+  pull: PullRequest,
+  cycle: number,
+  counts: { replied: number; resolved: number; failures: string[] },
+  deps: GithubStageDeps,
+  ctx: StageContext,
+): Promise<StageResult> {
+  const { replied, resolved, failures } = counts;
   const summary = `PR #${pull.number}: ${replied} repl${replied === 1 ? "y" : "ies"}, ${resolved} thread${resolved === 1 ? "" : "s"} resolved`;
   await deps.store.appendEvents(
     [
@@ -116,6 +123,17 @@ export async function replyToThreads(
   if (failures.length === 0) return ghSuccess(summary, { type: "none" }, { context: pullContext(pull) });
   const reason = `${failures.length} thread${failures.length === 1 ? "" : "s"} not answered: ${failures.join("; ")}`;
   return replied > 0 || resolved > 0 ? ghPartial(summary, reason) : ghFail(reason);
+}
+
+/** PR threads whose finding this cycle settled (fixed, refuted, …), by thread id. */
+function addressedThreads(ctx: StageContext, cycle: number): Map<string, Disposition> {
+  const byThread = new Map<string, Disposition>();
+  for (const f of ctx.registry.all()) {
+    const d = dispositionOf(f, cycle);
+    if (!d) continue;
+    for (const s of f.sources) if (s.source.startsWith("pr:")) byThread.set(s.source.slice(3), d);
+  }
+  return byThread;
 }
 
 /** The resolve or re-review command configured for a bot (`bots { <login> command=… }`), if any. */

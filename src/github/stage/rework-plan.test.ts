@@ -34,6 +34,7 @@ const task = (id: string, over: Partial<TaskSummary> = {}): TaskSummary => ({
   maxCycles: 3,
   cycle: 1,
   currentStage: null,
+  priority: 0,
   parentId: null,
   createdAt: 0,
   updatedAt: 0,

@@ -1,5 +1,6 @@
 import type { PullRequest } from "../../domain/github.js";
 import type { TaskSummary } from "../../domain/types.js";
+import { isActiveTask } from "../../domain/types.js";
 
 /** `pr-<n>-cycle-<k>`: one rework task per PR and cycle (seed 004). */
 export function reworkTaskId(pr: number, cycle: number): string {
@@ -46,7 +47,7 @@ export function decideRework(pull: PullRequest, tasks: TaskSummary[], maxCycles:
 }
 
 function unfinished(t: TaskSummary): boolean {
-  if (t.status === "queued" || t.status === "running") return true;
+  if (isActiveTask(t.status)) return true;
   // An interrupted run ends needs_human with the stage it stopped at still recorded.
   return t.status === "needs_human" && t.currentStage !== null;
 }

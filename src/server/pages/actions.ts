@@ -1,4 +1,4 @@
-import { FINAL_VERDICTS, type Finding, type Task } from "../../domain/types.js";
+import { FINAL_VERDICTS, type Finding, isActiveTask, type Task } from "../../domain/types.js";
 import { type Html, href, html } from "../html.js";
 import { csrfField, type PageContext } from "./layout.js";
 
@@ -10,7 +10,7 @@ export function taskActions(task: Task, ctx: PageContext): Html {
   const url = (action: string) => href("/tasks", task.id, action);
   const waitingHuman =
     task.status === "needs_human" && task.currentStage !== null && task.finalVerdict === null;
-  const active = task.status === "running" || task.status === "queued";
+  const active = isActiveTask(task.status);
   const forms: Html[] = [];
   if (waitingHuman) {
     forms.push(html`<form method="post" action="${url("approve")}" class="action">${csrfField(ctx)}

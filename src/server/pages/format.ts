@@ -1,4 +1,5 @@
 import type { TaskSummary } from "../../domain/types.js";
+import { isActiveTask } from "../../domain/types.js";
 import { formatDuration } from "../../util/duration.js";
 import { type Html, html } from "../html.js";
 
@@ -17,7 +18,7 @@ export function when(ts: number): string {
 
 /** Time a task has taken: until now while it is active, until its last change otherwise. */
 export function elapsedOf(t: Pick<TaskSummary, "status" | "createdAt" | "updatedAt">, now: number): number {
-  return (t.status === "running" || t.status === "queued" ? now : t.updatedAt) - t.createdAt;
+  return (isActiveTask(t.status) ? now : t.updatedAt) - t.createdAt;
 }
 
 /** Why a task needs a person, in a few words (the morning report's sub-groups). */

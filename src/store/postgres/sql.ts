@@ -44,17 +44,18 @@ export function insertTaskSql(
   const p = new Params();
   const sql = `
 INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, branch, worktree_path,
-  status, max_cycles, cycle, budget, agents, meta, parent_id, created_at, updated_at)
+  status, max_cycles, cycle, priority, notes, budget, agents, meta, parent_id, created_at, updated_at)
 VALUES (${p.add(id)}, ${p.add(seq)}, ${p.add(input.type)}, ${p.add(input.title)}, ${p.add(input.prompt)},
   ${p.add(input.workflow)}, ${p.add(input.repo)}, ${p.add(input.baseBranch)}, ${p.add(input.branch ?? null)},
-  ${p.add(input.worktreePath ?? null)}, 'queued', ${p.add(input.maxCycles)}, 0, ${p.json(input.budget ?? {})},
+  ${p.add(input.worktreePath ?? null)}, 'queued', ${p.add(input.maxCycles)}, 0,
+  ${p.add(input.priority ?? 0)}, ${p.add(input.notes ?? null)}, ${p.json(input.budget ?? {})},
   ${p.json(input.agents ?? {})}, ${p.json(input.meta ?? {})}, ${p.add(input.parentId ?? null)}, ${p.add(now)}, ${p.add(now)})
 RETURNING ${TASK_SELECT}`;
   return { sql, params: p };
 }
 
 /**
- * One statement: pick the oldest live task that is queued or whose lease expired, lock it with
+ * One statement: pick the first live task (highest priority, then oldest) that is queued or whose lease expired, lock it with
  * SKIP LOCKED (a row another claimer is taking is passed over, never waited for), and take it.
  * `nowSql` is the clock leases are measured on (the server's, or the caller's in tests).
  */
@@ -75,7 +76,7 @@ UPDATE tasks SET status = 'running', worker_id = ${p.add(workerId)},
 WHERE id = (
   SELECT id FROM tasks
   WHERE status IN ('queued', 'running') AND (status = 'queued' OR lease_expires_at < ${nowSql})${idFilter}
-  ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+  ORDER BY priority DESC, seq LIMIT 1 FOR UPDATE SKIP LOCKED)
 RETURNING ${TASK_SELECT}`;
   return { sql, params: p };
 }
@@ -90,6 +91,8 @@ const PATCH_COLUMNS: Record<keyof TaskPatch, { column: string; json?: true }> = 
   branch: { column: "branch" },
   worktreePath: { column: "worktree_path" },
   maxCycles: { column: "max_cycles" },
+  priority: { column: "priority" },
+  notes: { column: "notes" },
   workflow: { column: "workflow" },
   budget: { column: "budget", json: true },
   agents: { column: "agents", json: true },

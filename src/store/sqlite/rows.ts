@@ -92,6 +92,8 @@ export const TASK_COLUMNS = [
   "worker_id",
   "lease_expires_at",
   "lease_token",
+  "priority",
+  "notes",
   "created_at",
   "updated_at",
 ] as const;
@@ -124,8 +126,11 @@ const SUMMARY_COLUMNS = [
   "updated_at",
 ] as const;
 
-/** `SELECT ${SUMMARY_SELECT} FROM tasks`, matching toTaskSummary's positions (spend: migration 003). */
-export const SUMMARY_SELECT = `${SUMMARY_COLUMNS.join(", ")}, cost_usd, tokens`;
+/**
+ * `SELECT ${SUMMARY_SELECT} FROM tasks`, matching toTaskSummary's positions (spend: migration
+ * 003, priority: 010). SQLite's `tasks_listing` index covers exactly these columns.
+ */
+export const SUMMARY_SELECT = `${SUMMARY_COLUMNS.join(", ")}, cost_usd, tokens, priority`;
 
 export function toTaskSummary(r: readonly Cell[]): TaskSummary {
   return {
@@ -148,6 +153,7 @@ export function toTaskSummary(r: readonly Cell[]): TaskSummary {
     updatedAt: num(r[16]),
     costUsd: num(r[17]),
     tokens: num(r[18]),
+    priority: num(r[19]),
   };
 }
 
@@ -177,6 +183,8 @@ export function toTask(r: readonly Cell[]): Task {
     workerId: textOrNull(r[C.worker_id]),
     leaseExpiresAt: numOrNull(r[C.lease_expires_at]),
     leaseToken: num(r[C.lease_token]),
+    priority: num(r[C.priority]),
+    notes: textOrNull(r[C.notes]),
     createdAt: num(r[C.created_at]),
     updatedAt: num(r[C.updated_at]),
   };

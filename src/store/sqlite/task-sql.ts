@@ -14,9 +14,9 @@ const json = (v: Json | object | undefined, fallback: string): string =>
 
 export const INSERT_TASK = `
 INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, branch, worktree_path,
-  status, max_cycles, cycle, budget, agents, meta, parent_id, created_at, updated_at)
+  status, max_cycles, cycle, priority, notes, budget, agents, meta, parent_id, created_at, updated_at)
 VALUES (@id, @seq, @type, @title, @prompt, @workflow, @repo, @baseBranch, @branch, @worktreePath,
-  'queued', @maxCycles, 0, @budget, @agents, @meta, @parentId, @now, @now)
+  'queued', @maxCycles, 0, @priority, @notes, @budget, @agents, @meta, @parentId, @now, @now)
 RETURNING ${TASK_SELECT}`;
 
 export function insertTaskParams(input: NewTask, id: string, seq: number, now: number): Params {
@@ -32,6 +32,8 @@ export function insertTaskParams(input: NewTask, id: string, seq: number, now: n
     branch: input.branch ?? null,
     worktreePath: input.worktreePath ?? null,
     maxCycles: input.maxCycles,
+    priority: input.priority ?? 0,
+    notes: input.notes ?? null,
     budget: json(input.budget, "{}"),
     agents: json(input.agents, "{}"),
     meta: json(input.meta, "{}"),
@@ -40,9 +42,10 @@ export function insertTaskParams(input: NewTask, id: string, seq: number, now: n
   };
 }
 
-// Claims: the oldest queued task, or a running one whose lease expired. One UPDATE, so the
-// pick and the take cannot be split by another worker. The two candidates are looked up apart,
-// each through its own index: the oldest queued one is one seek in (status, seq), and expired
+// Claims: the first queued task (highest priority, then oldest), or a running one whose lease
+// expired. One UPDATE, so the pick and the take cannot be split by another worker. The two
+// candidates are looked up apart, each through its own index: the first queued one is one seek
+// in (status, priority DESC, seq) (migration 010), and expired
 // leases are a range of (status, lease_expires_at). A combined `status IN (…)` would sort every
 // live task on each claim: quadratic over a 10,000-task queue.
 const CLAIM = (idFilter: string): string => `
@@ -50,12 +53,14 @@ UPDATE tasks SET status = 'running', worker_id = @workerId, lease_expires_at = @
   lease_token = lease_token + 1, updated_at = @now
 WHERE id = (
   SELECT id FROM (
-    SELECT * FROM (SELECT id, seq FROM tasks WHERE status = 'queued'${idFilter} ORDER BY seq LIMIT 1)
+    SELECT * FROM (
+      SELECT id, priority, seq FROM tasks WHERE status = 'queued'${idFilter}
+      ORDER BY priority DESC, seq LIMIT 1)
     UNION ALL
     SELECT * FROM (
-      SELECT id, seq FROM tasks WHERE status = 'running' AND lease_expires_at < @now${idFilter}
-      ORDER BY seq LIMIT 1)
-  ) ORDER BY seq LIMIT 1)
+      SELECT id, priority, seq FROM tasks WHERE status = 'running' AND lease_expires_at < @now${idFilter}
+      ORDER BY priority DESC, seq LIMIT 1)
+  ) ORDER BY priority DESC, seq LIMIT 1)
 RETURNING ${TASK_SELECT}`;
 export const CLAIM_ANY = CLAIM("");
 export const CLAIM_AMONG = CLAIM(" AND id IN (SELECT value FROM json_each(@ids))");
@@ -70,6 +75,8 @@ const PATCH_COLUMNS: Record<keyof TaskPatch, { column: string; encode?: (v: obje
   branch: { column: "branch" },
   worktreePath: { column: "worktree_path" },
   maxCycles: { column: "max_cycles" },
+  priority: { column: "priority" },
+  notes: { column: "notes" },
   workflow: { column: "workflow" },
   budget: { column: "budget", encode: (v) => JSON.stringify(v) },
   agents: { column: "agents", encode: (v) => JSON.stringify(v) },

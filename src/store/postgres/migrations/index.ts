@@ -2,6 +2,7 @@ import { sql as initial } from "./001_initial.js";
 import { sql as workers } from "./002_workers.js";
 import { sql as agentGroups } from "./003_agent_groups.js";
 import { sql as learnings } from "./004_learnings.js";
+import { sql as taskPriority } from "./005_task_priority.js";
 import { sql as artifacts } from "./006_artifacts.js";
 
 export interface PgMigration {
@@ -20,6 +21,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 2, name: "workers", sql: workers },
   { version: 3, name: "agent_groups", sql: agentGroups },
   { version: 4, name: "learnings", sql: learnings },
+  { version: 5, name: "task_priority", sql: taskPriority },
   { version: 6, name: "artifacts", sql: artifacts },
 ];
 

@@ -6,6 +6,7 @@ import { sql as taskListing } from "./006_task_listing.js";
 import { sql as workers } from "./007_workers.js";
 import { sql as agentGroups } from "./008_agent_groups.js";
 import { sql as learnings } from "./009_learnings.js";
+import { sql as taskPriority } from "./010_task_priority.js";
 import { sql as artifacts } from "./011_artifacts.js";
 
 export interface Migration {
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: "workers", sql: workers },
   { version: 8, name: "agent_groups", sql: agentGroups },
   { version: 9, name: "learnings", sql: learnings },
+  { version: 10, name: "task_priority", sql: taskPriority },
   { version: 11, name: "artifacts", sql: artifacts },
 ];
 

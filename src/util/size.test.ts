@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { parseConfigText } from "../config/parse.js";
 import { DiagnosticsError, formatDiagnostic } from "../errors.js";
-import { parseConfigText } from "./parse.js";
 import { formatSize, parseSize } from "./size.js";
 
 const parse = (text: string) => parseConfigText(text, "/repo/fixpoint.kdl", { home: "/home/u" });

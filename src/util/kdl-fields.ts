@@ -1,12 +1,16 @@
 import type { Entry, Identifier, Node, Value } from "@bgotink/kdl";
 import { parseSeverity } from "../findings/severity.js";
-import { didYouMeanSuffix } from "../util/did-you-mean.js";
-import { parseDuration } from "../util/duration.js";
-import { type DiagnosticSink, describeNode } from "./diagnostics.js";
+import { didYouMeanSuffix } from "./did-you-mean.js";
+import { parseDuration } from "./duration.js";
+import { type DiagnosticSink, describeNode } from "./kdl-diagnostics.js";
 import { parseSize } from "./size.js";
 
 /**
- * A generic reader for config nodes. Every field of a node can be written either as a property
+ * Typed reading of KDL nodes, the one field reader of fixpoint.kdl and workflow files: every
+ * reader reports a wrong value where it was written and returns undefined, so reading carries on
+ * and collects every problem. `convert` is the one check of a value against its kind.
+ *
+ * `readNodeFields` is the schema reader of config nodes. Every field of a node can be written either as a property
  * (`agent "a" model="x"`) or as a child node with one argument (`agent "a" { model "x" }`).
  * List fields take several arguments as a child (`allow-authors "alice" "bob"`) and, as a
  * property, also absorb the bare arguments that follow it on the same node
@@ -163,17 +167,21 @@ function appendToList(out: NodeFields, prop: string, entry: Entry, sink: Diagnos
   if (typeof item === "string" && Array.isArray(current)) current.push(item);
 }
 
-/** Checks one value against its kind; reports and returns undefined when it does not fit. */
+/**
+ * Checks one value against its kind; reports (at `at`, by default the value itself) and returns
+ * undefined when it does not fit.
+ */
 export function convert(
   kind: FieldKind | readonly string[],
   name: string,
   value: Value,
   sink: DiagnosticSink,
+  at: Value | Entry = value,
 ): FieldValue | undefined {
   const v = value.getValue();
   const shown = value.representation ?? JSON.stringify(v);
   const fail = (expected: string, suffix = ""): undefined => {
-    sink.report(value, `\`${name}\` must be ${expected}, got ${shown}${suffix}`);
+    sink.report(at, `\`${name}\` must be ${expected}, got ${shown}${suffix}`);
     return undefined;
   };
   if (typeof kind !== "string") {
@@ -241,4 +249,74 @@ export function getHttpUrl(f: NodeFields, key: string, node: Node, sink: Diagnos
   }
   if (!ok) sink.report(f.where.get(key) ?? node.name, `\`${key}\` must be an http(s) URL, got "${text}"`);
   return ok ? text : undefined;
+}
+
+// ---- property readers (workflow nodes: properties only, read one by one)
+
+/** A node's properties by name; a property given twice is reported (KDL would keep the last). */
+export function propertyMap(node: Node, sink: DiagnosticSink): Map<string, Entry> {
+  const map = new Map<string, Entry>();
+  for (const entry of node.getPropertyEntries()) {
+    const name = entry.getName() ?? "";
+    if (map.has(name)) sink.report(entry, `\`${name}\` is set twice on \`${describeNode(node)}\``);
+    map.set(name, entry);
+  }
+  return map;
+}
+
+/** Report properties not in `allowed`, suggesting the closest allowed one. */
+export function rejectUnknown(
+  props: Map<string, Entry>,
+  allowed: readonly string[],
+  where: string,
+  sink: DiagnosticSink,
+): void {
+  for (const [name, entry] of props) {
+    if (!allowed.includes(name)) {
+      sink.report(entry, `unknown property \`${name}\` on ${where}${didYouMeanSuffix(name, allowed)}`);
+    }
+  }
+}
+
+/** The node's single string argument (an id or a name); reports a missing, extra or non-string one. */
+export function singleStringArg(node: Node, what: string, sink: DiagnosticSink): string | undefined {
+  const args = node.getArgumentEntries();
+  const first = args[0];
+  const name = node.getName();
+  if (first === undefined) {
+    sink.report(node, `\`${name}\` needs ${what} as its argument: \`${name} "…"\``);
+    return undefined;
+  }
+  for (const extra of args.slice(1)) sink.report(extra, `\`${name}\` takes one argument, ${what}`);
+  const value = first.getValue();
+  if (typeof value !== "string") {
+    sink.report(first, `${what} must be a string in double quotes`);
+    return undefined;
+  }
+  return value;
+}
+
+/** A property's value checked against `kind` (see convert); undefined when absent or wrong. */
+function readProperty(
+  entry: Entry | undefined,
+  kind: FieldKind,
+  sink: DiagnosticSink,
+): FieldValue | undefined {
+  return entry === undefined ? undefined : convert(kind, entry.getName() ?? "", entry.value, sink, entry);
+}
+
+export function readString(entry: Entry | undefined, sink: DiagnosticSink): string | undefined {
+  const v = readProperty(entry, "string", sink);
+  return typeof v === "string" ? v : undefined;
+}
+
+export function readBoolean(entry: Entry | undefined, sink: DiagnosticSink): boolean | undefined {
+  const v = readProperty(entry, "bool", sink);
+  return typeof v === "boolean" ? v : undefined;
+}
+
+/** A whole number ≥ min (0 or 1). */
+export function readInteger(entry: Entry | undefined, min: 0 | 1, sink: DiagnosticSink): number | undefined {
+  const v = readProperty(entry, min === 1 ? "positive-int" : "int", sink);
+  return typeof v === "number" ? v : undefined;
 }

@@ -1,16 +1,7 @@
 /**
- * When to try a GitHub request again, and how long to wait: pure functions, so the policy is
- * testable without a server and the waiting itself goes through the injected Clock.
+ * What a failed GitHub request was: worth a retry or not, and how long the server asked us to
+ * wait. Pure, so it is testable without a server; the retrying itself is util/retry.ts.
  */
-
-export interface RetryPolicy {
-  /** Total attempts, the first one included. */
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 };
 
 /** What a failed attempt looked like on the wire. */
 export interface FailedAttempt {
@@ -29,7 +20,7 @@ export interface FailureClass {
 }
 
 export function classifyFailure(f: FailedAttempt, nowMs: number): FailureClass {
-  const retryAfter = parseRetryAfter(f.headers["retry-after"]);
+  const retryAfter = parseRetryAfter(f.headers["retry-after"], nowMs);
   const wait = retryAfter === undefined ? {} : { serverWaitMs: retryAfter };
   if (f.status === 0) return { kind: "network" };
   if (f.status === 429) return { kind: "rate_limit", ...wait };
@@ -49,26 +40,10 @@ export function classifyFailure(f: FailedAttempt, nowMs: number): FailureClass {
   return { kind: "fatal" };
 }
 
-/**
- * Milliseconds to wait before attempt `attempt + 1` (attempt is 0-based, the one that failed).
- * The server's own wait wins when it gave one; otherwise exponential backoff with jitter in
- * [½, 1] of the exponential step, so that parallel clients spread out.
- */
-export function retryDelay(
-  failure: FailureClass,
-  attempt: number,
-  policy: RetryPolicy,
-  random: () => number,
-): number {
-  if (failure.serverWaitMs !== undefined) return failure.serverWaitMs;
-  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-  return Math.round(step * (0.5 + 0.5 * random()));
-}
-
-function parseRetryAfter(value: string | undefined): number | undefined {
+function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }

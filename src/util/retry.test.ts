@@ -1,19 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Clock } from "../domain/clock.js";
-import { backoffDelay, withRetry } from "./retry.js";
-
-function fakeClock(): Clock & { slept: number[] } {
-  let now = 0;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => now,
-    sleep: async (ms) => {
-      slept.push(ms);
-      now += ms;
-    },
-  };
-}
+import { fakeClock } from "../../test/helpers/fake-clock.js";
+import { backoffDelay, GITHUB_RETRY, withRetry } from "./retry.js";
 
 const policy = { attempts: 4, baseMs: 1000, maxMs: 3000 };
 
@@ -63,5 +50,26 @@ describe("backoff", () => {
       shouldRetry: () => true,
     });
     expect(calls).toBe(1);
+  });
+
+  it("a wait the server asked for wins over the backoff; GitHub's numbers double from 1 s", () => {
+    expect([1, 2, 3].map((n) => backoffDelay(n, GITHUB_RETRY, () => 0.999999))).toEqual([1000, 2000, 4000]);
+    expect(backoffDelay(20, GITHUB_RETRY, () => 0.999999)).toBe(30_000);
+    expect(backoffDelay(3, GITHUB_RETRY, () => 0, 4200)).toBe(4200);
+  });
+
+  it("honours the server's wait, and makes no retry whose wait would pass the deadline", async () => {
+    const clock = fakeClock();
+    const waits = [500, 60_000];
+    let calls = 0;
+    const out = await withRetry(async () => ++calls, {
+      policy,
+      deps: { clock, jitter: () => 0 },
+      deadline: 10_000,
+      shouldRetry: () => true,
+      serverWaitMs: (n) => waits[n - 1],
+    });
+    expect(out).toBe(2);
+    expect(clock.slept).toEqual([500]);
   });
 });

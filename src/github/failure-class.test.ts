@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { classifyFailure, DEFAULT_RETRY_POLICY, retryDelay } from "./retry.js";
+import { classifyFailure } from "./failure-class.js";
 
 const at = (status: number, headers: Record<string, string> = {}, message = "x") => ({
   status,
@@ -28,19 +28,5 @@ describe("classifyFailure", () => {
       classifyFailure(at(403, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "110" }), 100_000)
         .serverWaitMs,
     ).toBe(10_000);
-  });
-});
-
-describe("retryDelay", () => {
-  test("doubles per attempt, capped, with jitter in [½, 1]", () => {
-    const server = { kind: "server" } as const;
-    expect([0, 1, 2].map((a) => retryDelay(server, a, DEFAULT_RETRY_POLICY, () => 1))).toEqual([
-      1000, 2000, 4000,
-    ]);
-    expect(retryDelay(server, 20, DEFAULT_RETRY_POLICY, () => 1)).toBe(30_000);
-    expect(retryDelay(server, 1, DEFAULT_RETRY_POLICY, () => 0)).toBe(1000);
-    expect(retryDelay({ kind: "rate_limit", serverWaitMs: 4200 }, 3, DEFAULT_RETRY_POLICY, () => 0)).toBe(
-      4200,
-    );
   });
 });
