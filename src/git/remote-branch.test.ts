@@ -122,7 +122,7 @@ describe("fetchBranch, isAncestor and resetHard", () => {
     const ctl = new AbortController();
     ctl.abort();
     const e = await refused(git.fetchBranch(t.repo, "origin", "main", { signal: ctl.signal }));
-    expect(e.message).toMatch(/aborted/);
+    expect(e.message).toMatch(/cancelled/);
   });
 
   it("refuses a remote or branch that would read as an option", async () => {

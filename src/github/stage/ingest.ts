@@ -50,31 +50,27 @@ export async function ingestFeedback(
     deps,
     ctx,
   );
-  const threads = findingsFromThreads(feedback.threads, { bots });
-  const reviews = reviewFindings(feedback.reviews, bots);
-  const findings: RawFinding[] = [...threads, ...reviews.map((r) => r.finding)].map(toRaw);
-  const origins = [
-    ...threads.map((t) => ({ source: t.source, ...(t.author ? { author: t.author } : {}) })),
-    ...reviews.map((r) => r.origin),
-  ];
-  const unknown = [...threads.map((t) => t.botWarning), ...reviews.map((r) => r.botWarning)].filter(
-    (w): w is { bot: string; firstLine: string } => w !== undefined,
+  const { threads, reviews, findings, origins } = collectFindings(feedback, bots);
+  await warnUnknownFormats(
+    [...threads.map((t) => t.botWarning), ...reviews.map((r) => r.botWarning)],
+    pull.number,
+    deps,
+    ctx,
   );
-  await warnUnknownFormats(unknown, pull.number, deps, ctx);
   for (const r of feedback.reviews)
     await deps.store.setMarkerOnce(reviewReadKey(pull.number, r.id), { task: ctx.task.id }, deps.clock.now());
   const resolvedSources = feedback.threads.filter((t) => t.isResolved).map((t) => `pr:${t.id}`);
   const matcher = new LearningMatcher(await deps.store.listLearnings({ repo: ctx.task.repo }));
   const learned = findings.map((f) => matcher.match(f));
-  const parts = [`PR #${pull.number}: ${threads.length} unresolved thread${threads.length === 1 ? "" : "s"}`];
-  if (reviews.length)
-    parts.push(`${reviews.length} finding${reviews.length === 1 ? "" : "s"} in review bodies`);
-  const skipped = ignored.reduce((n, i) => n + i.count, 0);
-  if (skipped) parts.push(`${skipped} comment${skipped === 1 ? "" : "s"} from other authors ignored`);
-  if (raw.partialReason) parts.push(raw.partialReason);
-  if (taught) parts.push(`${taught} learning${taught === 1 ? "" : "s"} from replies`);
+  const summary = ingestSummary(pull.number, {
+    threads: threads.length,
+    reviews: reviews.length,
+    skipped: ignored.reduce((n, i) => n + i.count, 0),
+    partialReason: raw.partialReason,
+    taught,
+  });
   return ghSuccess(
-    parts.join("; "),
+    summary,
     {
       type: "findings",
       source: `pr:${pull.number}`,
@@ -86,6 +82,41 @@ export async function ingestFeedback(
     // `wait-for-review`: the pr-rework workflow routes to `await-review` on this key.
     { context: { ...pullContext(pull), "github.wait_for_review": deps.config.waitForReview } },
   );
+}
+
+/** The findings of unresolved threads and review bodies, with who raised each. */
+function collectFindings(
+  feedback: Awaited<ReturnType<typeof filterFeedback>>["feedback"],
+  bots: ReturnType<typeof botDefaults>,
+) {
+  const threads = findingsFromThreads(feedback.threads, { bots });
+  const reviews = reviewFindings(feedback.reviews, bots);
+  const findings: RawFinding[] = [...threads, ...reviews.map((r) => r.finding)].map(toRaw);
+  const origins = [
+    ...threads.map((t) => ({ source: t.source, ...(t.author ? { author: t.author } : {}) })),
+    ...reviews.map((r) => r.origin),
+  ];
+  return { threads, reviews, findings, origins };
+}
+
+/** The stage's one-line summary: what was read, what was left out, what was learned. */
+function ingestSummary(
+  pr: number,
+  n: {
+    threads: number;
+    reviews: number;
+    skipped: number;
+    partialReason?: string | undefined;
+    taught: number;
+  },
+): string {
+  const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : "s"}`;
+  const parts = [`PR #${pr}: ${plural(n.threads, "unresolved thread")}`];
+  if (n.reviews) parts.push(`${plural(n.reviews, "finding")} in review bodies`);
+  if (n.skipped) parts.push(`${plural(n.skipped, "comment")} from other authors ignored`);
+  if (n.partialReason) parts.push(n.partialReason);
+  if (n.taught) parts.push(`${plural(n.taught, "learning")} from replies`);
+  return parts.join("; ");
 }
 
 /** Events and notices for comments left out: from authors not allowed, or past a partial read. */
@@ -130,11 +161,12 @@ async function recordNotices(
  * user learns what to configure.
  */
 async function warnUnknownFormats(
-  unknown: { bot: string; firstLine: string }[],
+  warnings: ({ bot: string; firstLine: string } | undefined)[],
   pr: number,
   deps: GithubStageDeps,
   ctx: StageContext,
 ): Promise<void> {
+  const unknown = warnings.filter((w): w is { bot: string; firstLine: string } => w !== undefined);
   if (unknown.length === 0) return;
   await deps.store.appendEvents(
     unknown.map((w) => ({
