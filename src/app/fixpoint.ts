@@ -25,7 +25,7 @@ import { contextOf, findRepoRoot, isInitialised, openProject } from "./project.j
 import { resumeTask } from "./resume.js";
 import { retryTask } from "./retry.js";
 import { showTask } from "./show.js";
-import { listTasks } from "./status.js";
+import { listTasks, type StatusQuery } from "./status.js";
 import { parseInput } from "./validate.js";
 import { type WorkInput, work } from "./work.js";
 
@@ -122,7 +122,7 @@ export async function createFixpoint(options: FixpointOptions = {}) {
     /** Runs queued tasks (all, or `ids`) to their verdicts in this process. */
     work: (input: WorkInput = {}, opts: { signal?: AbortSignal; listener?: EngineListener } = {}) =>
       work(ctx, input, { ...opts, wiring }),
-    status: (input: { all?: boolean } = {}) => listTasks(ctx, input),
+    status: (input: StatusQuery = {}) => listTasks(ctx, input),
     show: (task: string) => showTask(ctx, task),
     findings: (input: Parameters<typeof listFindings>[1]) => listFindings(ctx, input),
     logs: (input: { task: string; afterId?: number }) => taskEvents(ctx, input),
