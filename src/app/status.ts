@@ -1,4 +1,4 @@
-import type { TaskFilter, TaskTotals } from "../domain/store.js";
+import type { TaskFilter, TaskJsonPage, TaskTotals } from "../domain/store.js";
 import { TASK_STATUSES, type TaskStatus, type TaskSummary } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
@@ -62,6 +62,19 @@ export async function listTasksPage(
   page: { limit: number; afterSeq?: number | undefined },
 ): Promise<TaskSummary[]> {
   return ctx.store.listTaskSummaries({
+    ...filter,
+    limit: page.limit,
+    ...(page.afterSeq === undefined ? {} : { afterSeq: page.afterSeq }),
+  });
+}
+
+/** The same page as JSON text written by the store (`status --json` at 100,000 tasks). */
+export async function listTaskJsonPage(
+  ctx: Pick<AppContext, "store">,
+  filter: TaskFilter,
+  page: { limit: number; afterSeq?: number | undefined },
+): Promise<TaskJsonPage> {
+  return ctx.store.listTaskJson({
     ...filter,
     limit: page.limit,
     ...(page.afterSeq === undefined ? {} : { afterSeq: page.afterSeq }),

@@ -8,6 +8,7 @@ import type { Lease, Store } from "../../src/domain/store.js";
 import type { Task } from "../../src/domain/types.js";
 import { FixpointError } from "../../src/errors.js";
 import { dashboardContract } from "./contract-dashboard.js";
+import { taskJsonContract } from "./contract-task-json.js";
 import { finding, newTask, stage } from "./samples.js";
 
 /** The lease a claim returned (fails the test when the claim returned nothing). */
@@ -30,6 +31,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
       await cleanup();
     });
     dashboardContract(() => store);
+    taskJsonContract(() => store);
 
     describe("tasks", () => {
       it("creates tasks with t-<seq> ids in order and reads them back", async () => {

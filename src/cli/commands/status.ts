@@ -1,6 +1,12 @@
 import type { Command } from "commander";
-import { listTasksPage, type StatusQuery, statusFilter, statusTotals } from "../../app/status.js";
-import { taskHolders } from "../../app/workers.js";
+import { taskHolders } from "../../app/holders.js";
+import {
+  listTaskJsonPage,
+  listTasksPage,
+  type StatusQuery,
+  statusFilter,
+  statusTotals,
+} from "../../app/status.js";
 import type { TaskSummary } from "../../domain/types.js";
 import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
@@ -45,7 +51,10 @@ export function registerStatus(program: Command, io: Io): void {
         const filter = statusFilter(query, ctx.clock.now());
         const page = (afterSeq: number | undefined) =>
           listTasksPage(ctx, filter, { limit: STATUS_PAGE, afterSeq });
-        if (opts.json && !io.isTTY) return writeTaskJsonStream(io.out, page);
+        if (opts.json && !io.isTTY)
+          return writeTaskJsonStream(io.out, (afterSeq) =>
+            listTaskJsonPage(ctx, filter, { limit: STATUS_PAGE, afterSeq }),
+          );
         if (opts.json) return printJson(io, (await allPages(page)).map(taskJson));
         const shown = await writeTable(io, page, filtered(opts));
         if (shown > 0) io.out(`\n${totalsLine(await statusTotals(ctx, filter))}`);
