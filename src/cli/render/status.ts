@@ -16,17 +16,18 @@ const MARKS: Record<string, string> = {
 const REASON_WIDTH = 72;
 
 /** One line per task, as in SPEC §3, ending with why it needs a person or stopped (attention.ts). */
-export function statusLine(t: Task, idWidth: number): string {
+export function statusLine(t: Task, idWidth: number, env: NodeJS.ProcessEnv = process.env): string {
+  const cut = (text: string, max: number) => truncate(text, max, env);
   const mark =
     t.status === "completed" && t.finalVerdict && !t.finalVerdict.startsWith("APPROVED")
       ? "!"
       : (MARKS[t.status] ?? " ");
-  const head = `  ${mark} ${pad(t.id, idWidth)}  ${pad(t.type, 9)}  ${pad(truncate(t.title, 28), 28)}  ${pad(t.status, 11)}  `;
+  const head = `  ${mark} ${pad(t.id, idWidth)}  ${pad(t.type, 9)}  ${pad(cut(t.title, 28), 28)}  ${pad(t.status, 11)}  `;
   if (t.status === "running") {
     return `${head}cycle ${t.cycle}/${t.maxCycles}${t.currentStage ? ` · ${t.currentStage}` : ""}${t.costUsd > 0 ? ` · ${money(t.costUsd)} so far` : ""}`;
   }
   const reason = taskReason(t);
-  const why = reason === "" ? "" : `  — ${truncate(reason, REASON_WIDTH)}`;
+  const why = reason === "" ? "" : `  — ${cut(reason, REASON_WIDTH)}`;
   if (t.finalVerdict) {
     const tail = `${t.finalVerdict} (${plural(t.cycle, "cycle")})${t.costUsd > 0 ? `  ${money(t.costUsd)}` : ""}`;
     return `${head}${tail}${t.parentId ? `  ↳ from ${t.parentId}` : ""}${why}`;
@@ -36,8 +37,11 @@ export function statusLine(t: Task, idWidth: number): string {
 
 /** Lines for one page of tasks (no trailing newline handling: each line ends with one). */
 export function statusLines(tasks: readonly Task[], idWidth: number): string {
+  // One snapshot of the environment per page: redaction caches a snapshot's secret values, while
+  // it must re-read the live process.env on every call (100,000 titles would read it 100,000 times).
+  const env = { ...process.env };
   let out = "";
-  for (const t of tasks) out += `${statusLine(t, idWidth)}\n`;
+  for (const t of tasks) out += `${statusLine(t, idWidth, env)}\n`;
   return out;
 }
 
