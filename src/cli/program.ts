@@ -40,6 +40,7 @@ const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
   { names: ["reviewers"], load: async () => [(await import("./commands/reviewers.js")).registerReviewers] },
   { names: ["serve"], load: async () => [(await import("./commands/serve.js")).registerServe] },
   { names: ["diff"], load: async () => [(await import("./commands/diff.js")).registerDiff] },
+  { names: ["checkout"], load: async () => [(await import("./commands/checkout.js")).registerCheckout] },
 ];
 
 /**

@@ -36,4 +36,9 @@ export interface Git {
   /** Whether every commit of `branch` is reachable from some other ref (another branch, a remote). */
   isBranchSafeToDelete(repo: string, branch: string): Promise<boolean>;
   deleteBranch(repo: string, branch: string): Promise<void>;
+  /**
+   * Switches the checkout at `repo` to the existing `branch` (`git switch`). Git refuses, and this
+   * throws, when local changes would be overwritten or another worktree has the branch.
+   */
+  checkout(repo: string, branch: string): Promise<void>;
 }
