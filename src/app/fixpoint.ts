@@ -10,6 +10,7 @@ import type { Store } from "../domain/store.js";
 import type { EngineListener } from "../engine/events.js";
 import { addTask } from "./add-task.js";
 import { cancelTask } from "./cancel.js";
+import { checkoutTask } from "./checkout.js";
 import { cleanTasks } from "./clean.js";
 import type { AppContext } from "./context.js";
 import { editTask } from "./edit-task.js";
@@ -136,6 +137,8 @@ export async function createFixpoint(options: FixpointOptions = {}) {
     improve: (input: Parameters<typeof improveTask>[1]) => improveTask(ctx, input),
     editTask: (input: Parameters<typeof editTask>[1]) => editTask(ctx, input),
     clean: (input: Parameters<typeof cleanTasks>[1] = {}) => cleanTasks(ctx, input),
+    /** The task's branch in the main checkout, or (`worktree`) its worktree's path; refusals are data. */
+    checkout: (task: string, opts: { worktree?: boolean } = {}) => checkoutTask(ctx, task, opts),
     openPr: async (task: string) => openPr(ctx, await projectGithub(ctx), task),
     /** Creates or continues the PR's rework task; run it with `work({ ids: [task.id] })`. */
     reworkPr: async (prNumber: number) => reworkPr(ctx, await projectGithub(ctx), prNumber),
