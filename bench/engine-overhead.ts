@@ -38,6 +38,7 @@ const noGit: Git = {
   changedFiles: async () => [],
   isBranchSafeToDelete: async () => false,
   deleteBranch: async () => undefined,
+  checkout: async () => undefined,
 };
 
 function chainWorkflow(n: number): string {

@@ -5,6 +5,7 @@
  * AgentBackend, Store, Git or Clock. See docs/library.md.
  */
 export type { AddTaskInput } from "./app/add-task.js";
+export type { CheckoutOutcome } from "./app/checkout.js";
 export type { CleanAction, CleanResult } from "./app/clean.js";
 export type { AppContext } from "./app/context.js";
 export type { EditResult, EditTaskInput } from "./app/edit-task.js";
@@ -22,6 +23,7 @@ export type { TaskLog } from "./app/logs.js";
 export type { Restart } from "./app/resume.js";
 export type { RetryInput } from "./app/retry.js";
 export type { TaskDetails } from "./app/show.js";
+export type { StatusQuery } from "./app/status.js";
 export type { WorkInput, WorkResult } from "./app/work.js";
 export type { ConfigFlags } from "./config/load.js";
 export type { Config } from "./config/types.js";
@@ -48,4 +50,5 @@ export type {
 export { FINAL_VERDICTS, isApproval } from "./domain/types.js";
 export type { EngineEvent, EngineListener } from "./engine/events.js";
 export { type ErrorCode, FixpointError } from "./errors.js";
+export { createNotifier, type NotifierDeps } from "./notify/notifier.js";
 export type { StageDef, Workflow, Workflow as WorkflowDefinition } from "./workflow/types.js";

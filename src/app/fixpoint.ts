@@ -10,6 +10,7 @@ import type { Store } from "../domain/store.js";
 import type { EngineListener } from "../engine/events.js";
 import { addTask } from "./add-task.js";
 import { cancelTask } from "./cancel.js";
+import { checkoutTask } from "./checkout.js";
 import { cleanTasks } from "./clean.js";
 import type { AppContext } from "./context.js";
 import { editTask } from "./edit-task.js";
@@ -27,7 +28,7 @@ import { contextOf, findRepoRoot, isInitialised, openProject } from "./project.j
 import { resumeTask } from "./resume.js";
 import { retryTask } from "./retry.js";
 import { showTask } from "./show.js";
-import { listTasks } from "./status.js";
+import { listTasks, type StatusQuery } from "./status.js";
 import { parseInput } from "./validate.js";
 import { type WorkInput, work } from "./work.js";
 
@@ -124,7 +125,7 @@ export async function createFixpoint(options: FixpointOptions = {}) {
     /** Runs queued tasks (all, or `ids`) to their verdicts in this process. */
     work: (input: WorkInput = {}, opts: { signal?: AbortSignal; listener?: EngineListener } = {}) =>
       work(ctx, input, { ...opts, wiring }),
-    status: (input: { all?: boolean } = {}) => listTasks(ctx, input),
+    status: (input: StatusQuery = {}) => listTasks(ctx, input),
     show: (task: string) => showTask(ctx, task),
     findings: (input: Parameters<typeof listFindings>[1]) => listFindings(ctx, input),
     /** Dismisses a finding with a reason; the reason becomes a learning unless `learn: false`. */
@@ -146,6 +147,8 @@ export async function createFixpoint(options: FixpointOptions = {}) {
     improve: (input: Parameters<typeof improveTask>[1]) => improveTask(ctx, input),
     editTask: (input: Parameters<typeof editTask>[1]) => editTask(ctx, input),
     clean: (input: Parameters<typeof cleanTasks>[1] = {}) => cleanTasks(ctx, input),
+    /** The task's branch in the main checkout, or (`worktree`) its worktree's path; refusals are data. */
+    checkout: (task: string, opts: { worktree?: boolean } = {}) => checkoutTask(ctx, task, opts),
     openPr: async (task: string) => openPr(ctx, await projectGithub(ctx), task),
     /** Creates or continues the PR's rework task; run it with `work({ ids: [task.id] })`. */
     reworkPr: async (prNumber: number) => reworkPr(ctx, await projectGithub(ctx), prNumber),

@@ -1,29 +1,101 @@
-import type { TaskStatus, TaskSummary } from "../domain/types.js";
+import type { TaskFilter, TaskJsonPage, TaskTotals } from "../domain/store.js";
+import { TASK_STATUSES, type TaskStatus, type TaskSummary } from "../domain/types.js";
+import { FixpointError } from "../errors.js";
+import { didYouMeanSuffix } from "../util/did-you-mean.js";
+import { NEEDS_ME_STATUSES } from "./attention.js";
 import type { AppContext } from "./context.js";
+import { parseSince } from "./since.js";
 
 /** What `status` lists by default: every task except the cancelled ones. */
-const LISTED: TaskStatus[] = ["queued", "running", "completed", "needs_human", "failed"];
+const LISTED: readonly TaskStatus[] = ["queued", "running", "completed", "needs_human", "failed"];
 
-/** One summary per task, oldest first; `all` includes cancelled tasks. */
+/** `fixpoint status`'s filters as typed: each optional, all of them must match. */
+export interface StatusQuery {
+  /** Include cancelled tasks (when no `statuses` are given). */
+  all?: boolean;
+  /** Task statuses, e.g. `["failed", "needs_human"]` (validated). */
+  statuses?: readonly string[];
+  /** Only tasks changed since: a duration back from now (`12h`) or a date (see since.ts). */
+  since?: string;
+  /** Only tasks that wait for a person (attention.ts). */
+  needsMe?: boolean;
+}
+
+/** Validates a status query into a store filter; unknown statuses and times are usage errors. */
+export function statusFilter(query: StatusQuery, now: number): TaskFilter {
+  let statuses: readonly TaskStatus[] = query.all ? TASK_STATUSES : LISTED;
+  if (query.statuses !== undefined && query.statuses.length > 0) statuses = query.statuses.map(parseStatus);
+  if (query.needsMe) statuses = statuses.filter((s) => NEEDS_ME_STATUSES.includes(s));
+  const filter: TaskFilter = { statuses: [...new Set(statuses)] };
+  if (query.since !== undefined) {
+    const since = parseSince(query.since, now);
+    if (since !== undefined) filter.updatedSince = since;
+  }
+  return filter;
+}
+
+function parseStatus(value: string): TaskStatus {
+  const v = value.trim().toLowerCase().replace(/-/g, "_");
+  if ((TASK_STATUSES as readonly string[]).includes(v)) return v as TaskStatus;
+  throw new FixpointError(
+    "usage",
+    `unknown status \`${value}\`${didYouMeanSuffix(v, TASK_STATUSES)}; the statuses are ${TASK_STATUSES.join(", ")}`,
+  );
+}
+
+/** One summary per task matching the query, oldest first. */
 export async function listTasks(
-  ctx: Pick<AppContext, "store">,
-  input: { all?: boolean } = {},
+  ctx: Pick<AppContext, "store" | "clock">,
+  query: StatusQuery = {},
 ): Promise<TaskSummary[]> {
-  return ctx.store.listTaskSummaries(input.all ? {} : { statuses: LISTED });
+  return ctx.store.listTaskSummaries(statusFilter(query, ctx.clock.now()));
 }
 
 /**
- * One page of `listTasks`: up to `limit` summaries after the task numbered `afterSeq`, oldest
- * first. Callers that stream (`status --json`) walk the pages so memory and time to first byte do
- * not grow with the number of tasks.
+ * One page of a listing: up to `limit` summaries after the task numbered `afterSeq`, oldest first.
+ * Callers that stream (`status`, `status --json`) walk the pages so memory and time to first
+ * byte do not grow with the number of tasks.
  */
 export async function listTasksPage(
   ctx: Pick<AppContext, "store">,
-  input: { all?: boolean; limit: number; afterSeq?: number | undefined },
+  filter: TaskFilter,
+  page: { limit: number; afterSeq?: number | undefined },
 ): Promise<TaskSummary[]> {
   return ctx.store.listTaskSummaries({
-    ...(input.all ? {} : { statuses: LISTED }),
-    limit: input.limit,
-    ...(input.afterSeq === undefined ? {} : { afterSeq: input.afterSeq }),
+    ...filter,
+    limit: page.limit,
+    ...(page.afterSeq === undefined ? {} : { afterSeq: page.afterSeq }),
   });
+}
+
+/** The same page as JSON text written by the store (`status --json` at 100,000 tasks). */
+export async function listTaskJsonPage(
+  ctx: Pick<AppContext, "store">,
+  filter: TaskFilter,
+  page: { limit: number; afterSeq?: number | undefined },
+): Promise<TaskJsonPage> {
+  return ctx.store.listTaskJson({
+    ...filter,
+    limit: page.limit,
+    ...(page.afterSeq === undefined ? {} : { afterSeq: page.afterSeq }),
+  });
+}
+
+/** The totals line: how many tasks of each status match, and what they cost. */
+export interface StatusTotals extends TaskTotals {
+  byStatus: Partial<Record<TaskStatus, number>>;
+}
+
+/** Counts per status (one indexed count each) and the spend of the tasks a filter matches. */
+export async function statusTotals(
+  ctx: Pick<AppContext, "store">,
+  filter: TaskFilter,
+): Promise<StatusTotals> {
+  const statuses = filter.statuses ?? TASK_STATUSES;
+  const counts = await Promise.all(
+    statuses.map(async (s) => [s, await ctx.store.countTasks({ ...filter, statuses: [s] })] as const),
+  );
+  const byStatus: Partial<Record<TaskStatus, number>> = {};
+  for (const [s, n] of counts) if (n > 0) byStatus[s] = n;
+  return { ...(await ctx.store.taskTotals(filter)), byStatus };
 }

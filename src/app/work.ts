@@ -56,7 +56,8 @@ export async function work(
     import("./engine-deps.js"),
   ]);
   const signal = opts.signal ?? new AbortController().signal;
-  const deps = await buildEngineDeps(ctx, opts.listener ?? (() => undefined), opts.wiring);
+  const notify = await localNotifier(ctx, opts.listener ?? (() => undefined));
+  const deps = await buildEngineDeps(ctx, notify.listener, opts.wiring);
   const summary = await runWorker(deps, {
     ids: ids.length ? ids : undefined,
     concurrency: input.concurrency,
@@ -67,9 +68,25 @@ export async function work(
     ...(input.leaseMs !== undefined ? { leaseMs: input.leaseMs } : {}),
     ...(input.pollMs !== undefined ? { pollMs: input.pollMs } : {}),
   });
+  await notify.settle();
   const unapproved = summary.ran.some((r) => !isApproval(asVerdict(r.verdict))) || summary.errors.length > 0;
   const drained = !signal.aborted && opts.drain?.aborted === true;
   return { ...summary, ids, aborted: signal.aborted, drained, allApproved: !(ids.length && unapproved) };
+}
+
+/** The listener, telling `ctx.notifier` or the configured `notify` (if any) when a task ends or needs a person. */
+async function localNotifier(ctx: AppContext, listener: EngineListener) {
+  const target = ctx.config.notify;
+  if (ctx.notifier === undefined && target === undefined) return { listener, settle: async () => undefined };
+  const [{ notifyingListener }, { createNotifier }, { createProcessRunner }] = await Promise.all([
+    import("./notify-on-end.js"),
+    import("../notify/notifier.js"),
+    import("../util/process-runner.js"),
+  ]);
+  const notifier =
+    ctx.notifier ??
+    createNotifier(target ?? "", { runner: createProcessRunner(), cwd: ctx.root, env: ctx.env });
+  return notifyingListener(listener, notifier, ctx);
 }
 
 function asVerdict(v: string | null): FinalVerdict | null {

@@ -5,6 +5,9 @@
 import type { Store, WorkerRecord } from "../domain/store.js";
 import { WORKER_HEARTBEAT_MS } from "../engine/worker.js";
 
+// Which worker holds each running task lives in holders.ts, so `status` need not load the engine.
+export { hostOf, type TaskHolder, taskHolders } from "./holders.js";
+
 /** A worker whose registry row was not refreshed for this long is taken as gone (crashed, cut off). */
 export const WORKER_STALE_MS = 3 * WORKER_HEARTBEAT_MS;
 
@@ -31,29 +34,4 @@ export async function listWorkers(
     live: now - w.heartbeatAt <= WORKER_STALE_MS,
   }));
   return opts.all === true ? views : views.filter((w) => w.live);
-}
-
-export interface TaskHolder {
-  taskId: string;
-  workerId: string;
-  /** The host part of the worker id (`host:pid:random`). */
-  host: string;
-  /** Epoch ms; on PostgreSQL the database server's clock. */
-  leaseExpiresAt: number | null;
-}
-
-/** For every running task with a worker: which host and worker hold it and when the lease ends. */
-export async function taskHolders(store: Store): Promise<TaskHolder[]> {
-  const running = await store.listTasks({ statuses: ["running"] });
-  return running.flatMap((t) =>
-    t.workerId === null
-      ? []
-      : [{ taskId: t.id, workerId: t.workerId, host: hostOf(t.workerId), leaseExpiresAt: t.leaseExpiresAt }],
-  );
-}
-
-/** `host:pid:random` → host; an id of another shape is its own host. */
-export function hostOf(workerId: string): string {
-  const parts = workerId.split(":");
-  return parts.length >= 3 ? parts.slice(0, -2).join(":") : workerId;
 }

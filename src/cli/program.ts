@@ -41,6 +41,7 @@ const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
   { names: ["serve"], load: async () => [(await import("./commands/serve.js")).registerServe] },
   { names: ["diff"], load: async () => [(await import("./commands/diff.js")).registerDiff] },
   { names: ["learnings"], load: async () => [(await import("./commands/learnings.js")).registerLearnings] },
+  { names: ["checkout"], load: async () => [(await import("./commands/checkout.js")).registerCheckout] },
 ];
 
 /**

@@ -16,7 +16,10 @@ export async function runWorkInForeground(
 ): Promise<number> {
   // Loaded here, not at start-up: read commands such as `status` never pay for it.
   const { createProgressReporter } = await import("./render/progress.js");
-  const reporter = createProgressReporter({ write: io.out, isTTY: io.isTTY }, { now: () => ctx.clock.now() });
+  const reporter = createProgressReporter(
+    { write: io.out, isTTY: io.isTTY, columns: process.stdout.columns },
+    { now: () => ctx.clock.now(), taskIds: opts.concurrency > 1 },
+  );
   const controller = new AbortController();
   const drain = new AbortController();
   const onSignal = (sig: NodeJS.Signals) => {

@@ -17,6 +17,7 @@ export interface ConfigLayer {
   worktrees?: string;
   prices: Record<string, ModelPrice>;
   github?: GithubLayer;
+  notify?: string;
 }
 
 /** Fields one layer sets for one agent; `location` is the node that set them. */

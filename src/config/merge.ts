@@ -34,6 +34,7 @@ export function mergeLayers(layers: readonly ConfigLayer[], sources: string[]): 
     if (layer.github !== undefined) github = { ...github, ...layer.github };
     if (layer.database !== undefined) config.database = { url: layer.database };
     if (layer.worktrees !== undefined) config.worktrees = layer.worktrees;
+    if (layer.notify !== undefined) config.notify = layer.notify;
     config.prices = { ...config.prices, ...layer.prices };
   }
   const problems: Diagnostic[] = [];

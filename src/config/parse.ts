@@ -7,6 +7,7 @@ import { parseKdlSafely } from "../util/parse-kdl.js";
 import { type ConfigLayer, emptyLayer } from "./layer.js";
 import { type PathContext, parseAgent } from "./parse-agent.js";
 import { parseGithub } from "./parse-github.js";
+import { parseNotify } from "./parse-notify.js";
 import { parseDatabase, parseDefaults, parseGate, parsePrice, parseWorktrees } from "./parse-sections.js";
 
 /** The top-level nodes of `fixpoint.kdl`; docs/configuration.md describes each. */
@@ -18,6 +19,7 @@ export const TOP_LEVEL_NODES = [
   "price",
   "github",
   "database",
+  "notify",
 ] as const;
 
 export interface ParseConfigOptions {
@@ -63,7 +65,12 @@ function readTopLevel(
 ) {
   const name = node.getName();
   const key = `${name}\u0000${String(node.getArgument(0) ?? "")}`;
-  const once = name === "defaults" || name === "github" || name === "worktrees" || name === "database";
+  const once =
+    name === "defaults" ||
+    name === "github" ||
+    name === "worktrees" ||
+    name === "database" ||
+    name === "notify";
   // Nodes without a usable name are reported by their own reader, not as duplicates.
   const named =
     (name === "agent" || name === "gate" || name === "price") && typeof node.getArgument(0) === "string";
@@ -105,6 +112,11 @@ function readTopLevel(
     case "database": {
       const database = parseDatabase(node, sink, paths);
       if (database !== undefined) layer.database = database;
+      return;
+    }
+    case "notify": {
+      const notify = parseNotify(node, sink);
+      if (notify !== undefined) layer.notify = notify;
       return;
     }
     default:

@@ -14,6 +14,11 @@ export interface Config {
   /** Extra USD prices per million tokens by model, for backends that report no cost. */
   prices: Record<string, ModelPrice>;
   github: GithubConfig | null;
+  /**
+   * `notify "…"`: who to tell when a task reaches a final verdict or needs a person. An http(s)
+   * URL gets a JSON POST; anything else is a command run as `sh -c` (src/notify/notifier.ts).
+   */
+  notify?: string;
   /** Files the config was read from, lowest precedence first. */
   sources: string[];
 }

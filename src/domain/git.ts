@@ -39,6 +39,12 @@ export interface Git {
   isBranchSafeToDelete(repo: string, branch: string): Promise<boolean>;
   deleteBranch(repo: string, branch: string): Promise<void>;
 
+  /**
+   * Switches the checkout at `repo` to the existing `branch` (`git switch`). Git refuses, and this
+   * throws, when local changes would be overwritten or another worktree has the branch.
+   */
+  checkout(repo: string, branch: string): Promise<void>;
+
   // ---- task branches through a remote (several machines; see engine/branch-sync.ts)
   /** The sha of `branch` on `remote`, null when absent. Network: bounded by a timeout. */
   remoteBranchSha(repo: string, remote: string, branch: string, opts?: GitNetOptions): Promise<string | null>;

@@ -15,4 +15,8 @@ export interface Notification {
   summary: string;
   verdict?: string | null;
   url?: string | null;
+  /** The pull request it is about, for PR loops. */
+  pr?: number | null;
+  /** Longer text after the summary (the open findings, say); redacted by the caller. */
+  details?: string | null;
 }

@@ -100,6 +100,13 @@ export interface StoreOps {
   listTasks(filter?: TaskFilter): Promise<Task[]>;
   /** Like listTasks without prompts and metadata: what `status` needs, fast for 10,000 tasks. */
   listTaskSummaries(filter?: TaskFilter): Promise<TaskSummary[]>;
+  /**
+   * One page of listTaskSummaries (same filter and order, `limit` tasks at most) already written
+   * as the task objects of `status --json` (docs/cli.md, keys in that order), comma-separated, by
+   * the database itself: 100,000 tasks stream without materialising a row object per task. The
+   * JSON values equal those of the CLI's `taskJson` (numbers may be spelt differently: `1e-7`).
+   */
+  listTaskJson(filter: TaskFilter & { limit: number }): Promise<TaskJsonPage>;
   countTasks(filter?: TaskFilter): Promise<number>;
   updateTask(id: string, patch: TaskPatch, now: number): Promise<Task>;
 
@@ -270,6 +277,13 @@ export interface FindingFilter {
   file?: string;
   limit: number;
   offset?: number;
+}
+
+/** A page of `listTaskJson`: `json` holds `count` objects; `lastSeq` continues the listing (null when empty). */
+export interface TaskJsonPage {
+  json: string;
+  count: number;
+  lastSeq: number | null;
 }
 
 export interface TaskTotals {

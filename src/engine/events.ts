@@ -30,6 +30,8 @@ export type EngineEvent =
       responseStarted?: true;
     }
   | { type: "notice"; taskId: string; message: string }
+  /** The task stopped at a `human` stage and waits for approve/reject (status needs_human). */
+  | { type: "task.paused"; taskId: string; stageId: string; reason: string }
   | {
       type: "task.finished";
       taskId: string;

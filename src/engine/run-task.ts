@@ -205,6 +205,7 @@ async function execute(
     const task2 = { status: "needs_human" as const, reason };
     await recordStage(env, { ...run }, stage, result, applied, { started, pause: true, task: task2 });
     deps.listener({ type: "notice", taskId: task.id, message: `${task.id} paused: ${reason}` });
+    deps.listener({ type: "task.paused", taskId: task.id, stageId: stage.id, reason });
     return { end: { kind: "paused", reason } };
   }
   const effect = applyEffectToRegistry(result.effect, registry, run.cycle, {

@@ -87,6 +87,10 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
 
     branchExists: (repo, branch) => refExists(git, repo, branch),
 
+    async checkout(repo, branch) {
+      await git.run(repo, ["switch", "--quiet", checkRev(branch)]);
+    },
+
     async status(cwd) {
       const r = await git.run(cwd, ["status", "--porcelain"]);
       return r.stdout.split("\n").filter((l) => l.length > 0);

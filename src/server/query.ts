@@ -1,3 +1,4 @@
+import { parseSince as parseSinceValue } from "../app/since.js";
 import {
   FINAL_VERDICTS,
   FINDING_STATUSES,
@@ -9,28 +10,19 @@ import {
   type TaskStatus,
 } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
-import { parseDuration } from "../util/duration.js";
 
 /**
  * Reading request parameters. Every reader throws FixpointError("usage") with the reason, which
  * the routes answer with 400: a malformed request is told what is wrong, never half-served.
  */
 
-/** `since`: a duration back from now (`24h`, `7d`), `all`, or an ISO date/time. Default 24h. */
+/** `since` (see app/since.ts), default 24h, with the label the page shows. */
 export function parseSince(
   value: string | undefined,
   now: number,
 ): { since: number | undefined; label: string } {
   const v = value?.trim() || "24h";
-  if (v === "all") return { since: undefined, label: "all" };
-  const back = parseDuration(v);
-  if (back !== null) return { since: now - back, label: v };
-  const at = Date.parse(v);
-  if (/^\d{4}-\d{2}-\d{2}/.test(v) && Number.isFinite(at)) return { since: at, label: v };
-  throw new FixpointError(
-    "usage",
-    `since: \`${v}\` is not a duration (24h, 7d), \`all\` or a date (2026-01-31T08:00)`,
-  );
+  return { since: parseSinceValue(v, now), label: v };
 }
 
 function oneOf<T extends string>(name: string, allowed: readonly T[], value: string): T {

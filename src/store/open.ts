@@ -1,7 +1,6 @@
 import { isAbsolute, join, resolve } from "node:path";
 import type { Store } from "../domain/store.js";
 import { FixpointError } from "../errors.js";
-import { openPostgresStore } from "./postgres/postgres-store.js";
 import { redactingStore } from "./redacting.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
 
@@ -29,7 +28,11 @@ export async function openStore(url: string, projectRoot: string): Promise<Store
 async function openRawStore(url: string, projectRoot: string): Promise<Store> {
   const spec = url.trim();
   if (spec === "sqlite") return openSqliteStore(defaultSqlitePath(projectRoot));
-  if (isPostgresUrl(spec)) return openPostgresStore(spec);
+  if (isPostgresUrl(spec)) {
+    // Loaded only when used: `pg` costs a SQLite project's every command (`status` included) ~20 ms.
+    const { openPostgresStore } = await import("./postgres/postgres-store.js");
+    return openPostgresStore(spec);
+  }
   const file = spec.startsWith("sqlite:") ? spec.slice("sqlite:".length) : spec;
   if (file.endsWith(".db")) return openSqliteStore(isAbsolute(file) ? file : resolve(projectRoot, file));
   throw new FixpointError(

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactDeep, redactSecrets, setRedactedEnvNames } from "./redact.js";
+import { redactDeep, redactSecrets, setRedactedEnvNames, TOKEN_HINT, TOKEN_SHAPES } from "./redact.js";
 
 const noEnv = {};
 
@@ -149,5 +149,57 @@ describe("redactSecrets: every documented shape, anywhere in any text", () => {
     expect(redactDeep(value, noEnv)).toEqual({ a: [1, { b: "x [REDACTED]" }], c: null, d: true, e: "plain" });
     const clean = { a: ["plain"] };
     expect(redactDeep(clean, noEnv)).toBe(clean);
+  });
+});
+
+describe("the token hint", () => {
+  // Pieces that make up every token shape, in several cases, among ordinary text.
+  const piece = fc.constantFrom(
+    "sk-",
+    "sk-ant-",
+    "sk-proj-",
+    "ghp_",
+    "gho_",
+    "github_pat_",
+    "xoxb-",
+    "AKIA",
+    "ASIA",
+    "ACCA",
+    "eyJ",
+    "eyJhbGciOiJ.eyJzdWIiOiJ.sig",
+    ".",
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "Authorization: ",
+    "AUTHORIZATION=",
+    "bEaReR ",
+    "Bearer ",
+    "postgres://",
+    "u:",
+    "@",
+    "…",
+    "...",
+    " ",
+    "ABCDEFGHIJKLMNOP0123",
+    "abcdefghijklmnopqrstuvwxyz_-0123",
+  );
+  const text = fc
+    .array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 12 })
+    .map((a) => a.join(""));
+
+  it("property: whatever a token shape matches, the hint matches too (so skipping is safe)", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const shaped = TOKEN_SHAPES.some((re) => new RegExp(re.source, re.flags.replace("g", "")).test(t));
+        if (shaped) expect(TOKEN_HINT.test(t)).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("lets a text without any hint through unchanged, and still redacts one with a token", () => {
+    const plain = '{"id":"t-1","title":"Add mean() and median()","status":"queued"}';
+    expect(TOKEN_HINT.test(plain)).toBe(false);
+    expect(redactSecrets(plain, noEnv)).toBe(plain);
+    expect(redactSecrets(`${plain} bearer abcdefgh12345`, noEnv)).toBe(`${plain} bearer [REDACTED]`);
   });
 });

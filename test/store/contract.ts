@@ -9,6 +9,7 @@ import type { Task } from "../../src/domain/types.js";
 import { FixpointError } from "../../src/errors.js";
 import { dashboardContract } from "./contract-dashboard.js";
 import { learningsContract } from "./contract-learnings.js";
+import { taskJsonContract } from "./contract-task-json.js";
 import { finding, newTask, stage } from "./samples.js";
 
 /** The lease a claim returned (fails the test when the claim returned nothing). */
@@ -32,6 +33,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     });
     dashboardContract(() => store);
     learningsContract(() => store);
+    taskJsonContract(() => store);
 
     describe("tasks", () => {
       it("creates tasks with t-<seq> ids in order and reads them back", async () => {

@@ -1,34 +1,104 @@
 import type { Command } from "commander";
-import { listTasks, listTasksPage } from "../../app/status.js";
-import { taskHolders } from "../../app/workers.js";
+import { taskHolders } from "../../app/holders.js";
+import {
+  listTaskJsonPage,
+  listTasksPage,
+  type StatusQuery,
+  statusFilter,
+  statusTotals,
+} from "../../app/status.js";
+import type { TaskSummary } from "../../domain/types.js";
 import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
 import { STATUS_PAGE, taskJson, writeTaskJsonStream } from "../render/json.js";
-import { statusTable } from "../render/status.js";
+import { NO_MATCH, NO_TASKS, statusLines, totalsLine } from "../render/status.js";
+
+interface StatusOptions {
+  json?: boolean;
+  all?: boolean;
+  status?: string[];
+  since?: string;
+  needsMe?: boolean;
+}
+
+const commaList = (value: string, previous: string[] = []): string[] => [
+  ...previous,
+  ...value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== ""),
+];
 
 export function registerStatus(program: Command, io: Io): void {
   program
     .command("status")
-    .description("one line per task: id, type, title, status, final verdict, cycles, current stage")
+    .description(
+      "one line per task: id, type, title, status, final verdict, cycles, why it needs you; then totals",
+    )
     .option("--json", "print JSON: an array of task objects (docs/cli.md)")
     .option("--all", "include cancelled tasks")
-    .action(async (opts: { json?: boolean; all?: boolean }) => {
+    .option("--status <statuses>", "only these statuses, comma-separated (queued,running,…)", commaList)
+    .option("--since <when>", "only tasks changed since a duration ago (12h, 7d) or a date (2026-01-31)")
+    .option("--needs-me", "only tasks waiting for a person (escalated, at a human stage, a limit reached)")
+    .action(async (opts: StatusOptions) => {
       await withContext(io, async (ctx) => {
-        const all = Boolean(opts.all);
-        if (opts.json && !io.isTTY) {
-          await writeTaskJsonStream(io.out, (afterSeq) =>
-            listTasksPage(ctx, { all, limit: STATUS_PAGE, afterSeq }),
+        const query: StatusQuery = {
+          all: Boolean(opts.all),
+          needsMe: Boolean(opts.needsMe),
+          ...(opts.status ? { statuses: opts.status } : {}),
+          ...(opts.since !== undefined ? { since: opts.since } : {}),
+        };
+        const filter = statusFilter(query, ctx.clock.now());
+        const page = (afterSeq: number | undefined) =>
+          listTasksPage(ctx, filter, { limit: STATUS_PAGE, afterSeq });
+        if (opts.json && !io.isTTY)
+          return writeTaskJsonStream(io.out, (afterSeq) =>
+            listTaskJsonPage(ctx, filter, { limit: STATUS_PAGE, afterSeq }),
           );
-          return;
-        }
-        const tasks = await listTasks(ctx, { all });
-        if (opts.json) printJson(io, tasks.map(taskJson));
-        else {
-          io.out(statusTable(tasks));
-          io.out(holdersSection(await taskHolders(ctx.store)));
-        }
+        if (opts.json) return printJson(io, (await allPages(page)).map(taskJson));
+        const shown = await writeTable(io, page, filtered(opts));
+        if (shown > 0) io.out(`\n${totalsLine(await statusTotals(ctx, filter))}`);
+        io.out(holdersSection(await taskHolders(ctx.store)));
       });
     });
+}
+
+const filtered = (opts: StatusOptions): boolean =>
+  Boolean(opts.needsMe) || opts.status !== undefined || opts.since !== undefined;
+
+async function allPages(page: (after: number | undefined) => Promise<TaskSummary[]>): Promise<TaskSummary[]> {
+  const out: TaskSummary[] = [];
+  for (let after: number | undefined; ; ) {
+    const p = await page(after);
+    out.push(...p);
+    const last = p.at(-1);
+    if (!last || p.length < STATUS_PAGE) return out;
+    after = last.seq;
+  }
+}
+
+/**
+ * The table, written a page at a time so 100,000 tasks start printing at once and never sit in
+ * memory together. The id column widens when a later page has longer ids. Returns the lines written.
+ */
+async function writeTable(
+  io: Io,
+  page: (after: number | undefined) => Promise<TaskSummary[]>,
+  isFiltered: boolean,
+): Promise<number> {
+  let width = 0;
+  let shown = 0;
+  for (let after: number | undefined; ; ) {
+    const p = await page(after);
+    for (const t of p) width = Math.max(width, t.id.length);
+    if (p.length > 0) io.out(statusLines(p, width));
+    shown += p.length;
+    const last = p.at(-1);
+    if (!last || p.length < STATUS_PAGE) break;
+    after = last.seq;
+  }
+  if (shown === 0) io.out(isFiltered ? NO_MATCH : NO_TASKS);
+  return shown;
 }
 
 /** Which host and worker holds each running task, and when its lease ends (UTC, the store's clock). */

@@ -17,8 +17,8 @@ export function dotted(name: string, width = 20): string {
 }
 
 /** Redacts first: a cut could leave a prefix of a secret that no pattern recognises any more. */
-export function truncate(raw: string, max: number): string {
-  const text = redactSecrets(raw);
+export function truncate(raw: string, max: number, env: NodeJS.ProcessEnv = process.env): string {
+  const text = redactSecrets(raw, env);
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 

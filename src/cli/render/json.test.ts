@@ -1,34 +1,6 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FINAL_VERDICTS, TASK_STATUSES, TASK_TYPES, type TaskSummary } from "../../domain/types.js";
-import { STATUS_PAGE, taskJson, taskJsonText, writeTaskJsonStream } from "./json.js";
-
-const text = fc.string({ unit: "binary" });
-const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null });
-const when = fc.integer({ min: 0, max: 253402300799999 });
-
-const summary: fc.Arbitrary<TaskSummary> = fc.record({
-  id: text,
-  seq: fc.nat(),
-  type: fc.constantFrom(...TASK_TYPES),
-  title: text,
-  workflow: text,
-  baseBranch: text,
-  branch: maybe(text),
-  worktreePath: maybe(text),
-  status: fc.constantFrom(...TASK_STATUSES),
-  finalVerdict: maybe(fc.constantFrom(...FINAL_VERDICTS)),
-  reason: maybe(text),
-  maxCycles: fc.nat(),
-  cycle: fc.nat(),
-  currentStage: maybe(text),
-  priority: fc.integer(),
-  parentId: maybe(text),
-  createdAt: when,
-  updatedAt: when,
-  costUsd: fc.double({ min: 0, max: 1e6, noNaN: true }),
-  tokens: fc.nat(),
-});
+import type { TaskSummary } from "../../domain/types.js";
+import { STATUS_PAGE, taskJson, writeTaskJsonStream } from "./json.js";
 
 function tasks(n: number): TaskSummary[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -56,15 +28,6 @@ function tasks(n: number): TaskSummary[] {
 }
 
 describe("status --json rendering", () => {
-  it("property: the hand-written task JSON is byte for byte JSON.stringify(taskJson(t))", () => {
-    fc.assert(
-      fc.property(summary, (t) => {
-        expect(taskJsonText(t)).toBe(JSON.stringify(taskJson(t)));
-      }),
-      { numRuns: 500 },
-    );
-  });
-
   it("streams pages into one array identical to printing them all at once", async () => {
     for (const n of [0, 1, STATUS_PAGE, STATUS_PAGE * 2 + 3]) {
       const all = tasks(n);
@@ -75,7 +38,12 @@ describe("status --json rendering", () => {
         async (after) => {
           asked.push(after);
           const from = after === undefined ? 0 : all.findIndex((t) => t.seq === after) + 1;
-          return all.slice(from, from + STATUS_PAGE);
+          const page = all.slice(from, from + STATUS_PAGE);
+          return {
+            json: page.map((t) => JSON.stringify(taskJson(t))).join(","),
+            count: page.length,
+            lastSeq: page.at(-1)?.seq ?? null,
+          };
         },
       );
       expect(chunks.join("")).toBe(`${JSON.stringify(all.map(taskJson))}\n`);

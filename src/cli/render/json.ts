@@ -1,3 +1,4 @@
+import type { TaskJsonPage } from "../../domain/store.js";
 import type { Finding, Run, StageExecution, TaskEvent, TaskSpend, TaskSummary } from "../../domain/types.js";
 
 /**
@@ -29,59 +30,31 @@ export function taskJson(t: Omit<TaskSummary, "costUsd" | "tokens"> & Partial<Ta
   };
 }
 
-const str = (v: string | null): string => (v === null ? "null" : JSON.stringify(v));
-const numOrNull = (v: number): string => JSON.stringify(v);
-
-/**
- * `JSON.stringify(taskJson(t))`, written out by hand: no intermediate object, one string per task,
- * which is what lets `status --json` stream 100,000 tasks. The property test in json.test.ts keeps
- * the two identical.
- */
-export function taskJsonText(t: TaskSummary): string {
-  return (
-    `{"id":${str(t.id)},"type":${str(t.type)},"title":${str(t.title)},"status":${str(t.status)},` +
-    `"final_verdict":${str(t.finalVerdict)},"reason":${str(t.reason)},"cycle":${numOrNull(t.cycle)},` +
-    `"max_cycles":${numOrNull(t.maxCycles)},"priority":${numOrNull(t.priority)},"current_stage":${str(t.currentStage)},"workflow":${str(t.workflow)},` +
-    `"base_branch":${str(t.baseBranch)},"branch":${str(t.branch)},"worktree":${str(t.worktreePath)},` +
-    `"parent_id":${str(t.parentId)},"created_at":"${new Date(t.createdAt).toISOString()}",` +
-    `"updated_at":"${new Date(t.updatedAt).toISOString()}","cost_usd":${numOrNull(t.costUsd ?? 0)},` +
-    `"tokens":${numOrNull(t.tokens ?? 0)}}`
-  );
-}
-
 /** Tasks per store query when streaming `status --json`. */
 export const STATUS_PAGE = 5000;
-/** Output is written in pieces of about this many characters. */
-const CHUNK = 1 << 20;
-
 /**
  * `status --json` for a script or pipe: a compact JSON array written page by page as the store
- * returns them (`nextPage(afterSeq)` → the tasks after that seq, at most STATUS_PAGE), so memory
- * and time to first byte do not grow with the number of tasks. Byte for byte what
- * `JSON.stringify(tasks.map(taskJson))` would print.
+ * writes them (`nextPage(afterSeq)` → the next STATUS_PAGE tasks as JSON text, see
+ * `Store.listTaskJson`), so memory and time to first byte do not grow with the number of tasks.
+ * The same values as `JSON.stringify(tasks.map(taskJson))`.
  */
 export async function writeTaskJsonStream(
   out: (text: string) => void,
-  nextPage: (afterSeq: number | undefined) => Promise<TaskSummary[]>,
+  nextPage: (afterSeq: number | undefined) => Promise<TaskJsonPage>,
 ): Promise<void> {
-  let buf = "[";
+  out("[");
   let first = true;
   let after: number | undefined;
   for (;;) {
     const page = await nextPage(after);
-    for (const t of page) {
-      buf += first ? taskJsonText(t) : `,${taskJsonText(t)}`;
+    if (page.count > 0) {
+      out(first ? page.json : `,${page.json}`);
       first = false;
-      if (buf.length >= CHUNK) {
-        out(buf);
-        buf = "";
-      }
     }
-    const last = page.at(-1);
-    if (!last || page.length < STATUS_PAGE) break;
-    after = last.seq;
+    if (page.lastSeq === null || page.count < STATUS_PAGE) break;
+    after = page.lastSeq;
   }
-  out(`${buf}]\n`);
+  out("]\n");
 }
 
 export function runJson(r: Run) {

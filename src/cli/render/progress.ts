@@ -4,21 +4,39 @@ import { dotted, elapsed, money, plural } from "./format.js";
 export interface ProgressSink {
   write(text: string): void;
   isTTY: boolean;
+  /** Terminal width for the spinner line; default 100. */
+  columns?: number;
+}
+
+export interface ProgressOptions {
+  now: () => number;
+  /**
+   * Start every stage line and spinner part with its task id (`t-3 [1/3] review …`): set when
+   * several tasks run at once (`work --concurrency N`), whose lines would otherwise interleave
+   * with nothing saying which task each belongs to.
+   */
+  taskIds?: boolean;
 }
 
 /**
  * Turns engine events into the progress lines of SPEC §3. On a terminal the running stage shows a
  * spinner with elapsed time and the cost so far; elsewhere (CI, a pipe) only finished lines print.
+ * A spinner frame on screen is always erased before a line is written and when the last stage
+ * ends or the reporter closes, so no stray frame is left behind.
  */
-export function createProgressReporter(out: ProgressSink, opts: { now: () => number }) {
+export function createProgressReporter(out: ProgressSink, opts: ProgressOptions) {
   const now = opts.now;
   const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
   const live = new Map<string, { label: string; started: number; cost: number; note: string }>();
   let timer: NodeJS.Timeout | null = null;
   let frame = 0;
+  /** True while a spinner frame is on the current terminal line. */
+  let drawn = false;
+  const who = (taskId: string) => (opts.taskIds ? `${taskId} ` : "");
 
   const clearLine = () => {
-    if (out.isTTY && live.size > 0) out.write("\r\x1b[2K");
+    if (drawn) out.write("\r\x1b[2K");
+    drawn = false;
   };
   const draw = () => {
     if (!out.isTTY || live.size === 0) return;
@@ -27,9 +45,8 @@ export function createProgressReporter(out: ProgressSink, opts: { now: () => num
       (s) =>
         `${s.label} ${elapsed(now() - s.started)}${s.cost > 0 ? ` ${money(s.cost)}` : ""}${s.note ? ` · ${s.note}` : ""}`,
     );
-    out.write(
-      `\r\x1b[2K  ${frames[frame]} ${parts.join("  |  ").slice(0, (process.stdout.columns ?? 100) - 6)}`,
-    );
+    out.write(`\r\x1b[2K  ${frames[frame]} ${parts.join("  |  ").slice(0, (out.columns ?? 100) - 6)}`);
+    drawn = true;
   };
   const ensureTimer = () => {
     if (out.isTTY && !timer) {
@@ -42,13 +59,15 @@ export function createProgressReporter(out: ProgressSink, opts: { now: () => num
       clearInterval(timer);
       timer = null;
     }
+    if (live.size === 0) clearLine();
   };
   const line = (text: string) => {
     clearLine();
     out.write(`${text}\n`);
     draw();
   };
-  const cyc = (e: { cycle: number; maxCycles: number }) => `[${e.cycle}/${e.maxCycles}]`;
+  const cyc = (e: { taskId: string; cycle: number; maxCycles: number }) =>
+    `${who(e.taskId)}[${e.cycle}/${e.maxCycles}]`;
 
   return {
     onEvent(e: EngineEvent): void {
@@ -84,7 +103,7 @@ export function createProgressReporter(out: ProgressSink, opts: { now: () => num
           break;
         }
         case "notice":
-          line(`  ! ${e.message}`);
+          line(`  ! ${e.message.startsWith(e.taskId) ? "" : who(e.taskId)}${e.message}`);
           break;
         case "task.finished": {
           const ok = e.verdict === "APPROVED" || e.verdict === "APPROVED_WITH_FOLLOWUPS";
@@ -103,6 +122,10 @@ export function createProgressReporter(out: ProgressSink, opts: { now: () => num
     close(): void {
       live.clear();
       stopTimer();
+    },
+    /** For the spinner's timer in tests: draws one frame now. */
+    tick(): void {
+      draw();
     },
   };
 }

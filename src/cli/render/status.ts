@@ -1,5 +1,7 @@
-import type { TaskSummary as Task } from "../../domain/types.js";
-import { money, pad, plural, truncate } from "./format.js";
+import { taskReason } from "../../app/attention.js";
+import type { StatusTotals } from "../../app/status.js";
+import { TASK_STATUSES, type TaskSummary as Task } from "../../domain/types.js";
+import { elapsed, money, pad, plural, truncate } from "./format.js";
 
 const MARKS: Record<string, string> = {
   queued: "·",
@@ -10,25 +12,49 @@ const MARKS: Record<string, string> = {
   cancelled: "✗",
 };
 
-/** One line per task, as in SPEC §3. */
-export function statusLine(t: Task, idWidth: number): string {
+/** The reason column is cut here so a line stays readable in a terminal. */
+const REASON_WIDTH = 72;
+
+/** One line per task, as in SPEC §3, ending with why it needs a person or stopped (attention.ts). */
+export function statusLine(t: Task, idWidth: number, env: NodeJS.ProcessEnv = process.env): string {
+  const cut = (text: string, max: number) => truncate(text, max, env);
   const mark =
     t.status === "completed" && t.finalVerdict && !t.finalVerdict.startsWith("APPROVED")
       ? "!"
       : (MARKS[t.status] ?? " ");
-  const head = `  ${mark} ${pad(t.id, idWidth)}  ${pad(t.type, 9)}  ${pad(truncate(t.title, 28), 28)}  ${pad(t.status, 11)}  `;
+  const head = `  ${mark} ${pad(t.id, idWidth)}  ${pad(t.type, 9)}  ${pad(cut(t.title, 28), 28)}  ${pad(t.status, 11)}  `;
   if (t.status === "running") {
     return `${head}cycle ${t.cycle}/${t.maxCycles}${t.currentStage ? ` · ${t.currentStage}` : ""}${t.costUsd > 0 ? ` · ${money(t.costUsd)} so far` : ""}`;
   }
+  const reason = taskReason(t);
+  const why = reason === "" ? "" : `  — ${cut(reason, REASON_WIDTH)}`;
   if (t.finalVerdict) {
     const tail = `${t.finalVerdict} (${plural(t.cycle, "cycle")})${t.costUsd > 0 ? `  ${money(t.costUsd)}` : ""}`;
-    return `${head}${tail}${t.parentId ? `  ↳ from ${t.parentId}` : ""}`;
+    return `${head}${tail}${t.parentId ? `  ↳ from ${t.parentId}` : ""}${why}`;
   }
-  return `${head}${t.parentId ? `↳ from ${t.parentId}` : ""}`.trimEnd();
+  return `${head}${t.parentId ? `↳ from ${t.parentId}` : ""}${why}`.trimEnd();
 }
 
-export function statusTable(tasks: Task[]): string {
-  if (tasks.length === 0) return 'No tasks. Queue one with `fixpoint add "…"`.\n';
-  const w = Math.max(...tasks.map((t) => t.id.length));
-  return `${tasks.map((t) => statusLine(t, w)).join("\n")}\n`;
+/** Lines for one page of tasks (no trailing newline handling: each line ends with one). */
+export function statusLines(tasks: readonly Task[], idWidth: number): string {
+  // One snapshot of the environment per page: redaction caches a snapshot's secret values, while
+  // it must re-read the live process.env on every call (100,000 titles would read it 100,000 times).
+  const env = { ...process.env };
+  let out = "";
+  for (const t of tasks) out += `${statusLine(t, idWidth, env)}\n`;
+  return out;
+}
+
+export const NO_TASKS = 'No tasks. Queue one with `fixpoint add "…"`.\n';
+export const NO_MATCH = "No tasks match these filters.\n";
+
+/**
+ * `12 tasks: 3 queued · 1 running · 6 completed · 2 needs_human · $4.10 · 1h02m of agent time`.
+ */
+export function totalsLine(t: StatusTotals): string {
+  const counts = TASK_STATUSES.filter((s) => (t.byStatus[s] ?? 0) > 0).map(
+    (s) => `${(t.byStatus[s] ?? 0).toLocaleString("en")} ${s}`,
+  );
+  const head = `${t.tasks.toLocaleString("en")} ${t.tasks === 1 ? "task" : "tasks"}`;
+  return `${[`${head}${counts.length > 0 ? `: ${counts.join(" · ")}` : ""}`, money(t.costUsd), `${elapsed(t.agentMs)} of agent time`].join(" · ")}\n`;
 }

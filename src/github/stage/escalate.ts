@@ -1,7 +1,7 @@
 import type { ProcessRunner } from "../../domain/process.js";
 import type { Store } from "../../domain/store.js";
 import type { Finding, TaskSummary } from "../../domain/types.js";
-import { redactSecrets } from "../../util/redact.js";
+import { createNotifier } from "../../notify/notifier.js";
 
 export interface EscalateInput {
   store: Store;
@@ -30,9 +30,10 @@ export function notifyMarkerKey(pr: number): string {
 
 /**
  * Past `max-rework-cycles` (seed 004): the task is marked `needs_human` with the reason, an
- * event says so, and the configured notify command runs once. The command is the user's string,
- * run as `sh -c <notify>`; nothing from GitHub is put into it — the summary of the open findings
- * goes to its stdin and the PR and task ids to FIXPOINT_PR / FIXPOINT_TASK.
+ * event says so, and the configured `notify` fires once, through the one notify adapter
+ * (src/notify/notifier.ts): a command gets the summary of the open findings on stdin and the PR
+ * and task ids in FIXPOINT_PR / FIXPOINT_TASK (nothing from GitHub is put into the command); a
+ * webhook URL gets them as JSON.
  */
 export async function escalateRework(input: EscalateInput): Promise<EscalateResult> {
   const { store, task } = input;
@@ -62,22 +63,17 @@ export async function escalateRework(input: EscalateInput): Promise<EscalateResu
     return { notified: false };
   }
   const findings = task ? await openFindingsOf(store, input.pr, task.id) : [];
-  const r = await input.runner.run({
-    command: "sh",
-    args: ["-c", input.notify],
-    cwd: input.cwd,
-    env: { ...input.env, FIXPOINT_PR: String(input.pr), FIXPOINT_TASK: task?.id ?? "" },
-    // Redacted like every other sink: the summary quotes findings and the reason.
-    input: redactSecrets(notifySummary(input.pr, task?.id ?? null, input.reason, findings), input.env),
-    timeoutMs: 60_000,
+  const [headline, ...rest] = notifySummary(input.pr, task?.id ?? null, input.reason, findings).split("\n");
+  const notifier = createNotifier(input.notify, { runner: input.runner, cwd: input.cwd, env: input.env });
+  const r = await notifier.notify({
+    kind: "pr.max_cycles",
+    taskId: task?.id ?? "",
+    summary: headline ?? "",
+    details: rest.join("\n"),
+    pr: input.pr,
+    verdict: null,
   });
-  const ok = r.exitCode === 0 && !r.timedOut && r.spawnError === undefined;
-  return ok
-    ? { notified: true }
-    : {
-        notified: true,
-        notifyError: `notify command failed (exit ${r.exitCode ?? r.signal ?? r.spawnError})`,
-      };
+  return r.ok ? { notified: true } : { notified: true, notifyError: r.error };
 }
 
 /** The open findings of the task and of the PR's rework tasks, newest cycle last. */

@@ -55,7 +55,7 @@ export async function startRework(deps: ReworkDeps, prNumber: number): Promise<R
         pr: prNumber,
         task: decision.escalate,
         reason,
-        ...(config.github.notify ? { notify: config.github.notify } : {}),
+        ...((config.github.notify ?? config.notify) ? { notify: config.github.notify ?? config.notify } : {}),
         cwd: deps.root,
         env: deps.env,
         now: deps.clock.now(),

@@ -21,22 +21,8 @@ export function elapsedOf(t: Pick<TaskSummary, "status" | "createdAt" | "updated
   return (isActiveTask(t.status) ? now : t.updatedAt) - t.createdAt;
 }
 
-/** Why a task needs a person, in a few words (the morning report's sub-groups). */
-export function needsKind(t: Pick<TaskSummary, "status" | "finalVerdict" | "currentStage">): string | null {
-  if (t.status !== "needs_human") return null;
-  switch (t.finalVerdict) {
-    case null:
-      return t.currentStage ? `waiting at ${t.currentStage}` : "waiting";
-    case "BUDGET_EXHAUSTED":
-      return "budget reached";
-    case "MAX_CYCLES_REACHED":
-      return "cycle limit reached";
-    case "NO_PROGRESS":
-      return "no progress";
-    default:
-      return "escalated";
-  }
-}
+/** The one derivation of "why it needs you", shared with `fixpoint status`. */
+export { needsKind, taskReason } from "../../app/attention.js";
 
 export function statusBadge(status: string, verdict: string | null): Html {
   return html`<span class="badge s-${status}">${status}</span>${verdict ? html` <span class="badge v">${verdict}</span>` : ""}`;

@@ -1,3 +1,4 @@
+import { pullRequestState } from "../../app/pr-state.js";
 import type { Finding, StageExecution, TaskEvent } from "../../domain/types.js";
 import { totalTokens } from "../../domain/types.js";
 import type { ArtifactInfo, TaskDetail } from "../api.js";
@@ -55,11 +56,24 @@ ${task.reason ? html`<p class="reason">${task.reason}</p>` : ""}
 <dt>cost</dt><dd>${money(totals.costUsd)}${task.budget.usd !== undefined ? ` of ${money(task.budget.usd)}` : ""}</dd>
 <dt>tokens</dt><dd>${totals.tokens.toLocaleString("en")}</dd>
 <dt>elapsed</dt><dd>${duration(elapsedOf(task, ctx.now))}</dd>
-${task.meta.prNumber !== undefined ? html`<dt>pull request</dt><dd>${prUrl ? html`<a href="${prUrl}" rel="noreferrer">#${task.meta.prNumber}</a>` : `#${task.meta.prNumber}`}</dd>` : ""}
+${pullRequestFact(d, prUrl)}
 ${task.parentId ? html`<dt>parent</dt><dd><a href="${href("/tasks", task.parentId)}">${task.parentId}</a></dd>` : ""}
 </dl>
 ${stagesTable(d.stages, d.runs)}
 </section>`;
+}
+
+/** The PR link and its state (open, merged, closed) as the store knows it: no GitHub call here. */
+function pullRequestFact(d: TaskDetail, configuredUrl: string | null): Html | string {
+  const pr = pullRequestState(d.task, d.events, d.stages);
+  if (pr === null) return "";
+  const url = configuredUrl ?? pr.url;
+  const link = url ? html`<a href="${url}" rel="noreferrer">#${pr.number}</a>` : html`#${pr.number}`;
+  const state =
+    pr.state === "unknown"
+      ? ""
+      : html` <span class="badge pr-${pr.state}">${pr.state}</span>${pr.at === null ? "" : html` <small>as of ${when(pr.at)}</small>`}`;
+  return html`<dt>pull request</dt><dd>${link}${state}</dd>`;
 }
 
 function promptSection(d: TaskDetail): Html {

@@ -1,9 +1,10 @@
-import type { ClaimRequest, Lease, TaskFilter, TaskPatch } from "../../domain/store.js";
+import type { ClaimRequest, Lease, TaskFilter, TaskJsonPage, TaskPatch } from "../../domain/store.js";
 import type { NewTask, Task, TaskSummary } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import { SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "../sqlite/rows.js";
 import { PgQueries } from "./pg-queries.js";
 import { claimSql, DB_NOW_MS, filterClause, insertTaskSql, Params, patchSet, withValues } from "./sql.js";
+import { taskJsonPageSql } from "./task-json-sql.js";
 
 /** Any constant: serialises task creation so `t-<seq>` numbers are handed out once. */
 const TASK_SEQ_LOCK = 7_212_026_013;
@@ -83,6 +84,19 @@ export abstract class PgTaskOps extends PgQueries {
     return (await this.cells("listing tasks", `SELECT ${SUMMARY_SELECT} FROM tasks${clause}`, p)).map(
       toTaskSummary,
     );
+  }
+
+  async listTaskJson(filter: TaskFilter & { limit: number }): Promise<TaskJsonPage> {
+    const p = new Params();
+    const clause = filterClause(filter, false, p);
+    const rows = await this.rows("listing tasks", taskJsonPageSql(clause, filter.newestFirst === true), p);
+    const count = Number(rows[0]?.n ?? 0);
+    const json = rows[0]?.json;
+    return {
+      json: typeof json === "string" ? json : "",
+      count,
+      lastSeq: count === 0 ? null : Number(rows[0]?.last),
+    };
   }
 
   async countTasks(filter: TaskFilter = {}): Promise<number> {

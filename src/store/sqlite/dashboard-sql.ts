@@ -42,7 +42,9 @@ export function findingSearchSql(filter: FindingFilter): { sql: string; params: 
  * time: two statements, each walking the filtered tasks once.
  */
 export function taskTotalsSql(filter: TaskFilter): { spend: string; agent: string; params: Params } {
-  const { clause, params } = filterSql(filter, true);
+  // By seq (`+status`): the sums then read the covering listing index (migration 006), never the
+  // table's rows with their prompts (1.2 s instead of 0.1 s at 100,000 tasks).
+  const { clause, params } = filterSql(filter, true, true);
   return {
     spend: `SELECT COUNT(*) AS tasks, COALESCE(SUM(cost_usd), 0) AS cost_usd, COALESCE(SUM(tokens), 0) AS tokens FROM tasks${clause}`,
     agent: `SELECT COALESCE(SUM(s.ended_at - s.started_at), 0) AS agent_ms

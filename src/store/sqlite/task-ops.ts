@@ -1,10 +1,11 @@
-import type { ClaimRequest, Lease, TaskFilter, TaskPatch } from "../../domain/store.js";
+import type { ClaimRequest, Lease, TaskFilter, TaskJsonPage, TaskPatch } from "../../domain/store.js";
 import type { NewTask, Task, TaskSummary } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import type { SqliteDatabase } from "./connection.js";
 import { toStoreError } from "./errors.js";
 import { SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "./rows.js";
 import { Statements } from "./statements.js";
+import { taskJsonPageSql } from "./task-json-sql.js";
 import { CLAIM_AMONG, CLAIM_ANY, filterSql, INSERT_TASK, insertTaskParams, patchSql } from "./task-sql.js";
 
 const NUMERIC_ID = /^\d+$/;
@@ -98,6 +99,19 @@ export abstract class SqliteTaskOps {
     return this.op("listing tasks", () => {
       const { clause, params } = filterSql(filter, false, true);
       return this.sql.allCells(`SELECT ${SUMMARY_SELECT} FROM tasks${clause}`, params).map(toTaskSummary);
+    });
+  }
+
+  listTaskJson(filter: TaskFilter & { limit: number }): Promise<TaskJsonPage> {
+    return this.op("listing tasks", () => {
+      const { clause, params } = filterSql(filter, false, true);
+      const row = this.sql.get(taskJsonPageSql(clause, filter.newestFirst === true), params);
+      const count = Number(row?.n ?? 0);
+      return {
+        json: typeof row?.json === "string" ? row.json : "",
+        count,
+        lastSeq: count === 0 ? null : Number(row?.last),
+      };
     });
   }
 
