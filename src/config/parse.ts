@@ -56,22 +56,17 @@ export function readConfigLayer(
   return { layer, diagnostics: sink.diagnostics };
 }
 
-function readTopLevel(
-  node: Node,
-  layer: ConfigLayer,
-  sink: DiagnosticSink,
-  paths: PathContext,
-  seen: Set<string>,
-) {
+/** Settings that may appear once per file. */
+const ONCE = new Set(["defaults", "github", "worktrees", "database", "notify"]);
+
+/**
+ * Whether `node` repeats a once-only setting or a named one (`agent "x"` twice) of this file,
+ * reporting it if so. Nodes without a usable name are reported by their own reader instead.
+ */
+function isRepeated(node: Node, sink: DiagnosticSink, seen: Set<string>): boolean {
   const name = node.getName();
   const key = `${name}\u0000${String(node.getArgument(0) ?? "")}`;
-  const once =
-    name === "defaults" ||
-    name === "github" ||
-    name === "worktrees" ||
-    name === "database" ||
-    name === "notify";
-  // Nodes without a usable name are reported by their own reader, not as duplicates.
+  const once = ONCE.has(name);
   const named =
     (name === "agent" || name === "gate" || name === "price") && typeof node.getArgument(0) === "string";
   if ((once && seen.has(name)) || (named && seen.has(key))) {
@@ -79,9 +74,21 @@ function readTopLevel(
       node.name,
       `\`${once ? name : `${name} "${String(node.getArgument(0))}"`}\` is given twice in this file`,
     );
-    return;
+    return true;
   }
   seen.add(once ? name : key);
+  return false;
+}
+
+function readTopLevel(
+  node: Node,
+  layer: ConfigLayer,
+  sink: DiagnosticSink,
+  paths: PathContext,
+  seen: Set<string>,
+) {
+  if (isRepeated(node, sink, seen)) return;
+  const name = node.getName();
   switch (name) {
     case "agent": {
       const agent = parseAgent(node, sink, paths);

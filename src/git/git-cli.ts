@@ -25,40 +25,7 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
   const git = createGitRunner(deps);
   const identity = createIdentityLookup(git);
 
-  const clean = new CleanStates();
-
-  /**
-   * Issue 10: no git process when nothing changed since our last commit here, one (`commit -a`)
-   * when only files that were already there changed, two (`add -A`, `commit`) otherwise.
-   */
-  async function commitAll(cwd: string, message: string): Promise<string | null> {
-    const now = clean.observe(cwd);
-    const known = clean.compare(cwd, now);
-    if (known === "unchanged") return null;
-    const who = await identity(cwd);
-    if (known !== "only-existing-files") await git.run(cwd, ["add", "-A"]);
-    // The message goes through stdin: any text is safe and no editor is ever opened. Exit 1 is
-    // git's "nothing to commit".
-    const r = await git.run(
-      cwd,
-      [
-        ...who,
-        "commit",
-        "--no-verify",
-        "--quiet",
-        ...(known === "only-existing-files" ? ["-a"] : []),
-        "-F",
-        "-",
-      ],
-      { input: message, okCodes: [1] },
-    );
-    if (r.code === 1 && !/nothing (added )?to commit|no changes added/i.test(`${r.stdout}\n${r.stderr}`)) {
-      throw gitFailure("commit", r.stderr || r.stdout, "exit code 1");
-    }
-    const sha = readHead(cwd) ?? (await git.run(cwd, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
-    clean.remember(cwd, { ...now, head: sha, index: indexStamp(cwd) });
-    return r.code === 1 ? null : sha;
-  }
+  const commitAll = committer(git, identity, new CleanStates());
 
   return {
     async repoRoot(cwd) {
@@ -186,5 +153,44 @@ function createIdentityLookup(git: GitRunner): (cwd: string) => Promise<string[]
       cache.set(cwd, found);
     }
     return found;
+  };
+}
+
+/**
+ * Issue 10: no git process when nothing changed since our last commit here, one (`commit -a`)
+ * when only files that were already there changed, two (`add -A`, `commit`) otherwise.
+ */
+function committer(
+  git: ReturnType<typeof createGitRunner>,
+  identity: ReturnType<typeof createIdentityLookup>,
+  clean: CleanStates,
+): (cwd: string, message: string) => Promise<string | null> {
+  return async function commitAll(cwd: string, message: string): Promise<string | null> {
+    const now = clean.observe(cwd);
+    const known = clean.compare(cwd, now);
+    if (known === "unchanged") return null;
+    const who = await identity(cwd);
+    if (known !== "only-existing-files") await git.run(cwd, ["add", "-A"]);
+    // The message goes through stdin: any text is safe and no editor is ever opened. Exit 1 is
+    // git's "nothing to commit".
+    const r = await git.run(
+      cwd,
+      [
+        ...who,
+        "commit",
+        "--no-verify",
+        "--quiet",
+        ...(known === "only-existing-files" ? ["-a"] : []),
+        "-F",
+        "-",
+      ],
+      { input: message, okCodes: [1] },
+    );
+    if (r.code === 1 && !/nothing (added )?to commit|no changes added/i.test(`${r.stdout}\n${r.stderr}`)) {
+      throw gitFailure("commit", r.stderr || r.stdout, "exit code 1");
+    }
+    const sha = readHead(cwd) ?? (await git.run(cwd, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
+    clean.remember(cwd, { ...now, head: sha, index: indexStamp(cwd) });
+    return r.code === 1 ? null : sha;
   };
 }
