@@ -65,7 +65,7 @@ async function gitRepo(root: string): Promise<string> {
  * The floor: what any tool must do per stage. One SQLite WAL commit recording the stage and, when
  * the stage changed a file, one `git commit` of it. Returns each stage's time in ms.
  */
-async function floorChain(n: number, edit: boolean): Promise<number[]> {
+export async function floorChain(n: number, edit: boolean): Promise<number[]> {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-floor-"));
   try {
     const repo = await gitRepo(root);
@@ -92,7 +92,7 @@ async function floorChain(n: number, edit: boolean): Promise<number[]> {
 }
 
 /** The same chain through the worker `fixpoint work` runs: real engine, SQLite store, real git. */
-async function fixpointChain(n: number, edit: boolean): Promise<number[]> {
+export async function fixpointChain(n: number, edit: boolean): Promise<number[]> {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-chain-"));
   try {
     const repo = await gitRepo(root);
