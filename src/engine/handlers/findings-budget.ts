@@ -10,7 +10,7 @@ import { type PromptBudget, promptBudgetFor } from "../prompt-budget.js";
 type RenderWith = (section: string) => Promise<string>;
 
 /** The configured agent behind a stage, as `runAgentTurn` resolves it. */
-function agentOf(stage: StageDef, ctx: StageContext): string {
+export function agentOf(stage: StageDef, ctx: StageContext): string {
   const name = stage.agent ?? "implementer";
   return ctx.task.agents[name] ?? name;
 }
