@@ -21,13 +21,32 @@ export async function writeTranscript(
   const text = sections
     .map((s) => `## ${s.title}\n${s.body}${s.body.endsWith("\n") || s.body === "" ? "" : "\n"}`)
     .join("\n");
+  const data = redactSecrets(text, env);
   try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    await writeFile(path, redactSecrets(text, env), { mode: 0o600 });
-    // `mode` applies only when the file is created; a rerun overwrites an older one.
-    await chmod(path, 0o600);
+    // One file operation in the usual case (a new file in an existing folder); the folder is
+    // made on the first transcript there, and a rerun that overwrites an older file resets its
+    // mode (`mode` applies only when a file is created). Issue 10: this ran per agent stage.
+    if (!(await createNew(path, data))) {
+      await writeFile(path, data, { mode: 0o600 });
+      await chmod(path, 0o600);
+    }
     return undefined;
   } catch (e) {
     return `cannot write transcript ${path}: ${errorMessage(e)}`;
+  }
+}
+
+/** Writes `path` only if it does not exist yet (owner-only), making its folder when missing. */
+async function createNew(path: string, data: string): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeFile(path, data, { mode: 0o600, flag: "wx" });
+      return true;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return false;
+      if (code !== "ENOENT" || attempt > 0) throw e;
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    }
   }
 }
