@@ -1,4 +1,4 @@
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { errorMessage } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
@@ -23,12 +23,14 @@ export async function writeTranscript(
     .join("\n");
   const data = redactSecrets(text, env);
   try {
-    // One file operation in the usual case (a new file in an existing folder); the folder is
-    // made on the first transcript there, and a rerun that overwrites an older file resets its
-    // mode (`mode` applies only when a file is created). Issue 10: this ran per agent stage.
-    if (!(await createNew(path, data))) {
-      await writeFile(path, data, { mode: 0o600 });
-      await chmod(path, 0o600);
+    // One synchronous file operation in the usual case (a new file in an existing folder): the
+    // asynchronous open/write/close each waited for a thread-pool turn, which on a busy machine
+    // cost more than an agent stage's whole engine work (issue 10). The folder is made on the
+    // first transcript there; a rerun that overwrites an older file resets its mode (`mode`
+    // applies only when a file is created).
+    if (!createNew(path, data)) {
+      writeFileSync(path, data, { mode: 0o600 });
+      chmodSync(path, 0o600);
     }
     return undefined;
   } catch (e) {
@@ -37,16 +39,16 @@ export async function writeTranscript(
 }
 
 /** Writes `path` only if it does not exist yet (owner-only), making its folder when missing. */
-async function createNew(path: string, data: string): Promise<boolean> {
+function createNew(path: string, data: string): boolean {
   for (let attempt = 0; ; attempt++) {
     try {
-      await writeFile(path, data, { mode: 0o600, flag: "wx" });
+      writeFileSync(path, data, { mode: 0o600, flag: "wx" });
       return true;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return false;
       if (code !== "ENOENT" || attempt > 0) throw e;
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     }
   }
 }
