@@ -62,14 +62,14 @@ const TOKEN_PATTERNS: { re: RegExp; keep?: boolean }[] = [
 const CUT_TOKEN =
   /\b(?:(?:sk-ant-|sk-proj-|sk-|gh[pousr]_|github_pat_|xox[abposr]-)[A-Za-z0-9_-]{6,}|(?:AKIA|ASIA)[A-Z0-9]{6,})(?=\s*(?:\.\.\.|…)?\s*(?:\[truncated\]|\]|\))?\s*$|\s*(?:\.\.\.|…))/g;
 
-let configuredNames: readonly string[] = [];
+let namedSecrets: ReadonlySet<string> = new Set(DEFAULT_REDACT_ENV);
 
 /**
  * The environment variables the project names as secrets (`defaults { redact-env "MY_TOKEN" }`).
  * Set once by the CLI after loading the config; every later redaction hides their values.
  */
 export function setRedactedEnvNames(names: readonly string[]): void {
-  configuredNames = [...names];
+  namedSecrets = new Set([...DEFAULT_REDACT_ENV, ...names]);
   envSecretsCache = new WeakMap();
 }
 
@@ -80,11 +80,15 @@ function envSecrets(env: NodeJS.ProcessEnv): string[] {
   const cached = envSecretsCache.get(env);
   if (cached) return cached;
   const values = new Set<string>();
-  const named = new Set([...DEFAULT_REDACT_ENV, ...configuredNames]);
-  for (const [name, value] of Object.entries(env)) {
+  // Names first, values only for the names that qualify: reading every value of `process.env`
+  // (each a call into C++) cost more than a stage's whole record (issue 10).
+  for (const name of Object.keys(env)) {
+    const isNamed = namedSecrets.has(name);
+    if (!isNamed && !SECRET_NAME.test(name)) continue;
+    const value = env[name];
     if (value === undefined) continue;
     const trimmed = value.trim();
-    if (named.has(name) && trimmed.length >= MIN_NAMED_SECRET_LENGTH) values.add(trimmed);
+    if (isNamed && trimmed.length >= MIN_NAMED_SECRET_LENGTH) values.add(trimmed);
     else if (trimmed.length >= MIN_SECRET_LENGTH && SECRET_NAME.test(name)) values.add(trimmed);
   }
   const sorted = [...values].sort((a, b) => b.length - a.length);
