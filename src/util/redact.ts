@@ -20,6 +20,9 @@ const SECRET_NAME = /(TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL)/i;
 const MIN_SECRET_LENGTH = 8;
 const MIN_NAMED_SECRET_LENGTH = MIN_SECRET_LENGTH;
 
+/** The shortest text any net below can change (see redactSecrets). */
+const SHORTEST_REDACTABLE = Math.min(7, MIN_SECRET_LENGTH);
+
 /** Always redacted when set, whatever else the config says. */
 export const DEFAULT_REDACT_ENV: readonly string[] = [
   "GITHUB_TOKEN",
@@ -99,6 +102,9 @@ function envSecrets(env: NodeJS.ProcessEnv): string[] {
 
 /** Replaces secrets in `text` with `[REDACTED]`. `env` defaults to `process.env`. Never throws. */
 export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  // Nothing this short can hold a secret value (≥ MIN_SECRET_LENGTH) or a token shape (the
+  // shortest, `a://:p@`, is 7 characters): ids, stage names and outcomes skip every pattern.
+  if (text.length < SHORTEST_REDACTABLE) return text;
   let out = text;
   for (const secret of envSecrets(env)) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
