@@ -33,7 +33,8 @@ Notes:
   the next one, on a connection opened by the store's own \`openDatabase\` (WAL,
   synchronous=NORMAL, foreign keys, busy timeout), plus one \`git commit -a\` when the stage
   changed a file. fixpoint runs the worker \`fixpoint work\` runs (engine, SQLite store, real git,
-  worktree per task) with a scripted agent that does nothing or edits one file.
+  worktree per task) with a no-op agent (an AgentBackend that answers at once and writes no
+  transcript) that does nothing or edits one file.
 - How per-stage time is computed: each stage is timed from the end of the stage before it to its
   own end (fixpoint: the \`stage.finished\` events, emitted once the stage's commit is durable);
   the first stage, which carries the claim and the worktree's creation, is not a sample. "per-stage
