@@ -199,6 +199,9 @@ function growth(times: number[]): number {
   return median(times.slice(-tenth)) / median(times.slice(0, tenth));
 }
 
+/** The marginal-cost row needs chains at least this many stages apart. */
+const MIN_SLOPE_SPAN = 50;
+
 /** Alternating rounds per size: enough samples at small sizes, bounded time at large ones. */
 function roundsFor(n: number): number {
   return n <= 100 ? 5 : n <= 1_000 ? 3 : 1;
@@ -235,7 +238,8 @@ export async function benchChains(sizes: number[] = CHAIN_SIZES): Promise<BenchR
       out.push(ratioRow(m, edit));
     }
     const [small, large] = [measured[0], measured.at(-1)];
-    if (small && large && large.n > small.n) out.push(slopeRow(small, large, edit));
+    // A slope over a few stages is start-up noise (it can even come out negative).
+    if (small && large && large.n - small.n >= MIN_SLOPE_SPAN) out.push(slopeRow(small, large, edit));
     if (!edit && large) out.push(growthRow(large));
   }
   return out;
