@@ -27,11 +27,22 @@ ${rows.join("\n")}
 
 Notes:
 - Side by side (issue 10): the chain benchmark runs its floor and fixpoint alternately in the same
-  process, twice each per size, and reports the ratio of the per-stage medians. The floor is the
-  least any tool must do per stage: one SQLite WAL commit, plus one \`git commit -a\` when the
-  stage changed a file. fixpoint runs the worker \`fixpoint work\` runs (engine, SQLite store,
-  real git, worktree per task) with a scripted agent that does nothing or edits one file.
-  "last/first tenth" compares the per-stage median at the end of a chain with its start.
+  process (5 rounds per size up to 100 stages, 3 up to 1,000, 1 above), after one untimed short
+  chain of each (module loading and first JIT compiles are start-up, not per-stage cost). The
+  floor is the least any tool must do per stage: one SQLite commit of a row naming the stage and
+  the next one, on a connection opened by the store's own \`openDatabase\` (WAL,
+  synchronous=NORMAL, foreign keys, busy timeout), plus one \`git commit -a\` when the stage
+  changed a file. fixpoint runs the worker \`fixpoint work\` runs (engine, SQLite store, real git,
+  worktree per task) with a no-op agent (an AgentBackend that answers at once and writes no
+  transcript) that does nothing or edits one file.
+- How per-stage time is computed: each stage is timed from the end of the stage before it to its
+  own end (fixpoint: the \`stage.finished\` events, emitted once the stage's commit is durable);
+  the first stage, which carries the claim and the worktree's creation, is not a sample. "per-stage
+  time" rows compare the medians. "marginal cost" rows divide the difference of the whole chain's
+  wall time (fixpoint: the whole \`runWorker\` call, start-up included) between the smallest and the
+  largest size by the difference in stages: start-up cancels out, pauses (GC, WAL checkpoints,
+  a busy machine) count. "end ÷ start" compares the per-stage median of a chain's last tenth with
+  its first tenth.
 - Registry work is CPU time of one fix cycle (load, three reviewers' statuses and new findings
   against the whole registry, the bounded fix section, the fix report, the drain), so other
   processes on the machine do not count against it.

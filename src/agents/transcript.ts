@@ -1,4 +1,4 @@
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { errorMessage } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
@@ -21,13 +21,34 @@ export async function writeTranscript(
   const text = sections
     .map((s) => `## ${s.title}\n${s.body}${s.body.endsWith("\n") || s.body === "" ? "" : "\n"}`)
     .join("\n");
+  const data = redactSecrets(text, env);
   try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    await writeFile(path, redactSecrets(text, env), { mode: 0o600 });
-    // `mode` applies only when the file is created; a rerun overwrites an older one.
-    await chmod(path, 0o600);
+    // One synchronous file operation in the usual case (a new file in an existing folder): the
+    // asynchronous open/write/close each waited for a thread-pool turn, which on a busy machine
+    // cost more than an agent stage's whole engine work (issue 10). The folder is made on the
+    // first transcript there; a rerun that overwrites an older file resets its mode (`mode`
+    // applies only when a file is created).
+    if (!createNew(path, data)) {
+      writeFileSync(path, data, { mode: 0o600 });
+      chmodSync(path, 0o600);
+    }
     return undefined;
   } catch (e) {
     return `cannot write transcript ${path}: ${errorMessage(e)}`;
+  }
+}
+
+/** Writes `path` only if it does not exist yet (owner-only), making its folder when missing. */
+function createNew(path: string, data: string): boolean {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(path, data, { mode: 0o600, flag: "wx" });
+      return true;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") return false;
+      if (code !== "ENOENT" || attempt > 0) throw e;
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    }
   }
 }

@@ -6,6 +6,8 @@ export const DEFAULT_AGENT_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_GATE_TIMEOUT_MS = 10 * 60_000;
 /** `defaults prompt-budget` when no layer sets it (issue 10): every reviewer and fixer prompt fits. */
 export const DEFAULT_PROMPT_BUDGET = 64 * 1024;
+/** `defaults max-stages` when no layer or workflow sets it: far above any sane workflow's run. */
+export const DEFAULT_MAX_STAGES = 10_000;
 
 /** What a `github` node means for every field it leaves out. */
 export const GITHUB_DEFAULTS: Omit<GithubConfig, "repo"> = {

@@ -110,6 +110,7 @@ function completeDefaults(d: Partial<DefaultsConfig>): DefaultsConfig {
   if (d.baseBranch !== undefined) out.baseBranch = d.baseBranch;
   if (d.pushRemote !== undefined) out.pushRemote = d.pushRemote;
   if (d.promptBudget !== undefined) out.promptBudget = d.promptBudget;
+  if (d.maxStages !== undefined) out.maxStages = d.maxStages;
   if (d.redactEnv !== undefined) out.redactEnv = d.redactEnv;
   return out;
 }

@@ -21,6 +21,7 @@ const DEFAULTS_FIELDS: FieldSchema = {
   followups: "bool",
   "findings-token-budget": "positive-int",
   "prompt-budget": "size",
+  "max-stages": "positive-int",
   "base-branch": "string",
   "push-remote": "string",
   "redact-env": "list",
@@ -42,6 +43,8 @@ export function parseDefaults(node: Node, sink: DiagnosticSink): DefaultsLayer {
   if (tokenBudget !== undefined) d.findingsTokenBudget = tokenBudget;
   const promptBudget = getNumber(f, "prompt-budget");
   if (promptBudget !== undefined) d.promptBudget = promptBudget;
+  const maxStages = getNumber(f, "max-stages");
+  if (maxStages !== undefined) d.maxStages = maxStages;
   const baseBranch = getString(f, "base-branch");
   if (baseBranch !== undefined) d.baseBranch = baseBranch;
   const pushRemote = getString(f, "push-remote");

@@ -65,6 +65,11 @@ export interface DefaultsConfig {
   findingsTokenBudget: number;
   /** Byte budget of every reviewer and fixer prompt (`prompt-budget`); absent = DEFAULT_PROMPT_BUDGET. */
   promptBudget?: number;
+  /**
+   * Most stages one run may execute (`max-stages`; a workflow's own `max-stages` wins); absent =
+   * DEFAULT_MAX_STAGES. A run that would go past it stops and names the limit.
+   */
+  maxStages?: number;
   /** Default base branch; when absent, the repository's current branch at `add` time. */
   baseBranch?: string;
   /**

@@ -50,7 +50,16 @@ export function encodeCheckpoint(
   where: { taskId: string; runId: number },
 ): CheckpointWrite {
   for (const id of touched) log.changed.add(id);
-  const { visits, outcomes, ...small } = state;
+  const { visits, outcomes, ...rest } = state;
+  // The containers a parallel block or an effect still changes in place get their own copy: a
+  // store may serialise the checkpoint after an await.
+  const small = {
+    ...rest,
+    pending: { ...rest.pending },
+    verdicts: { ...rest.verdicts },
+    reviewedAt: { ...rest.reviewedAt },
+    failedReviews: [...rest.failedReviews],
+  };
   if (log.gen === 0 || log.changed.size > SNAPSHOT_AFTER) {
     log.gen += 1;
     log.changed.clear();
@@ -74,8 +83,13 @@ export function encodeCheckpoint(
   };
 }
 
+/**
+ * A checkpoint as the store's JSON, without a JSON round trip (per stage it cost more than the
+ * commit): every field of a RunState is JSON by construction, and what is changed in place later
+ * was copied above.
+ */
 function toJson(value: object): JsonObject {
-  return JSON.parse(JSON.stringify(value)) as JsonObject;
+  return value as JsonObject;
 }
 
 /** Writes a checkpoint and its snapshot (when due) through `tx`, which must be one transaction. */

@@ -9,6 +9,7 @@ import { crashPoint } from "./crash-points.js";
 import type { EngineDeps, StageContext, StageResult } from "./deps.js";
 import { type AppliedEffect, applyEffectToRegistry } from "./effects.js";
 import { finishRun } from "./finish.js";
+import { exceedsMaxStages, maxStagesFor } from "./max-stages.js";
 import { runParallel, workingCopy } from "./parallel.js";
 import { checkPricing } from "./pricing-check.js";
 import { buildStageRecord, recordStage } from "./record.js";
@@ -89,7 +90,10 @@ async function runClaimedTask(
     maxCycles: task.maxCycles,
     budget: pricing.budget,
     prior: { usd: budget.priorUsd, tokens: budget.priorTokens },
+    maxStages: maxStagesFor(deps.config, workflow),
   };
+  const tooLong = exceedsMaxStages(workflow, state, rules.maxStages);
+  if (tooLong) return finishRun(env, { ...state }, { kind: "stopped", reason: tooLong, stageId: state.next });
   let current: StepState = { rules, run: state };
   try {
     let out = step(current, { type: "continue" });

@@ -31,6 +31,8 @@ export interface RunState {
   cycleBase: number;
   /** `stage: reason` of the last working stage when it failed, else null (quoted by forced exits). */
   lastFailure: string | null;
+  /** Stages this run lineage executed, exits not counted (bounded by `max-stages`). */
+  stagesRun: number;
   /** The stage at which the run stopped on an error, for `retry`. */
   stoppedAt: string | null;
   /** Visits per stage id (a persistent table: read with getCount, update with setCount). */
@@ -78,6 +80,7 @@ export function initialRunState(start: string): RunState {
     cycle: 0,
     cycleBase: 0,
     stoppedAt: null,
+    stagesRun: 0,
     lastFailure: null,
     visits: {},
     outcomes: {},
@@ -112,6 +115,7 @@ const stateSchema = z
     cycle: z.number().int().min(0),
     cycleBase: z.number().int().min(0).default(0),
     stoppedAt: z.string().nullable().default(null),
+    stagesRun: z.number().int().min(0).default(0),
     lastFailure: z.string().nullable().default(null),
     visits: z.record(z.number()),
     outcomes: z.record(z.string()),

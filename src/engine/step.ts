@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_STAGES } from "../config/defaults.js";
 import {
   addUsage,
   type FailureClass,
@@ -37,6 +38,11 @@ export interface StepRules {
   budget: { usd?: number; tokens?: number };
   /** What earlier runs of the task spent (every run counts against the budget). */
   prior: { usd: number; tokens: number };
+  /**
+   * Most stages the run may execute (exits not counted) and the config key that sets it;
+   * absent = DEFAULT_MAX_STAGES (`defaults max-stages`).
+   */
+  maxStages?: { limit: number; key: string };
 }
 
 export interface StepState {
@@ -88,6 +94,8 @@ export interface StepOutput {
   effects: StepEffect[];
 }
 
+const DEFAULT_LIMIT = { limit: DEFAULT_MAX_STAGES, key: "defaults max-stages" };
+
 /** Stage kinds whose failure (timeout, crash, API error) stops the run: the loop cannot go on without them. */
 const FATAL_ON_FAILURE = new Set(["agent", "fix"]);
 const FATAL_CLASSES = new Set(["timeout", "cancelled", "agent_error", "exit_nonzero", "internal", "config"]);
@@ -120,6 +128,15 @@ function enter(state: StepState): StepOutput {
   if (!budgetLeft(rules, run) && stage.kind !== "exit" && stage.kind !== "decision") {
     return end({ kind: "budget", stageId: stage.id });
   }
+  const cost = stageCount(stage);
+  if (cost > 0 && run.stagesRun + cost > (rules.maxStages ?? DEFAULT_LIMIT).limit) {
+    const { limit, key } = rules.maxStages ?? DEFAULT_LIMIT;
+    return end({
+      kind: "stopped",
+      stageId: stage.id,
+      reason: `stage ${stage.id} would be stage ${run.stagesRun + cost} of this run, over the limit of max-stages=${limit}; raise \`${key}\` if the workflow really needs more`,
+    });
+  }
   const entered: RunState = stage.nextCycle
     ? { ...run, cycle: run.cycle + 1, verdicts: {}, failedReviews: [] }
     : { ...run };
@@ -134,7 +151,8 @@ function finished(state: StepState, event: Extract<StepEvent, { type: "stage-fin
     const end: RunEnd = { kind: "stopped", reason: `workflow has no stage \`${event.stageId}\`` };
     return { state, effects: [{ type: "finish", end, recordStageId: null }] };
   }
-  const run = foldStage(event.facts.merged ?? state.run, stage, event.facts, event.registry);
+  const folded = foldStage(event.facts.merged ?? state.run, stage, event.facts, event.registry);
+  const run = { ...folded, stagesRun: folded.stagesRun + stageCount(stage) };
   const done = (end: RunEnd): StepOutput => ({
     state: { rules, run: { ...run, next: null } },
     effects: [{ type: "finish", end, recordStageId: stage.id }],
@@ -207,6 +225,11 @@ export function foldStage(
     out.blockingHistory = history;
   }
   return out;
+}
+
+/** What a stage counts against `max-stages`: itself and its parallel children; an exit nothing. */
+export function stageCount(stage: Pick<StageDef, "kind" | "children">): number {
+  return stage.kind === "exit" ? 0 : 1 + stage.children.length;
 }
 
 /** Cycles counted from the run lineage's base (a review-feedback resume starts again at 1). */

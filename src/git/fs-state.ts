@@ -21,24 +21,40 @@ function readText(path: string): string | null {
 /** The git folder of a worktree top level (`.git` folder or `gitdir:` file); null otherwise. */
 function gitDirOf(top: string): string | null {
   const dotGit = join(top, ".git");
-  let isDir: boolean;
+  // A linked worktree (every task's) has a `.git` file: one read answers. Reading a folder
+  // fails with EISDIR; only then is it a stat.
+  let text: string;
   try {
-    isDir = statSync(dotGit).isDirectory();
-  } catch {
-    return null;
+    text = readFileSync(dotGit, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EISDIR") return null;
+    try {
+      return statSync(dotGit).isDirectory() ? dotGit : null;
+    } catch {
+      return null;
+    }
   }
-  if (isDir) return dotGit;
-  const m = /^gitdir: (.+)$/m.exec(readText(dotGit) ?? "");
+  const m = /^gitdir: (.+)$/m.exec(text);
   if (!m?.[1]) return null;
   const dir = m[1].trim();
   return isAbsolute(dir) ? dir : resolve(top, dir);
 }
 
-/** The shared git folder: a linked worktree's `commondir`, else the git folder itself. */
+/**
+ * The shared git folder: a linked worktree's `commondir`, else the git folder itself. Remembered
+ * per git folder (git writes `commondir` once, when it makes the worktree): a stage asks for
+ * HEAD several times.
+ */
+const commonDirs = new Map<string, string>();
+
 function commonDirOf(gitDir: string): string {
+  const known = commonDirs.get(gitDir);
+  if (known !== undefined) return known;
   const common = readText(join(gitDir, "commondir"))?.trim();
-  if (!common) return gitDir;
-  return isAbsolute(common) ? common : resolve(gitDir, common);
+  const dir = !common ? gitDir : isAbsolute(common) ? common : resolve(gitDir, common);
+  if (commonDirs.size > 1000) commonDirs.clear();
+  commonDirs.set(gitDir, dir);
+  return dir;
 }
 
 function refFromPacked(commonDir: string, ref: string): string | null {

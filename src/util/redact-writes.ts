@@ -11,7 +11,10 @@ export function redactWrites<T extends object>(
   target: T,
   opts: { writes: RegExp; identityKeys: ReadonlySet<string>; env?: NodeJS.ProcessEnv },
 ): T {
-  const env = opts.env ?? process.env;
+  // Read once: `process.env` is slow to scan (every read crosses into C++), and scanning it for
+  // each string written cost more than the write itself. fixpoint never changes its own
+  // environment while it runs; a wrapped port sees the values it was created with.
+  const env = opts.env === undefined || opts.env === process.env ? { ...process.env } : opts.env;
   const arg = (value: unknown): unknown => {
     if (typeof value === "string") return redactDeep(value, env);
     if (value === null || typeof value !== "object") return value;

@@ -20,6 +20,9 @@ const SECRET_NAME = /(TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL)/i;
 const MIN_SECRET_LENGTH = 8;
 const MIN_NAMED_SECRET_LENGTH = MIN_SECRET_LENGTH;
 
+/** The shortest text any net below can change (see redactSecrets). */
+const SHORTEST_REDACTABLE = Math.min(7, MIN_SECRET_LENGTH);
+
 /** Always redacted when set, whatever else the config says. */
 export const DEFAULT_REDACT_ENV: readonly string[] = [
   "GITHUB_TOKEN",
@@ -74,14 +77,14 @@ export const TOKEN_HINT =
 /** Every token shape, for the test that keeps TOKEN_HINT a superset of them. */
 export const TOKEN_SHAPES: readonly RegExp[] = [...TOKEN_PATTERNS.map((p) => p.re), CUT_TOKEN];
 
-let configuredNames: readonly string[] = [];
+let namedSecrets: ReadonlySet<string> = new Set(DEFAULT_REDACT_ENV);
 
 /**
  * The environment variables the project names as secrets (`defaults { redact-env "MY_TOKEN" }`).
  * Set once by the CLI after loading the config; every later redaction hides their values.
  */
 export function setRedactedEnvNames(names: readonly string[]): void {
-  configuredNames = [...names];
+  namedSecrets = new Set([...DEFAULT_REDACT_ENV, ...names]);
   envSecretsCache = new WeakMap();
 }
 
@@ -92,11 +95,15 @@ function envSecrets(env: NodeJS.ProcessEnv): string[] {
   const cached = envSecretsCache.get(env);
   if (cached) return cached;
   const values = new Set<string>();
-  const named = new Set([...DEFAULT_REDACT_ENV, ...configuredNames]);
-  for (const [name, value] of Object.entries(env)) {
+  // Names first, values only for the names that qualify: reading every value of `process.env`
+  // (each a call into C++) cost more than a stage's whole record (issue 10).
+  for (const name of Object.keys(env)) {
+    const isNamed = namedSecrets.has(name);
+    if (!isNamed && !SECRET_NAME.test(name)) continue;
+    const value = env[name];
     if (value === undefined) continue;
     const trimmed = value.trim();
-    if (named.has(name) && trimmed.length >= MIN_NAMED_SECRET_LENGTH) values.add(trimmed);
+    if (isNamed && trimmed.length >= MIN_NAMED_SECRET_LENGTH) values.add(trimmed);
     else if (trimmed.length >= MIN_SECRET_LENGTH && SECRET_NAME.test(name)) values.add(trimmed);
   }
   const sorted = [...values].sort((a, b) => b.length - a.length);
@@ -107,6 +114,9 @@ function envSecrets(env: NodeJS.ProcessEnv): string[] {
 
 /** Replaces secrets in `text` with `[REDACTED]`. `env` defaults to `process.env`. Never throws. */
 export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  // Nothing this short can hold a secret value (≥ MIN_SECRET_LENGTH) or a token shape (the
+  // shortest, `a://:p@`, is 7 characters): ids, stage names and outcomes skip every pattern.
+  if (text.length < SHORTEST_REDACTABLE) return text;
   let out = text;
   for (const secret of envSecrets(env)) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);

@@ -1,6 +1,6 @@
 import { FixpointError } from "../errors.js";
 import { evaluateCondition } from "./condition/evaluate.js";
-import type { ConditionEnv, Workflow } from "./types.js";
+import type { ConditionEnv, Transition, Workflow } from "./types.js";
 
 /**
  * The stage after `from`, decided purely from the workflow and what the conditions see:
@@ -20,8 +20,28 @@ export function selectNext(workflow: Workflow, from: string, env: ConditionEnv):
   if (stage.kind === "decision") {
     return stage.routes.find((route) => evaluateCondition(route.when, env))?.to ?? null;
   }
-  const transition = workflow.transitions.find(
-    (t) => t.from === from && (t.when === undefined || evaluateCondition(t.when, env)),
+  const transition = transitionsFrom(workflow, from).find(
+    (t) => t.when === undefined || evaluateCondition(t.when, env),
   );
   return transition?.to ?? null;
+}
+
+/**
+ * Each workflow's transitions by `from`, in declaration order, built once: a scan of every
+ * transition per stage made a 3,000-stage chain quadratic (issue 10). Workflows are immutable.
+ */
+const byFrom = new WeakMap<Workflow, Map<string, Transition[]>>();
+
+function transitionsFrom(workflow: Workflow, from: string): readonly Transition[] {
+  let index = byFrom.get(workflow);
+  if (index === undefined) {
+    index = new Map();
+    for (const t of workflow.transitions) {
+      const list = index.get(t.from);
+      if (list) list.push(t);
+      else index.set(t.from, [t]);
+    }
+    byFrom.set(workflow, index);
+  }
+  return index.get(from) ?? [];
 }

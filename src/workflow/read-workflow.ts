@@ -2,7 +2,7 @@ import type { Document, Node } from "@bgotink/kdl";
 import type { Diagnostic, SourceLocation } from "../errors.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
 import { DiagnosticSink, locate } from "../util/kdl-diagnostics.js";
-import { propertyMap, readString, rejectUnknown, singleStringArg } from "../util/kdl-fields.js";
+import { propertyMap, readInteger, readString, rejectUnknown, singleStringArg } from "../util/kdl-fields.js";
 import { parseKdlSafely } from "../util/parse-kdl.js";
 import { type ReadContext, readCondition } from "./read-condition.js";
 import { readParallel } from "./read-parallel.js";
@@ -76,7 +76,9 @@ function readWorkflowNode(node: Node, ctx: ReadContext): Workflow {
     sink.report(node, `workflow name \`${name}\` may use only letters, digits, _, . and -`);
     name = "";
   }
-  rejectUnknown(propertyMap(node, sink), [], "`workflow`", sink);
+  const props = propertyMap(node, sink);
+  rejectUnknown(props, ["max-stages"], "`workflow`", sink);
+  const maxStages = readInteger(props.get("max-stages"), 1, sink);
   const stages = new Map<string, StageDef>();
   const firstSeen = new Map<string, SourceLocation>();
   const transitions: Transition[] = [];
@@ -130,6 +132,7 @@ function readWorkflowNode(node: Node, ctx: ReadContext): Workflow {
   }
   const workflow: Workflow = { name, source: sink.file, start, stages, transitions };
   if (description !== undefined) workflow.description = description;
+  if (maxStages !== undefined) workflow.maxStages = maxStages;
   return workflow;
 }
 

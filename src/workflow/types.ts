@@ -28,6 +28,8 @@ export interface Workflow {
   stages: ReadonlyMap<string, StageDef>;
   transitions: readonly Transition[];
   description?: string;
+  /** `workflow "…" max-stages=N`: most stages one run may execute; overrides `defaults max-stages`. */
+  maxStages?: number;
 }
 
 export interface StageDef {

@@ -23,12 +23,16 @@ describe("benchmarks at smoke-test sizes", () => {
     ];
     const report = renderReport(results, { date: "2026-01-01", machine: "test machine" });
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
-    expect(rows).toHaveLength(4 + 2 + 1 + 1);
+    // Chains: a ratio row per size and kind and the growth row of the no-op chain (the marginal
+    // cost rows need sizes at least 50 stages apart).
+    expect(rows).toHaveLength(4 + 1 + 2 + 1 + 1);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
       expect(report).toContain(`chain of ${n} stages that each edit a file`);
     }
+    expect(report).not.toContain("marginal cost per stage");
+    expect(report).toContain("per-stage time at the end ÷ start of a 5-stage no-op chain");
     expect(report).toMatch(/registry work \(CPU\) in one fix cycle, \d+ findings/);
     expect(report).toContain("fix prompt at cycle 10 ÷ cycle 2, 200 resolved findings");
     expect(report).toContain("`fixpoint status --json`, 20 tasks, whole process");

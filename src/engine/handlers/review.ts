@@ -1,16 +1,19 @@
-import type { ReviewOutput } from "../../domain/types.js";
+import type { FailureClass, ReviewOutput } from "../../domain/types.js";
+import { errorMessage } from "../../errors.js";
 import { fenceUntrusted } from "../../findings/fence.js";
 import { effectiveVerdict, honourChangesRequested, parseReviewOutput } from "../../findings/review-parse.js";
 import { REVIEW_OUTPUT_SCHEMA } from "../../findings/schemas.js";
+import { byteSize } from "../../findings/select.js";
 import { redactSecrets } from "../../util/redact.js";
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { reviewSummary } from "../effects.js";
+import { diffShare, promptBudgetFor } from "../prompt-budget.js";
 import { runAgentTurn } from "./agent-turn.js";
-import { boundDiff } from "./diff-bound.js";
+import { boundDiffWithin } from "./diff-bound.js";
 import { withoutBlobIds } from "./diff-stable.js";
 import { agentFailure } from "./failure.js";
-import { priorWithin } from "./findings-budget.js";
+import { agentOf, priorWithin } from "./findings-budget.js";
 import { REVIEW_FORMAT } from "./formats.js";
 import { reviewLearnings, splitLearned } from "./learnings-section.js";
 
@@ -38,16 +41,17 @@ export const reviewHandler: StageHandler = {
     // repeats the earlier cycle's bytes up to the first line that changed since (blob ids, which
     // change with any edit and stand before a file's content, are left out). The earlier
     // findings are chosen within the prompt budget (issue 10).
-    const renderWith = async (priorFindings: string) => {
+    // The diffs count against the prompt budget too: cut at file boundaries within their share.
+    const render = async (diff: string, sinceText: string, priorFindings: string) => {
       const r = await ctx.deps.prompts.renderPrompt(stage.prompt ?? "review", {
         task_id: ctx.task.id,
         title: ctx.task.title,
         prompt: ctx.task.prompt,
         cycle: String(ctx.state.cycle),
         stage_id: stage.id,
-        diff: fenceUntrusted("diff against the base branch", boundDiff(withoutBlobIds(whole))),
+        diff: fenceUntrusted("diff against the base branch", diff),
         changes_since_last_review: last
-          ? fenceUntrusted("changes since the last review", boundDiff(withoutBlobIds(since)))
+          ? fenceUntrusted("changes since the last review", sinceText)
           : "This is the first review of this task.",
         prior_findings: priorFindings,
         output_format: REVIEW_FORMAT,
@@ -59,6 +63,19 @@ export const reviewHandler: StageHandler = {
         ? { ...r, text: `${r.text.replace(/\n*$/, "")}\n\n# Learnings\n\n${learnings.text}\n` }
         : r;
     };
+    const budget = promptBudgetFor(ctx.deps.config, agentOf(stage, ctx));
+    let share: number;
+    try {
+      share = diffShare(budget, byteSize((await render("", "", "")).text));
+    } catch (e) {
+      // A budget too small to review in blocks approval like any review that could not be done.
+      const failure = { failureClass: "config" as const, failureReason: errorMessage(e) };
+      return failedReview(stage, { ...NO_TURN, headBefore: head, headAfter: head }, failure);
+    }
+    const show = `fixpoint diff ${ctx.task.id}`;
+    const sinceText = last ? boundDiffWithin(withoutBlobIds(since), Math.floor(share / 4), show).text : "";
+    const wholeText = boundDiffWithin(withoutBlobIds(whole), share - byteSize(sinceText), show).text;
+    const renderWith = (priorFindings: string) => render(wholeText, sinceText, priorFindings);
     const asked = await priorWithin(stage, ctx, prior, async (section) => (await renderWith(section)).text);
     const rendered = await renderWith(asked.text);
     const prompt = rendered.text;
@@ -115,28 +132,48 @@ export const reviewHandler: StageHandler = {
     const failure = turn.result.ok
       ? { failureClass: "unparsable" as const, failureReason: "review output unparsable" }
       : agentFailure(turn.result);
-    const fallback: ReviewOutput = {
-      verdict: "CHANGES_REQUESTED",
-      summary: failure.failureReason,
-      findings: [],
-      prior: [],
-    };
-    return {
-      ...base,
-      outcome: "fail",
-      ...failure,
-      summary: `CHANGES_REQUESTED  (${failure.failureReason})`,
-      effect: {
-        type: "review",
-        stageId: stage.id,
-        output: fallback,
-        expectedIds: [],
-        head: null,
-        failed: true,
-      },
-    };
+    return failedReview(stage, base, failure);
   },
 };
+
+const NO_TURN = {
+  usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  costUsd: 0,
+  sessionId: null,
+  agent: null,
+  attempts: 0,
+};
+
+/** A review that could not be done: CHANGES_REQUESTED, marked failed so it blocks approval. */
+function failedReview(
+  stage: StageDef,
+  base: Pick<
+    StageResult,
+    "usage" | "costUsd" | "sessionId" | "agent" | "attempts" | "headBefore" | "headAfter"
+  >,
+  failure: { failureClass: FailureClass; failureReason: string },
+): StageResult {
+  const fallback: ReviewOutput = {
+    verdict: "CHANGES_REQUESTED",
+    summary: failure.failureReason,
+    findings: [],
+    prior: [],
+  };
+  return {
+    ...base,
+    outcome: "fail",
+    ...failure,
+    summary: `CHANGES_REQUESTED  (${failure.failureReason})`,
+    effect: {
+      type: "review",
+      stageId: stage.id,
+      output: fallback,
+      expectedIds: [],
+      head: null,
+      failed: true,
+    },
+  };
+}
 
 /** Review text is stored and shown to other agents: keys and tokens it quotes are redacted first. */
 function redactReview(output: ReviewOutput): ReviewOutput {
