@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Git } from "../domain/git.js";
@@ -142,5 +142,54 @@ describe("removeWorktree", () => {
     rmSync(path, { recursive: true, force: true });
     await git.removeWorktree(t.repo, path);
     expect((await git.listWorktrees(t.repo)).map((w) => w.path)).toEqual([t.repo]);
+  });
+});
+
+describe("another process's `git worktree add` in flight", () => {
+  /** Empties worktree `name`'s admin `commondir`, as a concurrent `worktree add` leaves it for a moment. */
+  function halfWritten(name: string): { restore: () => void } {
+    const file = join(t.repo, ".git", "worktrees", name, "commondir");
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, "");
+    return { restore: () => writeFileSync(file, text) };
+  }
+
+  it("a worktree whose admin files are still being written is waited for, not a failure", async () => {
+    await git.ensureWorktree({
+      repo: t.repo,
+      path: join(t.dir, "busy"),
+      branch: "fixpoint/t-1",
+      base: "main",
+    });
+    t.git(["branch", "fixpoint/t-2", "main"]);
+    const busy = halfWritten("busy");
+    const timer = setTimeout(busy.restore, 150);
+    try {
+      // An existing branch: git checks every worktree's HEAD before adding one for it.
+      const path = join(t.dir, "t-2");
+      const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-2", base: "main" });
+      expect(r).toEqual({ path, created: true });
+      expect(await git.listWorktrees(t.repo)).toContainEqual({ path, branch: "fixpoint/t-2" });
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  it("an admin folder that stays broken is still reported, after a bounded wait", async () => {
+    await git.ensureWorktree({
+      repo: t.repo,
+      path: join(t.dir, "broken"),
+      branch: "fixpoint/t-1",
+      base: "main",
+    });
+    t.git(["branch", "fixpoint/t-2", "main"]);
+    halfWritten("broken");
+    const started = Date.now();
+    const err = await git
+      .ensureWorktree({ repo: t.repo, path: join(t.dir, "t-2"), branch: "fixpoint/t-2", base: "main" })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FixpointError);
+    expect((err as FixpointError).message).toMatch(/worktrees\/broken\/commondir/);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
