@@ -3,8 +3,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Git } from "../domain/git.js";
 import { FixpointError } from "../errors.js";
+import { createGitRunner, type GitRunner } from "./exec.js";
 import { createGit } from "./git-cli.js";
 import { createTempRepo, ISOLATED_GIT_ENV, type TempRepo } from "./temp-repo.js";
+import { ensureWorktree } from "./worktrees.js";
 
 let t: TempRepo;
 let git: Git;
@@ -191,5 +193,45 @@ describe("another process's `git worktree add` in flight", () => {
     expect(err).toBeInstanceOf(FixpointError);
     expect((err as FixpointError).message).toMatch(/worktrees\/broken\/commondir/);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("a killed worker's `git worktree add` still running when the task is taken over", () => {
+  it("a worktree still being checked out (locked `initializing`) is waited for, then reused", async () => {
+    const path = join(t.dir, "wt");
+    t.git(["worktree", "add", "--lock", "--reason", "initializing", "-b", "fixpoint/t-1", path, "main"]);
+    let unlockedAt = 0;
+    const timer = setTimeout(() => {
+      t.git(["worktree", "unlock", path]);
+      unlockedAt = Date.now();
+    }, 300);
+    try {
+      const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
+      expect(r).toEqual({ path, created: false });
+      // Not before the other git was done with it.
+      expect(unlockedAt).toBeGreaterThan(0);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  it("the branch appearing between the check and `worktree add -b`: the finished worktree is reused", async () => {
+    const path = join(t.dir, "wt");
+    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
+    // The orphaned git of the dead worker wins the race right before this worker's add.
+    let raced = false;
+    const racing: GitRunner = {
+      run: async (cwd, args, opts) => {
+        if (!raced && args[0] === "worktree" && args[1] === "add") {
+          raced = true;
+          await real.run(cwd, ["worktree", "add", "-b", "fixpoint/t-1", path, "main"]);
+        }
+        return real.run(cwd, args, opts);
+      },
+    };
+    const r = await ensureWorktree(racing, { repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
+    expect(raced).toBe(true);
+    expect(r).toEqual({ path, created: false });
+    expect(await git.listWorktrees(t.repo)).toContainEqual({ path, branch: "fixpoint/t-1" });
   });
 });
