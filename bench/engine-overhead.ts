@@ -39,6 +39,13 @@ const noGit: Git = {
   isBranchSafeToDelete: async () => false,
   deleteBranch: async () => undefined,
   checkout: async () => undefined,
+  trackedFiles: async () => [],
+  // No remote: a chain in the benchmark never pushes or takes a task over from another clone.
+  remoteBranchSha: async () => null,
+  fetchBranch: async () => null,
+  pushWithLease: async () => undefined,
+  isAncestor: async () => true,
+  resetHard: async () => undefined,
 };
 
 function chainWorkflow(n: number): string {

@@ -65,7 +65,21 @@ export function createGitRunner(deps: Partial<GitRunnerDeps> = {}): GitRunner {
     return { timeoutMs, signal: signals.length === 1 && signals[0] ? signals[0] : AbortSignal.any(signals) };
   };
   return {
-    run: (cwd, args, opts = {}) => runOnce(gitPath, env, cwd, args, opts, limits(opts)),
+    run: async (cwd, args, opts = {}) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await runOnce(gitPath, env, cwd, args, opts, limits(opts));
+        } catch (e) {
+          if (
+            attempt >= HALF_WRITTEN_RETRIES ||
+            !(e instanceof FixpointError) ||
+            !HALF_WRITTEN.test(e.message)
+          )
+            throw e;
+          await new Promise((r) => setTimeout(r, 25 * attempt));
+        }
+      }
+    },
   };
 }
 
@@ -83,6 +97,16 @@ function gitEnv(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
     GIT_SEQUENCE_EDITOR: "true",
   };
 }
+
+/**
+ * Commands that look at every worktree (`worktree add <branch>`, `worktree list`, `branch`) read
+ * each one's admin folder; while another process runs `git worktree add`, that folder's files
+ * exist but are still empty for a moment, and git dies ("failed to read
+ * .git/worktrees/<id>/commondir: Success") before changing anything. Such a failure is retried.
+ */
+const HALF_WRITTEN = /failed to read \S*worktrees\/[^/\s]+\//;
+/** 25 ms, 50 ms, …: about 1.1 s in all before the failure is reported. */
+const HALF_WRITTEN_RETRIES = 10;
 
 function runOnce(
   gitPath: string,

@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Git } from "../domain/git.js";
 import { FixpointError } from "../errors.js";
+import { createGitRunner, type GitRunner } from "./exec.js";
 import { createGit } from "./git-cli.js";
 import { createTempRepo, ISOLATED_GIT_ENV, type TempRepo } from "./temp-repo.js";
+import { ensureWorktree } from "./worktrees.js";
 
 let t: TempRepo;
 let git: Git;
@@ -142,5 +144,94 @@ describe("removeWorktree", () => {
     rmSync(path, { recursive: true, force: true });
     await git.removeWorktree(t.repo, path);
     expect((await git.listWorktrees(t.repo)).map((w) => w.path)).toEqual([t.repo]);
+  });
+});
+
+describe("another process's `git worktree add` in flight", () => {
+  /** Empties worktree `name`'s admin `commondir`, as a concurrent `worktree add` leaves it for a moment. */
+  function halfWritten(name: string): { restore: () => void } {
+    const file = join(t.repo, ".git", "worktrees", name, "commondir");
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, "");
+    return { restore: () => writeFileSync(file, text) };
+  }
+
+  it("a worktree whose admin files are still being written is waited for, not a failure", async () => {
+    await git.ensureWorktree({
+      repo: t.repo,
+      path: join(t.dir, "busy"),
+      branch: "fixpoint/t-1",
+      base: "main",
+    });
+    t.git(["branch", "fixpoint/t-2", "main"]);
+    const busy = halfWritten("busy");
+    const timer = setTimeout(busy.restore, 150);
+    try {
+      // An existing branch: git checks every worktree's HEAD before adding one for it.
+      const path = join(t.dir, "t-2");
+      const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-2", base: "main" });
+      expect(r).toEqual({ path, created: true });
+      expect(await git.listWorktrees(t.repo)).toContainEqual({ path, branch: "fixpoint/t-2" });
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  it("an admin folder that stays broken is still reported, after a bounded wait", async () => {
+    await git.ensureWorktree({
+      repo: t.repo,
+      path: join(t.dir, "broken"),
+      branch: "fixpoint/t-1",
+      base: "main",
+    });
+    t.git(["branch", "fixpoint/t-2", "main"]);
+    halfWritten("broken");
+    const started = Date.now();
+    const err = await git
+      .ensureWorktree({ repo: t.repo, path: join(t.dir, "t-2"), branch: "fixpoint/t-2", base: "main" })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FixpointError);
+    expect((err as FixpointError).message).toMatch(/worktrees\/broken\/commondir/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("a killed worker's `git worktree add` still running when the task is taken over", () => {
+  it("a worktree still being checked out (locked `initializing`) is waited for, then reused", async () => {
+    const path = join(t.dir, "wt");
+    t.git(["worktree", "add", "--lock", "--reason", "initializing", "-b", "fixpoint/t-1", path, "main"]);
+    let unlockedAt = 0;
+    const timer = setTimeout(() => {
+      t.git(["worktree", "unlock", path]);
+      unlockedAt = Date.now();
+    }, 300);
+    try {
+      const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
+      expect(r).toEqual({ path, created: false });
+      // Not before the other git was done with it.
+      expect(unlockedAt).toBeGreaterThan(0);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  it("the branch appearing between the check and `worktree add -b`: the finished worktree is reused", async () => {
+    const path = join(t.dir, "wt");
+    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
+    // The orphaned git of the dead worker wins the race right before this worker's add.
+    let raced = false;
+    const racing: GitRunner = {
+      run: async (cwd, args, opts) => {
+        if (!raced && args[0] === "worktree" && args[1] === "add") {
+          raced = true;
+          await real.run(cwd, ["worktree", "add", "-b", "fixpoint/t-1", path, "main"]);
+        }
+        return real.run(cwd, args, opts);
+      },
+    };
+    const r = await ensureWorktree(racing, { repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
+    expect(raced).toBe(true);
+    expect(r).toEqual({ path, created: false });
+    expect(await git.listWorktrees(t.repo)).toContainEqual({ path, branch: "fixpoint/t-1" });
   });
 });

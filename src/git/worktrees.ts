@@ -9,6 +9,8 @@ export interface WorktreeEntry {
   path: string;
   /** Short branch name; null for a detached HEAD or a bare entry. */
   branch: string | null;
+  /** Only when locked: the reason (`initializing` while a `git worktree add` is still running). */
+  locked?: string;
 }
 
 /** Parses `git worktree list --porcelain`: blocks of `key value` lines separated by blank lines. */
@@ -22,6 +24,8 @@ export function parseWorktreeList(text: string): WorktreeEntry[] {
     } else if (line.startsWith("branch ") && current) {
       const ref = line.slice("branch ".length);
       current.branch = ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref;
+    } else if ((line === "locked" || line.startsWith("locked ")) && current) {
+      current.locked = line.slice("locked".length).trim();
     }
   }
   return entries;
@@ -42,8 +46,34 @@ export interface EnsureWorktreeOptions {
 /**
  * Reuse, recreate or create the task's worktree (SPEC §11). Only `git worktree` commands are used,
  * and they never touch the main checkout's working tree or index, dirty or not.
+ *
+ * A worker SIGKILLed during its `git worktree add` leaves that git running on its own; the worker
+ * that takes the task over at once can meet it half done (the branch made, the checkout still
+ * going). Such a collision is waited out and the decision made again, so the new worker reuses the
+ * finished worktree instead of failing the task — and never reuses one still being checked out.
  */
 export async function ensureWorktree(
+  git: GitRunner,
+  opts: EnsureWorktreeOptions,
+): Promise<{ path: string; created: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ensureWorktreeOnce(git, opts);
+    } catch (e) {
+      if (attempt >= COLLISION_RETRIES || !(e instanceof FixpointError) || !COLLISION.test(e.message))
+        throw e;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
+}
+
+/** What another git process still adding the same worktree or branch makes `worktree add` say. */
+const COLLISION =
+  /already exists|already registered|already checked out|already used by worktree|being created by another git/;
+/** 50 ms, 100 ms, …: about 5 s in all. */
+const COLLISION_RETRIES = 15;
+
+async function ensureWorktreeOnce(
   git: GitRunner,
   opts: EnsureWorktreeOptions,
 ): Promise<{ path: string; created: boolean }> {
@@ -55,6 +85,8 @@ export async function ensureWorktree(
   if (existsSync(path)) {
     const match = await findWorktree(git, repo, path);
     if (match) {
+      if (match.locked === "initializing")
+        throw new FixpointError("git", `worktree ${path} is being created by another git process`);
       if (match.branch === branch) return { path, created: false };
       throw new FixpointError(
         "git",

@@ -203,3 +203,62 @@ describe("the token hint", () => {
     expect(redactSecrets(`${plain} bearer abcdefgh12345`, noEnv)).toBe(`${plain} bearer [REDACTED]`);
   });
 });
+
+describe("redactSecrets: a token glued to what comes before it", () => {
+  const b64 = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  const chars = fc.string({ unit: fc.constantFrom(...b64.split("")), minLength: 24, maxLength: 40 });
+  const planted = fc.oneof(
+    chars.map((t) => `ghp_${t}`),
+    chars.map((t) => `github_pat_11A_${t}`),
+    chars.map((t) => `sk-ant-api03-${t}`),
+    chars.map((t) => `sk-proj-${t}`),
+    chars.map((t) => `xoxb-1-${t}`),
+    fc.constant("AKIAIOSFODNN7EXAMPLE"),
+    fc.tuple(chars, chars).map(([a, c]) => `eyJhbGciOiJIUzI1NiJ9.eyJ${a}.${c}`),
+  );
+  const text = fc.string({ maxLength: 40 });
+
+  it("inside a JSON-encoded text (a raw agent stream), after \\n, \\t, \\u escapes or a quote", () => {
+    fc.assert(
+      fc.property(
+        text,
+        fc.constantFrom("\n", "\t", "\r", "\u0001", '"', "\\"),
+        planted,
+        text,
+        (a, sep, tok, b) => {
+          // The raw stream line holds the text JSON-encoded: the token sits right after an escape.
+          const line = JSON.stringify({ type: "tool_result", content: `${a}${sep}${tok}\n${b}` });
+          expect(redactSecrets(line, noEnv)).not.toContain(tok);
+          expect(redactSecrets(JSON.stringify(line), noEnv)).not.toContain(tok);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("after `_`, `-`, `=` or `/`, where a word boundary does not help", () => {
+    for (const tok of [
+      "ghp_0123456789abcdefghijABCDEFGHIJ",
+      "AKIAIOSFODNN7EXAMPLE",
+      "sk-ant-api03-abcdefgh12345",
+    ]) {
+      for (const before of ["MY_TOKEN_", "x-", "key=", "path/"]) {
+        expect(redactSecrets(`${before}${tok} end`, noEnv)).toBe(`${before}[REDACTED] end`);
+      }
+    }
+    expect(redactSecrets('{"h":"curl\\nAuthorization: token abcdef123456"}', noEnv)).not.toContain(
+      "abcdef123456",
+    );
+  });
+
+  it("still leaves words that merely contain a prefix alone", () => {
+    for (const ok of [
+      "the task-runner-service-for-everyone",
+      "disk-usage-monitoring-agent",
+      "washing_ghp_x",
+      "TASKIA",
+    ]) {
+      expect(redactSecrets(ok, noEnv)).toBe(ok);
+    }
+  });
+});

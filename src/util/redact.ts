@@ -31,6 +31,15 @@ export const DEFAULT_REDACT_ENV: readonly string[] = [
   "OPENAI_API_KEY",
 ];
 
+/**
+ * Where a token may start: the start of the text, after any character that is not a letter or a
+ * digit (so also after `_` and `-`, where `\b` would not match), or right after a JSON/C escape
+ * (`\n`, `\t`, `\u0041`) — a raw agent stream is JSON lines, and `"…\nghp_…"` holds a token after
+ * the letter `n`.
+ */
+const START = String.raw`(?<=^|[^A-Za-z0-9]|\\[nrtbf]|\\u[0-9A-Fa-f]{4})`;
+const token = (source: string, flags = "g") => new RegExp(`${START}${source}`, flags);
+
 /** Token shapes; each replaces the whole match unless it keeps a prefix group ($1). */
 const TOKEN_PATTERNS: { re: RegExp; keep?: boolean }[] = [
   // A PEM private key goes whole, header to footer; with the footer cut off, as far as key text
@@ -39,21 +48,24 @@ const TOKEN_PATTERNS: { re: RegExp; keep?: boolean }[] = [
     re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s:,\\-])*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|(?=[^A-Za-z0-9+/=\s:,\\-]|$))/g,
   },
   // Anthropic keys are short after the prefix in test fixtures; the generic `sk-` shape needs 16.
-  { re: /\bsk-ant-[A-Za-z0-9_-]{8,}/g },
-  { re: /\bsk-[A-Za-z0-9_-]{16,}/g },
-  { re: /\bgh[pousr]_[A-Za-z0-9]{20,}/g },
-  { re: /\bgithub_pat_[A-Za-z0-9_]{20,}/g },
-  { re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { re: token("sk-ant-[A-Za-z0-9_-]{8,}") },
+  { re: token("sk-[A-Za-z0-9_-]{16,}") },
+  { re: token("gh[pousr]_[A-Za-z0-9]{20,}") },
+  { re: token("github_pat_[A-Za-z0-9_]{20,}") },
+  { re: token("xox[abposr]-[A-Za-z0-9-]{10,}") },
   // AWS access key ids (long-term AKIA…, temporary ASIA…, and the other documented prefixes).
-  { re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
+  { re: token("(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])") },
   // JWTs: three base64url segments, the first two starting with `eyJ` (a JSON object).
-  { re: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g },
+  { re: token(String.raw`eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`) },
   // `Authorization: Bearer x`, `Authorization: token x`, `Authorization: Basic x`, or a bare value.
   {
-    re: /(\bAuthorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|token|Token|Digest)?\s*)[A-Za-z0-9._~+/=:-]{4,}/gi,
+    re: token(
+      String.raw`(Authorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|token|Token|Digest)?\s*)[A-Za-z0-9._~+/=:-]{4,}`,
+      "gi",
+    ),
     keep: true,
   },
-  { re: /(\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, keep: true },
+  { re: token(String.raw`(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}`, "gi"), keep: true },
   // `postgres://user:password@host`, `https://x:token@github.com`: keep the user, hide the password.
   { re: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)[^\s/@]+(?=@)/gi, keep: true },
 ];
@@ -62,8 +74,9 @@ const TOKEN_PATTERNS: { re: RegExp; keep?: boolean }[] = [
  * What is left of a token after a cut: a known prefix and some token characters at the end of the
  * text or right before an ellipsis. Bare prefixes (`sk-` alone) are too common to hide.
  */
-const CUT_TOKEN =
-  /\b(?:(?:sk-ant-|sk-proj-|sk-|gh[pousr]_|github_pat_|xox[abposr]-)[A-Za-z0-9_-]{6,}|(?:AKIA|ASIA)[A-Z0-9]{6,})(?=\s*(?:\.\.\.|…)?\s*(?:\[truncated\]|\]|\))?\s*$|\s*(?:\.\.\.|…))/g;
+const CUT_TOKEN = token(
+  String.raw`(?:(?:sk-ant-|sk-proj-|sk-|gh[pousr]_|github_pat_|xox[abposr]-)[A-Za-z0-9_-]{6,}|(?:AKIA|ASIA)[A-Z0-9]{6,})(?=\s*(?:\.\.\.|…)?\s*(?:\[truncated\]|\]|\))?\s*$|\s*(?:\.\.\.|…))`,
+);
 
 /**
  * Every token pattern above (and CUT_TOKEN) starts with, or contains, one of these literals; a

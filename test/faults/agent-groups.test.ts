@@ -116,6 +116,9 @@ describe("agents die with their worker", () => {
 
     const w2 = runCli(["work"], { cwd: repo, env, timeoutMs: 60_000 });
     expect(w2.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(pids, "second")), `the next worker ran no agent:\n${w2.stdout}${w2.stderr}`).toBe(
+      true,
+    );
     const second = readFileSync(join(pids, "second"), "utf8")
       .trim()
       .split("\n")

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDemoRepo } from "../../src/demo/project.js";
 import { isolatedEnv, runCli } from "../helpers/cli.js";
 import { makeTempDir } from "../helpers/temp.js";
-import { fuzzRuns, mutated, randomText } from "./fuzz-inputs.js";
+import { fuzzRuns, mutated, nasty, randomText } from "./fuzz-inputs.js";
 
 /**
  * Through the real binary: a malformed workflow or condition is a usage error (exit 2) with one
@@ -57,6 +57,7 @@ describe("bad workflows and bad conditions exit 2 through the CLI", () => {
       fc.property(
         fc.oneof(
           mutated(VALID, '{}()=;#"/\\*-_.\n'),
+          nasty(VALID, { huge: false }),
           randomText('{}()=;#"/\\*-_.\n'),
           fc.string({ unit: fc.constantFrom(...'()!&|=<>-, 1x"'.split("")), maxLength: 60 }).map(decision),
         ),
@@ -70,5 +71,29 @@ describe("bad workflows and bad conditions exit 2 through the CLI", () => {
       ),
       { numRuns: fuzzRuns(15) },
     );
+  });
+
+  it("a fixpoint.kdl with CRLF, NUL bytes, unpaired surrogates or a BOM: exit 0, or 2 at file:line:column", () => {
+    const config = readFileSync(join(repo, "fixpoint.kdl"), "utf8");
+    try {
+      fc.assert(
+        fc.property(
+          nasty([config, `${config}\ndefaults {\n  max-cycles 3\n  redact-env "MY_TOKEN"\n}\n`], {
+            huge: false,
+          }),
+          (text) => {
+            writeFileSync(join(repo, "fixpoint.kdl"), text);
+            const r = runCli(["status"], { cwd: repo, env });
+            expect(r.stderr).not.toMatch(/\n\s+at |Maximum call stack/);
+            if (r.code === 0) return;
+            expect(r.code, r.stderr).toBe(2);
+            expect(r.stderr).toMatch(/fixpoint\.kdl:\d+:\d+: /);
+          },
+        ),
+        { numRuns: fuzzRuns(10) },
+      );
+    } finally {
+      writeFileSync(join(repo, "fixpoint.kdl"), config);
+    }
   });
 });

@@ -75,3 +75,39 @@ export function deeplyNested(open: string, inner: string, close: string): fc.Arb
     .tuple(fc.integer({ min: 50, max: 3_000 }), fc.boolean())
     .map(([n, closed]) => open.repeat(n) + inner + (closed ? close.repeat(n) : ""));
 }
+
+/**
+ * A valid input made nasty the way real files and agent replies are: CRLF line ends, NUL bytes,
+ * unpaired UTF-16 surrogates, a byte-order mark, Unicode line separators, or blown up to about a
+ * megabyte by repeating a piece of it (`huge: false` leaves that out: through the CLI, a megabyte
+ * of repeated stages is reported one line per problem, more than a test's output buffer holds).
+ */
+export function nasty(valid: readonly string[], opts: { huge?: boolean } = {}): fc.Arbitrary<string> {
+  const at = (s: string, i: number) => i % (s.length + 1);
+  const insert = (text: fc.Arbitrary<string>) =>
+    fc
+      .tuple(fc.constantFrom(...valid), fc.array(fc.tuple(fc.nat(), text), { minLength: 1, maxLength: 6 }))
+      .map(([s, cuts]) =>
+        cuts.reduce((acc, [i, t]) => acc.slice(0, at(acc, i)) + t + acc.slice(at(acc, i)), s),
+      );
+  const huge = fc
+    .tuple(fc.constantFrom(...valid), fc.nat(), fc.integer({ min: 1, max: 400 }))
+    .map(([s, i, n]) => {
+      const from = at(s, i);
+      const piece = s.slice(from, from + n) || "x";
+      return s.slice(0, from) + piece.repeat(Math.ceil(1_000_000 / piece.length)) + s.slice(from);
+    });
+  const options = [
+    { arbitrary: fc.constantFrom(...valid).map((s) => s.replace(/\n/g, "\r\n")), weight: 3 },
+    { arbitrary: fc.constantFrom(...valid).map((s) => `\uFEFF${s}`), weight: 3 },
+    {
+      arbitrary: insert(
+        fc.constantFrom("\u0000", "\u0000\u0000\u0000", "\r", "\u2028", "\u0085", "\u001b[31m"),
+      ),
+      weight: 3,
+    },
+    { arbitrary: insert(fc.constantFrom("\uD800", "\uDFFF", "\uDBFF\uDBFF", "\uDC00x\uD800")), weight: 3 },
+  ];
+  // A megabyte costs a parser real time: one case in thirteen.
+  return fc.oneof(...options, ...(opts.huge === false ? [] : [{ arbitrary: huge, weight: 1 }]));
+}

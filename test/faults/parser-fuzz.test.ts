@@ -8,11 +8,12 @@ import { parseConfigText } from "../../src/config/parse.js";
 import { FixpointError } from "../../src/errors.js";
 import { parseFixReport } from "../../src/findings/fix-parse.js";
 import { parseReviewOutput } from "../../src/findings/review-parse.js";
+import { parseBotComment, parseBotReviewBody } from "../../src/github/bots/registry.js";
 import { evaluateCondition } from "../../src/workflow/condition/evaluate.js";
 import { parseCondition } from "../../src/workflow/condition/parser.js";
 import { createFakeConditionEnv } from "../../src/workflow/fake-env.js";
 import { parseWorkflow } from "../../src/workflow/parse.js";
-import { deeplyNested, fuzzRuns, mutated, randomText } from "./fuzz-inputs.js";
+import { deeplyNested, fuzzRuns, mutated, nasty, randomText } from "./fuzz-inputs.js";
 
 /**
  * Every parser rejects every malformed input cleanly: a typed FixpointError (the parsers that
@@ -95,6 +96,7 @@ describe("workflow KDL: every input parses or is rejected with a typed error", (
   it.each([
     ["random text", randomText(KDL_SYNTAX)],
     ["mutated valid workflows", mutated(VALID_WORKFLOWS, KDL_SYNTAX)],
+    ["workflows with CRLF, NUL, lone surrogates, a BOM, or a megabyte long", nasty(VALID_WORKFLOWS)],
     ["deeply nested blocks", deeplyNested('workflow "w" { stage "s" kind="agent" ', "", "}")],
     [
       "deeply nested conditions",
@@ -120,6 +122,7 @@ describe("conditions: parseCondition never throws, and what it accepts evaluates
   it.each([
     ["random text", randomText('()!&|=<>-",.0123456789')],
     ["mutated valid conditions", mutated(VALID_CONDITIONS, '()!&|=<>-",')],
+    ["conditions with CRLF, NUL, lone surrogates, a BOM, or a megabyte long", nasty(VALID_CONDITIONS)],
     ["deep parentheses", deeplyNested("(", "true", ")")],
     ["long negation chains", deeplyNested("!", "true", "")],
     ["long minus chains", deeplyNested("-", "1", "")],
@@ -137,6 +140,7 @@ describe("config KDL: every input parses or is rejected with a typed error", () 
   it.each([
     ["random text", randomText(KDL_SYNTAX)],
     ["mutated valid configs", mutated(VALID_CONFIGS, KDL_SYNTAX)],
+    ["configs with CRLF, NUL, lone surrogates, a BOM, or a megabyte long", nasty(VALID_CONFIGS)],
     ["deeply nested blocks", deeplyNested("defaults { ", "", "}")],
   ])("%s", (_name, arb) => {
     fc.assert(
@@ -154,6 +158,10 @@ describe("review JSON and fixer reports: never throw, always a result", () => {
   const arbs: [string, fc.Arbitrary<string>][] = [
     ["random text", randomText(JSON_SYNTAX)],
     ["mutated valid replies", mutated([...VALID_REVIEWS, ...VALID_FIXES], JSON_SYNTAX)],
+    [
+      "replies with CRLF, NUL, lone surrogates, a BOM, or a megabyte long",
+      nasty([...VALID_REVIEWS, ...VALID_FIXES]),
+    ],
     ["deeply nested JSON", nestedJson("[", "]")],
     ["deeply nested objects", nestedJson('{"a":', "}")],
   ];
@@ -173,6 +181,40 @@ describe("review JSON and fixer reports: never throw, always a result", () => {
         expect(typeof r.ok).toBe("boolean");
       }),
       { numRuns: fuzzRuns(150) },
+    );
+  });
+});
+
+describe("bot comments: never throw, never lose a comment, whatever bytes it holds", () => {
+  const BOT_COMMENTS = [
+    "_⚠️ Potential issue_ | _🟠 Major_\n\n**Null check missing.**\n\nThe value can be null.",
+    "**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)</sub></sub>  Fix it**\n\nbody",
+    "![high](https://www.gstatic.com/codereviewagent/high-priority.svg)\n\nThis leaks.",
+    "### Bug: off by one\n\n**High Severity**\n\n<details><summary>x</summary>y</details>",
+  ];
+  const deep = fc.oneof(
+    deeplyNested("<details><summary>s</summary>", "x", "</details>"),
+    deeplyNested("> ", "**title**", ""),
+    deeplyNested("<!-- ", "x", " -->"),
+  );
+  it.each([
+    ["nasty bytes", nasty(BOT_COMMENTS)],
+    ["deep nesting", deep],
+  ])("%s", (_name, arb) => {
+    fc.assert(
+      fc.property(
+        arb,
+        fc.constantFrom("coderabbitai", "chatgpt-codex-connector", "cursor", "someone-else"),
+        (body, author) => {
+          const r = parseBotComment({ author, authorIsBot: true, body });
+          if (r.finding) {
+            expect(r.finding.title.length).toBeGreaterThan(0);
+            expect(r.finding.title).not.toMatch(/[\n\r]/);
+          }
+          expect(Array.isArray(parseBotReviewBody({ author, authorIsBot: true, body }))).toBe(true);
+        },
+      ),
+      { numRuns: fuzzRuns(40) },
     );
   });
 });

@@ -159,3 +159,43 @@ describe("a pr rework SIGKILLed at a GitHub crash point, then run again", () => 
     }
   }, 180_000);
 });
+
+describe("a pr open SIGKILLed right after its push (pr-pushed), then run again", () => {
+  it("opens exactly one PR for the branch, the remote branch holds each commit once", async () => {
+    world = await createWorld();
+    const w = world;
+    expect((await w.fixpoint(["add", "Add a feature", "--workflow", "implement-only"])).code).toBe(0);
+    expect((await w.fixpoint(["work"])).code).toBe(0);
+    const task = await w.withStore((s) => s.getTask("t-1"));
+    const branch = task?.branch;
+    if (!branch) throw new Error("t-1 has no branch");
+    const local = git(w.repo, "log", "--format=%H %s", `main..${branch}`).trim().split("\n");
+
+    const first = startCli(["pr", "open", "t-1"], {
+      cwd: w.repo,
+      env: { ...w.env, FIXPOINT_CRASH_AT: "pr-pushed" },
+    });
+    await exited(first);
+    expect(first.signalCode, `the worker should have died at pr-pushed:\n${first.output()}`).toBe("SIGKILL");
+    // The branch is on the remote, no PR names it, the task records none.
+    expect(git(w.origin, "rev-parse", branch).trim()).toBe(git(w.repo, "rev-parse", branch).trim());
+    expect([...w.gh.world.allPulls()]).toHaveLength(0);
+    expect((await w.withStore((s) => s.getTask("t-1")))?.meta.prNumber).toBeUndefined();
+
+    const second = await w.fixpoint(["pr", "open", "t-1"]);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/^opened PR #1/);
+    // Once more: the PR is updated, never opened twice.
+    const third = await w.fixpoint(["pr", "open", "t-1"]);
+    expect(third.code, third.stdout + third.stderr).toBe(0);
+    expect(third.stdout).toMatch(/^updated PR #1/);
+
+    const pulls = [...w.gh.world.allPulls()];
+    expect(pulls.map((p) => p.head)).toEqual([branch]);
+    expect((await w.withStore((s) => s.getTask("t-1")))?.meta.prNumber).toBe(1);
+    // The remote branch is the local one: each commit once, nothing made by the rerun.
+    expect(git(w.origin, "log", "--format=%H %s", `main..${branch}`).trim().split("\n")).toEqual(local);
+    const subjects = local.map((l) => l.slice(41));
+    expect(new Set(subjects).size).toBe(subjects.length);
+  }, 120_000);
+});

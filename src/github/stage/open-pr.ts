@@ -1,6 +1,7 @@
 import type { GithubClient, PullRequest } from "../../domain/github.js";
 import type { Store } from "../../domain/store.js";
 import { type Finding, isApproval, type Task } from "../../domain/types.js";
+import { crashPoint } from "../../engine/crash-points.js";
 import { prBody } from "../render.js";
 import type { GitRemote } from "./remote.js";
 
@@ -35,6 +36,9 @@ export async function openOrUpdatePull(input: OpenPullInput): Promise<OpenPullOu
     return { ok: false, rejected: false, reason: `${task.id} has no branch yet; run it first` };
   const pushed = await input.remote.push(input.cwd, task.branch);
   if (!pushed.ok) return pushed;
+  // Killed here, the branch is on the remote and no PR names it yet: the next `pr open` pushes
+  // again (the remote already has it: nothing changes) and opens the one PR.
+  crashPoint("pr-pushed");
   const body = prBody({
     task: { id: task.id, title: task.title, summary: task.prompt },
     findings: input.findings,
