@@ -76,6 +76,8 @@ interface Figures {
   agentCalls: number;
   /** Implementations run again although the worker that ran them had moved past them. */
   implementReruns: number;
+  /** For each unexcused rerun: the task's agent calls in order (phase@pid). */
+  rerunCalls: string[];
   /** Implementations run again because their worker died while it ran them (by design). */
   interruptedImplementations: number;
   duplicateFindings: number;
@@ -130,6 +132,7 @@ interface Call {
 function implementRepeats(calls: readonly Call[], died: ReadonlySet<number>) {
   let excused = 0;
   let unexcused = 0;
+  const why: string[] = [];
   const byTask = new Map<string, Call[]>();
   for (const c of calls) byTask.set(c.t, [...(byTask.get(c.t) ?? []), c]);
   for (const list of byTask.values()) {
@@ -139,10 +142,15 @@ function implementRepeats(calls: readonly Call[], died: ReadonlySet<number>) {
       if (!later.some((x) => x.p === "implement")) return;
       const movedOn = later.some((x) => x.pid === c.pid);
       if (died.has(c.pid) && !movedOn) excused++;
-      else unexcused++;
+      else {
+        unexcused++;
+        why.push(
+          `${c.t}: ${list.map((x) => `${x.p}@${x.pid}${died.has(x.pid) ? "(died)" : ""}`).join(" → ")}`,
+        );
+      }
     });
   }
-  return { excused, unexcused };
+  return { excused, unexcused, why };
 }
 
 async function chaos(seed: number, tasks: number, kills: number): Promise<Figures> {
@@ -186,6 +194,7 @@ async function chaos(seed: number, tasks: number, kills: number): Promise<Figure
     tasksFailed: 0,
     agentCalls: 0,
     implementReruns: 0,
+    rerunCalls: [],
     interruptedImplementations: 0,
     duplicateFindings: 0,
     duplicateCommits: 0,
@@ -261,6 +270,7 @@ async function chaos(seed: number, tasks: number, kills: number): Promise<Figure
   f.agentCalls = calls.length;
   const repeats = implementRepeats(calls, died);
   f.implementReruns = repeats.unexcused;
+  f.rerunCalls = repeats.why;
   f.interruptedImplementations = repeats.excused;
   const reader = await createFixpoint({ projectRoot: repo, env, init: false });
   try {
@@ -293,7 +303,7 @@ async function chaos(seed: number, tasks: number, kills: number): Promise<Figure
   // Only a misbehaving agent may stop a task short of completed: never a git, store or internal error.
   expect(f.tasksFailed, f.reasons.join("\n")).toBe(0);
   for (const r of f.reasons) expect(r).toMatch(AGENT_FAULT);
-  expect(f.implementReruns).toBe(0);
+  expect(f.implementReruns, f.rerunCalls.join("\n")).toBe(0);
   expect(f.duplicateFindings).toBe(0);
   expect(f.duplicateCommits).toBe(0);
   expect(
