@@ -235,7 +235,11 @@ async function chaos(seed: number, tasks: number, kills: number): Promise<Figure
       }
     }
   } finally {
-    for (const w of workers) w.kill("SIGKILL");
+    // The chaos phase ends by killing whoever is still running: those die mid-stage too.
+    for (const w of workers) {
+      if (w.exitCode === null && w.signalCode === null && w.pid !== undefined) died.add(w.pid);
+      w.kill("SIGKILL");
+    }
     await Promise.all([...workers].map(exitOf));
   }
   f.chaosMs = Date.now() - started;
