@@ -4,11 +4,12 @@
  * the database's clock; found by its slow poll, since an expired lease sends no NOTIFY) and
  * finishes it from the last checkpoint: completed stages do not run again.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
 import { exited, FIXTURE_AGENTS, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
+import { readJsonLines } from "../helpers/jsonl.js";
 import { type TestDatabase, testDatabase } from "../helpers/pg-server.js";
 
 interface Invocation {
@@ -16,14 +17,6 @@ interface Invocation {
   task: string;
   cycle: number;
   pid: number;
-}
-
-function invocations(file: string): Invocation[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Invocation);
 }
 
 let db: TestDatabase | undefined;
@@ -59,7 +52,7 @@ describe("a worker killed mid-stage on a PostgreSQL store", () => {
         30_000,
         "both workers to register",
       );
-      const before = invocations(counts);
+      const before = readJsonLines<Invocation>(counts);
       first.kill("SIGKILL");
       await exited(first);
       expect(before.filter((i) => i.role === "implementer")).toHaveLength(1);
@@ -79,7 +72,7 @@ describe("a worker killed mid-stage on a PostgreSQL store", () => {
         final_verdict: string;
       }[];
       expect(tasks[0]?.final_verdict).toBe("APPROVED");
-      const after = invocations(counts);
+      const after = readJsonLines<Invocation>(counts);
       expect(after.filter((i) => i.role === "implementer")).toHaveLength(1);
       expect(after.filter((i) => i.role === "reviewer" && i.cycle === 0)).toHaveLength(3);
       const fixers = after.filter((i) => i.role === "fixer");
