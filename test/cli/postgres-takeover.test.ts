@@ -6,11 +6,11 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
 import { exited, FIXTURE_AGENTS, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
 import { readJsonLines } from "../helpers/jsonl.js";
-import { type TestDatabase, testDatabase } from "../helpers/pg-server.js";
+import { databaseForTest } from "../helpers/pg-database.js";
 
 interface Invocation {
   role: string;
@@ -19,14 +19,9 @@ interface Invocation {
   pid: number;
 }
 
-let db: TestDatabase | undefined;
-afterAll(async () => {
-  await db?.drop();
-});
-
 describe("a worker killed mid-stage on a PostgreSQL store", () => {
   it("is replaced by a running worker once its lease ends; no completed stage runs again", async () => {
-    db = await testDatabase();
+    const db = await databaseForTest();
     const root = tempDir();
     const repo = join(root, "repo");
     const counts = join(root, "counts.jsonl");
