@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { StoreOps } from "../domain/store.js";
 import type { Finding, FindingStatus, Learning, NewTaskEvent, Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
+import { learningOrigin } from "../findings/learnings.js";
 import type { AppContext } from "./context.js";
 import { requireTask } from "./task-ref.js";
 import { parseInput } from "./validate.js";
@@ -93,13 +94,7 @@ export async function dismissFinding(ctx: Ctx, raw: DismissFindingInput): Promis
             text: input.reason,
             scope: f.file,
             source: { kind: "dismissed", taskId: task.id, findingId: f.id },
-            origin: {
-              file: f.file,
-              lineStart: f.lineStart,
-              lineEnd: f.lineEnd,
-              title: f.title,
-              severity: f.severity,
-            },
+            origin: learningOrigin(f),
             createdAt: ctx.clock.now(),
             createdBy: ctx.actor,
           });

@@ -1,20 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { DiagnosticsError, formatDiagnostic } from "../errors.js";
+import { configProblems, parseConfig as parse } from "../../test/helpers/config-text.js";
+import { formatDiagnostic } from "../errors.js";
 import { checkWorkflowText } from "../workflow/validate.js";
-import { parseConfigText } from "./parse.js";
-
-const FILE = "/repo/fixpoint.kdl";
-const parse = (text: string) => parseConfigText(text, FILE, { home: "/home/u" });
-
-function configProblems(text: string): string[] {
-  try {
-    parse(text);
-  } catch (e) {
-    if (e instanceof DiagnosticsError) return e.diagnostics.map(formatDiagnostic);
-    throw e;
-  }
-  throw new Error("expected the config to be rejected");
-}
 
 const workflow = (attrs: string) => `workflow "w" ${attrs} {
     start "a"

@@ -1,22 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { DiagnosticsError, formatDiagnostic } from "../errors.js";
+import { parseConfig as parse, configProblems as problems } from "../../test/helpers/config-text.js";
 import { parseSeverity } from "../findings/severity.js";
 import { parseDuration } from "../util/duration.js";
-import { parseConfigText } from "./parse.js";
-
-const FILE = "/repo/fixpoint.kdl";
-const parse = (text: string) => parseConfigText(text, FILE, { home: "/home/u" });
-
-/** The formatted diagnostics of a config that must not parse. */
-function problems(text: string): string[] {
-  try {
-    parse(text);
-  } catch (e) {
-    if (e instanceof DiagnosticsError) return e.diagnostics.map(formatDiagnostic);
-    throw e;
-  }
-  throw new Error("expected the config to be rejected");
-}
 
 describe("parseConfigText", () => {
   test("reads every section of a full config", () => {

@@ -35,20 +35,29 @@ export function createDemoRepo(dir: string): void {
   git("commit", "-q", "-m", "stats: sum");
 }
 
-/** fixpoint.kdl for the demo: scripted agents doing real work, the program's own tests as the gate. */
-export function demoConfig(agentsDir: string = DEMO_AGENTS_DIR): string {
+/**
+ * The agents and defaults of a scripted fixpoint.kdl: `implementer`, `reviewer` and `fixer` run
+ * `<agentsDir>/<role>.mjs` on the implement-review workflow, blocking at P2, at most `maxCycles`
+ * fix cycles.
+ */
+export function scriptedAgentsConfig(agentsDir: string, maxCycles: number): string {
   const script = (name: string) => JSON.stringify(join(agentsDir, `${name}.mjs`));
-  return `// fixpoint demo: scripted agents that do real work on real files.
-agent "implementer" backend="scripted" script=${script("implementer")} timeout="1m"
+  return `agent "implementer" backend="scripted" script=${script("implementer")} timeout="1m"
 agent "reviewer"    backend="scripted" script=${script("reviewer")} timeout="1m"
 agent "fixer"       backend="scripted" script=${script("fixer")} timeout="1m"
 
 defaults {
     workflow "implement-review"
-    max-cycles 3
+    max-cycles ${maxCycles}
     blocking-severity "P2"
 }
+`;
+}
 
+/** fixpoint.kdl for the demo: scripted agents doing real work, the program's own tests as the gate. */
+export function demoConfig(agentsDir: string = DEMO_AGENTS_DIR): string {
+  return `// fixpoint demo: scripted agents that do real work on real files.
+${scriptedAgentsConfig(agentsDir, 3)}
 gate "test" run="node --test" timeout="2m"
 `;
 }

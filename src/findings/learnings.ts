@@ -1,4 +1,4 @@
-import type { Learning, RawFinding } from "../domain/types.js";
+import type { Learning, LearningOrigin, RawFinding } from "../domain/types.js";
 import { DedupIndex } from "./dedup.js";
 import { fenceUntrusted, oneLine } from "./fence.js";
 import { normalizeFile } from "./fingerprint.js";
@@ -9,6 +9,14 @@ import { byteSize } from "./select.js";
  * Learnings (issue 16) as the review loop uses them: which ones a diff's reviewers are told, and
  * which one, if any, dismisses a newly raised finding. Pure.
  */
+
+/**
+ * Where a learning taught by finding `f` (dismissed, refuted, answered on a PR) came from: its
+ * place, title and severity, copied without the rest of the finding.
+ */
+export function learningOrigin(f: LearningOrigin): LearningOrigin {
+  return { file: f.file, lineStart: f.lineStart, lineEnd: f.lineEnd, title: f.title, severity: f.severity };
+}
 
 /** A finding in `file` is in the learning's scope: the whole repository, or a file its glob covers. */
 export function inScope(learning: Pick<Learning, "scope">, file: string | null): boolean {

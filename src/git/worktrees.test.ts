@@ -148,8 +148,14 @@ describe("removeWorktree", () => {
 });
 
 describe("another process's `git worktree add` in flight", () => {
-  /** Empties worktree `name`'s admin `commondir`, as a concurrent `worktree add` leaves it for a moment. */
-  function halfWritten(name: string): { restore: () => void } {
+  /**
+   * Adds worktree `name` (branch fixpoint/t-1) and branch fixpoint/t-2, then empties the worktree's
+   * admin `commondir`, as a concurrent `worktree add` leaves it for a moment. Adding a worktree for
+   * the existing branch t-2 makes git check every worktree's HEAD, this one's too.
+   */
+  async function halfWritten(name: string): Promise<{ restore: () => void }> {
+    await git.ensureWorktree({ repo: t.repo, path: join(t.dir, name), branch: "fixpoint/t-1", base: "main" });
+    t.git(["branch", "fixpoint/t-2", "main"]);
     const file = join(t.repo, ".git", "worktrees", name, "commondir");
     const text = readFileSync(file, "utf8");
     writeFileSync(file, "");
@@ -157,14 +163,7 @@ describe("another process's `git worktree add` in flight", () => {
   }
 
   it("a worktree whose admin files are still being written is waited for, not a failure", async () => {
-    await git.ensureWorktree({
-      repo: t.repo,
-      path: join(t.dir, "busy"),
-      branch: "fixpoint/t-1",
-      base: "main",
-    });
-    t.git(["branch", "fixpoint/t-2", "main"]);
-    const busy = halfWritten("busy");
+    const busy = await halfWritten("busy");
     const timer = setTimeout(busy.restore, 150);
     try {
       // An existing branch: git checks every worktree's HEAD before adding one for it.
@@ -178,14 +177,7 @@ describe("another process's `git worktree add` in flight", () => {
   });
 
   it("an admin folder that stays broken is still reported, after a bounded wait", async () => {
-    await git.ensureWorktree({
-      repo: t.repo,
-      path: join(t.dir, "broken"),
-      branch: "fixpoint/t-1",
-      base: "main",
-    });
-    t.git(["branch", "fixpoint/t-2", "main"]);
-    halfWritten("broken");
+    await halfWritten("broken");
     const started = Date.now();
     const err = await git
       .ensureWorktree({ repo: t.repo, path: join(t.dir, "t-2"), branch: "fixpoint/t-2", base: "main" })

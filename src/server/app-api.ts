@@ -28,6 +28,13 @@ export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
   const git = opts.git ?? createGit();
   const dir = join(fp.root, ".fixpoint");
   const findingCtx = { store, clock: opts.clock ?? systemClock, actor: opts.actor };
+  /** A dashboard finding action: the application's use case, the person's justification its reason. */
+  const findingAction =
+    (act: typeof deferFinding | typeof reopenFinding): DashboardApi["deferFinding"] =>
+    async (i) => {
+      const r = await act(findingCtx, { task: i.taskId, finding: i.findingId, reason: i.justification });
+      return { taskId: r.taskId, message: r.message };
+    };
 
   return {
     status: (i) =>
@@ -89,22 +96,8 @@ export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
       const resumed = await fp.resume({ task: r.task.id });
       return { taskId: r.task.id, message: `${r.task.id}: ${changed}; ${resumed.message}` };
     },
-    async deferFinding(i) {
-      const r = await deferFinding(findingCtx, {
-        task: i.taskId,
-        finding: i.findingId,
-        reason: i.justification,
-      });
-      return { taskId: r.taskId, message: r.message };
-    },
-    async reopenFinding(i) {
-      const r = await reopenFinding(findingCtx, {
-        task: i.taskId,
-        finding: i.findingId,
-        reason: i.justification,
-      });
-      return { taskId: r.taskId, message: r.message };
-    },
+    deferFinding: findingAction(deferFinding),
+    reopenFinding: findingAction(reopenFinding),
   };
 }
 

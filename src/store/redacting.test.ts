@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../test/helpers/temp.js";
-import { finding, newTask, stage } from "../../test/store/samples.js";
+import { bareCommit, finding, newTask, stage } from "../../test/store/samples.js";
 import { openStore } from "./open.js";
 
 const TOKEN = `ghp_${"Q7x".repeat(12)}`;
@@ -67,17 +67,12 @@ describe("the store redacts every write, whoever forgot to", () => {
       };
       const added = await store.addLearning({ ...base, text: `the test key ${TOKEN} is fake` });
       expect(added.text).toBe("the test key [REDACTED] is fake");
-      await store.commitStage({
-        taskId: task.id,
-        runId: run.id,
-        stage: null,
-        checkpoint: null,
-        findings: [],
-        events: [],
-        task: {},
-        now: 4,
-        learnings: { add: [{ ...base, text: `refuted: ${AWS} is an example` }], hits: [] },
-      });
+      await store.commitStage(
+        bareCommit(task.id, run.id, {
+          now: 4,
+          learnings: { add: [{ ...base, text: `refuted: ${AWS} is an example` }], hits: [] },
+        }),
+      );
       expect((await store.listLearnings()).map((l) => l.text)).toEqual([
         "the test key [REDACTED] is fake",
         "refuted: [REDACTED] is an example",

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
@@ -12,6 +12,7 @@ import {
   tempDir,
   waitFor,
 } from "../helpers/cli.js";
+import { readJsonLines } from "../helpers/jsonl.js";
 
 interface Invocation {
   role: string;
@@ -19,14 +20,6 @@ interface Invocation {
   stage: string;
   cycle: number;
   pid: number;
-}
-
-function invocations(file: string): Invocation[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Invocation);
 }
 
 describe("a worker killed with SIGKILL in the middle of a stage", () => {
@@ -53,7 +46,7 @@ describe("a worker killed with SIGKILL in the middle of a stage", () => {
   it("resumes from its checkpoint: completed stages do not run again, no commit is lost, no duplicate findings", async () => {
     const first = startCli(["work"], { cwd: repo, env });
     await waitFor(() => existsSync(`${counts}.fixer-waiting`), 45_000, "the fixer to start");
-    const before = invocations(counts);
+    const before = readJsonLines<Invocation>(counts);
     first.kill("SIGKILL");
     await exited(first);
 
@@ -72,7 +65,7 @@ describe("a worker killed with SIGKILL in the middle of a stage", () => {
     expect(second.stdout).toContain("APPROVED after 1 fix cycle");
     expect(second.code).toBe(0);
 
-    const after = invocations(counts);
+    const after = readJsonLines<Invocation>(counts);
     // Completed stages were not run again; only the interrupted fix ran a second time.
     expect(after.filter((i) => i.role === "implementer")).toHaveLength(1);
     expect(after.filter((i) => i.role === "reviewer" && i.cycle === 0)).toHaveLength(3);
@@ -131,8 +124,8 @@ describe("a second SIGINT during a stage", () => {
     const resumed = runCli(["resume", "t-1"], { cwd: repo, env, timeoutMs: 90_000 });
     expect(resumed.stdout).toContain("APPROVED after 1 fix cycle");
     expect(resumed.code).toBe(0);
-    const fixers = invocations(counts).filter((i) => i.role === "fixer");
+    const fixers = readJsonLines<Invocation>(counts).filter((i) => i.role === "fixer");
     expect(fixers).toHaveLength(2);
-    expect(invocations(counts).filter((i) => i.role === "implementer")).toHaveLength(1);
+    expect(readJsonLines<Invocation>(counts).filter((i) => i.role === "implementer")).toHaveLength(1);
   }, 150_000);
 });

@@ -1,9 +1,10 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createDemoRepo } from "../../src/demo/project.js";
+import { createDemoRepo, scriptedAgentsConfig } from "../../src/demo/project.js";
 import { isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
+import { readJsonLines } from "../helpers/jsonl.js";
 
 const AGENTS = fileURLToPath(new URL("../fixtures/learnings/", import.meta.url));
 const X_TITLE = "sum() does not check that values is an array";
@@ -16,30 +17,12 @@ interface Call {
   prompt: string;
 }
 
-function config(): string {
-  const script = (name: string) => JSON.stringify(join(AGENTS, `${name}.mjs`));
-  return `agent "implementer" backend="scripted" script=${script("implementer")} timeout="1m"
-agent "reviewer"    backend="scripted" script=${script("reviewer")} timeout="1m"
-agent "fixer"       backend="scripted" script=${script("fixer")} timeout="1m"
-
-defaults {
-    workflow "implement-review"
-    max-cycles 3
-    blocking-severity "P2"
-}
-`;
-}
-
 describe("learnings through the fixpoint binary", () => {
   let repo: string;
   let env: NodeJS.ProcessEnv;
   let log: string;
   const cli = (...args: string[]) => runCli(args, { cwd: repo, env, timeoutMs: 90_000 });
-  const calls = (): Call[] =>
-    readFileSync(log, "utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Call);
+  const calls = (): Call[] => readJsonLines<Call>(log);
 
   beforeEach(() => {
     const root = tempDir();
@@ -49,7 +32,7 @@ describe("learnings through the fixpoint binary", () => {
     env = isolatedEnv(root, { FIXPOINT_TEST_PROMPTS: log });
     createDemoRepo(repo);
     expect(cli("init").code).toBe(0);
-    writeFileSync(join(repo, "fixpoint.kdl"), config());
+    writeFileSync(join(repo, "fixpoint.kdl"), scriptedAgentsConfig(AGENTS, 3));
   });
 
   it("a dismissed finding becomes a learning the next task's reviewers are told, and it dismisses the repeat without a fix cycle", () => {

@@ -4,12 +4,13 @@
  * the database's clock; found by its slow poll, since an expired lease sends no NOTIFY) and
  * finishes it from the last checkpoint: completed stages do not run again.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
 import { exited, FIXTURE_AGENTS, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
-import { type TestDatabase, testDatabase } from "../helpers/pg-server.js";
+import { readJsonLines } from "../helpers/jsonl.js";
+import { databaseForTest } from "../helpers/pg-database.js";
 
 interface Invocation {
   role: string;
@@ -18,22 +19,9 @@ interface Invocation {
   pid: number;
 }
 
-function invocations(file: string): Invocation[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Invocation);
-}
-
-let db: TestDatabase | undefined;
-afterAll(async () => {
-  await db?.drop();
-});
-
 describe("a worker killed mid-stage on a PostgreSQL store", () => {
   it("is replaced by a running worker once its lease ends; no completed stage runs again", async () => {
-    db = await testDatabase();
+    const db = await databaseForTest();
     const root = tempDir();
     const repo = join(root, "repo");
     const counts = join(root, "counts.jsonl");
@@ -59,7 +47,7 @@ describe("a worker killed mid-stage on a PostgreSQL store", () => {
         30_000,
         "both workers to register",
       );
-      const before = invocations(counts);
+      const before = readJsonLines<Invocation>(counts);
       first.kill("SIGKILL");
       await exited(first);
       expect(before.filter((i) => i.role === "implementer")).toHaveLength(1);
@@ -79,7 +67,7 @@ describe("a worker killed mid-stage on a PostgreSQL store", () => {
         final_verdict: string;
       }[];
       expect(tasks[0]?.final_verdict).toBe("APPROVED");
-      const after = invocations(counts);
+      const after = readJsonLines<Invocation>(counts);
       expect(after.filter((i) => i.role === "implementer")).toHaveLength(1);
       expect(after.filter((i) => i.role === "reviewer" && i.cycle === 0)).toHaveLength(3);
       const fixers = after.filter((i) => i.role === "fixer");

@@ -10,6 +10,16 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** The golden six-stage chain workflow, with `defaults max-stages` set to `maxStages`. */
+async function sixChain(maxStages: number): Promise<EngineHarness> {
+  const harness = await createEngineHarness({
+    goldenWorkflows: ["six-chain.kdl"],
+    agents: { implementer: implementFeature() },
+  });
+  harness.deps.config.defaults.maxStages = maxStages;
+  return harness;
+}
+
 describe("max-stages (issue 10)", () => {
   it("a run that reaches the workflow's max-stages stops there, names the limit and records every stage it ran", async () => {
     h = await createEngineHarness({
@@ -35,11 +45,7 @@ describe("max-stages (issue 10)", () => {
   });
 
   it("a chain longer than `defaults max-stages` is refused before its first stage, naming the key", async () => {
-    h = await createEngineHarness({
-      goldenWorkflows: ["six-chain.kdl"],
-      agents: { implementer: implementFeature() },
-    });
-    h.deps.config.defaults.maxStages = 5;
+    h = await sixChain(5);
     const t = await h.addTask({ workflow: "six-chain" });
     await h.runAll();
 
@@ -53,11 +59,7 @@ describe("max-stages (issue 10)", () => {
   });
 
   it("a chain exactly as long as the limit runs to its exit (the exit is not counted)", async () => {
-    h = await createEngineHarness({
-      goldenWorkflows: ["six-chain.kdl"],
-      agents: { implementer: implementFeature() },
-    });
-    h.deps.config.defaults.maxStages = 6;
+    h = await sixChain(6);
     const t = await h.addTask({ workflow: "six-chain" });
     await h.runAll();
 

@@ -24,21 +24,29 @@ function floodingReviewer(): ScriptHandler {
   };
 }
 
+const BUDGET = 24 * 1024;
+const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+
+/** One review cycle against the flooding reviewer, blocking at P2, with a 24 KiB prompt budget. */
+async function floodedHarness(): Promise<EngineHarness> {
+  const harness = await createEngineHarness({
+    maxCycles: 1,
+    blockingSeverity: "P2",
+    agents: { implementer: implementFeature(), reviewer: floodingReviewer(), fixer: fixEverything() },
+  });
+  harness.deps.config.defaults.promptBudget = BUDGET;
+  return harness;
+}
+
 describe("prompt budget (issue 10)", () => {
   it("keeps fixer and reviewer prompts within `prompt-budget` and names what was left out", async () => {
-    h = await createEngineHarness({
-      maxCycles: 1,
-      blockingSeverity: "P2",
-      agents: { implementer: implementFeature(), reviewer: floodingReviewer(), fixer: fixEverything() },
-    });
-    h.deps.config.defaults.promptBudget = 24 * 1024;
+    h = await floodedHarness();
     const t = await h.addTask();
     const summary = await h.runAll();
     expect(summary.errors).toEqual([]);
 
     const fix = h.callsOf("fixer")[0];
     expect(fix).toBeDefined();
-    const bytes = (s: string) => Buffer.byteLength(s, "utf8");
     expect(bytes(fix?.prompt ?? "")).toBeLessThanOrEqual(24 * 1024);
     expect(fix?.prompt).toMatch(/Left out to fit the prompt budget: \d+ P2 findings/);
     expect(fix?.prompt).toContain(`\`fixpoint findings ${t.id}\` lists them all`);
@@ -57,12 +65,7 @@ describe("prompt budget (issue 10)", () => {
   });
 
   it("learnings take at most an eighth of the budget; the ones that do not fit are named by count", async () => {
-    h = await createEngineHarness({
-      maxCycles: 1,
-      blockingSeverity: "P2",
-      agents: { implementer: implementFeature(), reviewer: floodingReviewer(), fixer: fixEverything() },
-    });
-    h.deps.config.defaults.promptBudget = 24 * 1024;
+    h = await floodedHarness();
     const t = await h.addTask();
     for (let i = 0; i < 60; i++) {
       await h.store.addLearning({
@@ -77,7 +80,6 @@ describe("prompt budget (issue 10)", () => {
     }
     const summary = await h.runAll();
     expect(summary.errors).toEqual([]);
-    const bytes = (s: string) => Buffer.byteLength(s, "utf8");
     const reviews = h.callsOf("reviewer");
     expect(reviews.length).toBeGreaterThan(0);
     for (const r of reviews) {

@@ -4,13 +4,15 @@
  * binary run as a child process (asynchronously: the fake server lives in this process).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scriptedAgentsConfig } from "../../src/demo/project.js";
 import type { Store } from "../../src/domain/store.js";
 import { openStore } from "../../src/store/open.js";
 import { type FakeGithub, startFakeGithub } from "../fakes/github-server/index.js";
 import { CLI, type CliResult, git, isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
+import { readJsonLines } from "../helpers/jsonl.js";
 
 const AGENTS = fileURLToPath(new URL("./agents/", import.meta.url));
 
@@ -100,7 +102,6 @@ function gitEnv(cwd: string, env: NodeJS.ProcessEnv, args: string[]): void {
 }
 
 function config(url: string, notify: string, github: Record<string, string>): string {
-  const script = (name: string) => JSON.stringify(join(AGENTS, `${name}.mjs`));
   const fields: Record<string, string> = {
     repo: '"o/r"',
     "base-url": JSON.stringify(url),
@@ -111,16 +112,7 @@ function config(url: string, notify: string, github: Record<string, string>): st
     notify: JSON.stringify(`sh ${notify}`),
     ...github,
   };
-  return `agent "implementer" backend="scripted" script=${script("implementer")} timeout="1m"
-agent "reviewer" backend="scripted" script=${script("reviewer")} timeout="1m"
-agent "fixer" backend="scripted" script=${script("fixer")} timeout="1m"
-
-defaults {
-    workflow "implement-review"
-    max-cycles 2
-    blocking-severity "P2"
-}
-
+  return `${scriptedAgentsConfig(AGENTS, 2)}
 github {
 ${Object.entries(fields)
   .map(([k, v]) => `    ${k} ${v}`)
@@ -172,11 +164,7 @@ export interface PromptRecord {
 }
 
 export function recordedPrompts(file: string): PromptRecord[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as PromptRecord);
+  return readJsonLines<PromptRecord>(file);
 }
 
 export { git };

@@ -1,31 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { PullReview, ReviewThread } from "../../src/domain/github.js";
+import type { PullReview } from "../../src/domain/github.js";
 import { filterFeedback, findingsFromThreads } from "../../src/github/feedback.js";
 import { REPLY_MARKER } from "../../src/github/render.js";
-
-const comment = (author: string, body: string, bot = false) => ({
-  databaseId: Math.floor(Math.random() * 1e9),
-  author,
-  authorIsBot: bot,
-  body,
-  createdAt: "2024-01-01T00:00:00Z",
-});
-
-function thread(id: string, comments: ReturnType<typeof comment>[]): ReviewThread {
-  return {
-    id,
-    isResolved: false,
-    isOutdated: false,
-    path: "src/a.ts",
-    line: 3,
-    startLine: null,
-    originalLine: 3,
-    originalStartLine: null,
-    author: comments[0]?.author ?? null,
-    authorIsBot: comments[0]?.authorIsBot ?? false,
-    comments,
-  };
-}
+import { threadComment as comment, reviewThread as thread } from "./helpers.js";
 
 const reply = `Applied in 0123456789ab: guarded it\n\n${REPLY_MARKER}`;
 

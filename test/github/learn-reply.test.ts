@@ -1,34 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ReviewThread } from "../../src/domain/github.js";
 import { filterFeedback } from "../../src/github/feedback.js";
 import { learningsFromThreads, MAX_LEARNING_CHARS, parseLearnReply } from "../../src/github/learn-reply.js";
 import { REPLY_MARKER } from "../../src/github/render.js";
-
-let nextId = 1;
-const comment = (author: string, body: string, bot = false) => ({
-  databaseId: nextId++,
-  author,
-  authorIsBot: bot,
-  body,
-  createdAt: "2024-01-01T00:00:00Z",
-});
-
-function thread(id: string, comments: ReturnType<typeof comment>[]): ReviewThread {
-  return {
-    id,
-    isResolved: false,
-    isOutdated: false,
-    path: "src/a.ts",
-    line: 3,
-    startLine: null,
-    originalLine: 3,
-    originalStartLine: null,
-    author: comments[0]?.author ?? null,
-    authorIsBot: comments[0]?.authorIsBot ?? false,
-    comments,
-  };
-}
+import { threadComment as comment, reviewThread as thread } from "./helpers.js";
 
 const BOT = "Potential null dereference of `input` in parse().";
 

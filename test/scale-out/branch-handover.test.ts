@@ -6,10 +6,11 @@
  * (leased against the remote's sha) replaces the orphan commit. The remote branch ends with each
  * stage's commit exactly once.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { exited, git, isolatedEnv, runCli, startCli, tempDir } from "../helpers/cli.js";
+import { readJsonLines } from "../helpers/jsonl.js";
 import {
   bareWithClones,
   branchCommits,
@@ -19,29 +20,33 @@ import {
 } from "./project.js";
 
 function invocations(file: string): string[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Invocation)
-    .map((i) => `${i.task}:${i.stage}`);
+  return readJsonLines<Invocation>(file).map((i) => `${i.task}:${i.stage}`);
+}
+
+/**
+ * Clones `a` and `b` of one bare repository, initialised with the three-step project pushing to
+ * `origin`, sharing one SQLite store; one task ("three steps") added in clone A.
+ */
+function twoClonesOneTask(): { bare: string; a: string; b: string; counts: string; env: NodeJS.ProcessEnv } {
+  const root = tempDir();
+  const { bare, clones } = bareWithClones(root, ["a", "b"]);
+  const [a, b] = clones as [string, string];
+  const counts = join(root, "counts.jsonl");
+  const env = isolatedEnv(root, {
+    FIXPOINT_TEST_COUNTS: counts,
+    FIXPOINT_DATABASE_URL: `sqlite:${join(root, "shared.db")}`,
+  });
+  for (const c of [a, b]) {
+    expect(runCli(["init"], { cwd: c, env }).code).toBe(0);
+    writeProjectFiles(c, { pushRemote: "origin" });
+  }
+  expect(runCli(["add", "three steps"], { cwd: a, env }).code).toBe(0);
+  return { bare, a, b, counts, env };
 }
 
 describe("a task branch handed over through the remote", () => {
   it("push made, checkpoint lost: the other clone resets to the checkpoint and pushes over the orphan", async () => {
-    const root = tempDir();
-    const { bare, clones } = bareWithClones(root, ["a", "b"]);
-    const [a, b] = clones as [string, string];
-    const counts = join(root, "counts.jsonl");
-    const env = isolatedEnv(root, {
-      FIXPOINT_TEST_COUNTS: counts,
-      FIXPOINT_DATABASE_URL: `sqlite:${join(root, "shared.db")}`,
-    });
-    for (const c of [a, b]) {
-      expect(runCli(["init"], { cwd: c, env }).code).toBe(0);
-      writeProjectFiles(c, { pushRemote: "origin" });
-    }
-    expect(runCli(["add", "three steps"], { cwd: a, env }).code).toBe(0);
+    const { bare, a, b, counts, env } = twoClonesOneTask();
 
     const first = startCli(["work"], { cwd: a, env: { ...env, FIXPOINT_CRASH_AT: "pushed:2" } });
     await exited(first);
@@ -77,19 +82,7 @@ describe("a task branch handed over through the remote", () => {
   }, 120_000);
 
   it("killed after the agent of the first stage answered: the other clone runs that agent again", async () => {
-    const root = tempDir();
-    const { bare, clones } = bareWithClones(root, ["a", "b"]);
-    const [a, b] = clones as [string, string];
-    const counts = join(root, "counts.jsonl");
-    const env = isolatedEnv(root, {
-      FIXPOINT_TEST_COUNTS: counts,
-      FIXPOINT_DATABASE_URL: `sqlite:${join(root, "shared.db")}`,
-    });
-    for (const c of [a, b]) {
-      expect(runCli(["init"], { cwd: c, env }).code).toBe(0);
-      writeProjectFiles(c, { pushRemote: "origin" });
-    }
-    expect(runCli(["add", "three steps"], { cwd: a, env }).code).toBe(0);
+    const { bare, a, b, counts, env } = twoClonesOneTask();
     const first = startCli(["work"], { cwd: a, env: { ...env, FIXPOINT_CRASH_AT: "agent-exited:1" } });
     await exited(first);
     expect(first.signalCode).toBe("SIGKILL");

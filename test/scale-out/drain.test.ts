@@ -3,18 +3,11 @@
  * recorded, hands the task back to the queue with its checkpoint, leaves the workers registry and
  * exits 0. The next worker continues from that checkpoint: the drained stage does not run again.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { exited, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
+import { readJsonLines } from "../helpers/jsonl.js";
 import { bareWithClones, type Invocation, writeProjectFiles } from "./project.js";
-
-function invocations(file: string): Invocation[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Invocation);
-}
 
 describe("SIGTERM drains a worker", () => {
   it("finishes the running stage, hands the task back, leaves the registry, exits 0", async () => {
@@ -46,7 +39,7 @@ describe("SIGTERM drains a worker", () => {
       ["t-2", "queued"],
     ]);
     expect(JSON.parse(runCli(["workers", "--json"], { cwd: repo, env }).stdout)).toEqual([]);
-    const drained = invocations(counts);
+    const drained = readJsonLines<Invocation>(counts);
     // Stage two finished (recorded), stage three never started, the second task was never claimed.
     expect(drained.map((i) => `${i.task}:${i.stage}`)).toEqual(["t-1:one", "t-1:two"]);
 
@@ -57,7 +50,7 @@ describe("SIGTERM drains a worker", () => {
       final_verdict: string;
     }[];
     expect(done.every((t) => t.status === "completed" && t.final_verdict === "APPROVED")).toBe(true);
-    const all = invocations(counts).map((i) => `${i.task}:${i.stage}`);
+    const all = readJsonLines<Invocation>(counts).map((i) => `${i.task}:${i.stage}`);
     expect(all.filter((s) => s.startsWith("t-1:"))).toEqual(["t-1:one", "t-1:two", "t-1:three"]);
     expect(all.filter((s) => s.startsWith("t-2:"))).toEqual(["t-2:one", "t-2:two", "t-2:three"]);
   }, 120_000);

@@ -8,9 +8,10 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { exited, git, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
-import { type TestDatabase, testDatabase } from "../helpers/pg-server.js";
+import { readJsonLines } from "../helpers/jsonl.js";
+import { databaseForTest } from "../helpers/pg-database.js";
 import {
   bareWithClones,
   branchCommits,
@@ -22,22 +23,9 @@ import {
 const TASKS = 10;
 const STAGES = ["one", "two", "three"];
 
-function invocations(file: string): Invocation[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Invocation);
-}
-
-let db: TestDatabase | undefined;
-afterAll(async () => {
-  await db?.drop();
-});
-
 describe("two clones, one PostgreSQL store, a worker killed mid-stage", () => {
   it("the other clone's worker finishes every task once, from the last checkpoint, each commit once on the remote", async () => {
-    db = await testDatabase();
+    const db = await databaseForTest();
     const root = tempDir();
     const { bare, clones } = bareWithClones(root, ["machine-a", "machine-b"]);
     const [a, b] = clones as [string, string];
@@ -77,7 +65,7 @@ describe("two clones, one PostgreSQL store, a worker killed mid-stage", () => {
       }[];
       expect(tasks.map((t) => t.final_verdict)).toEqual(Array(TASKS).fill("APPROVED"));
 
-      const runs = invocations(counts);
+      const runs = readJsonLines<Invocation>(counts);
       const pidA = workerA.pid;
       for (const t of tasks) {
         const mine = runs.filter((r) => r.task === t.id).map((r) => r.stage);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { Store } from "../../src/domain/store.js";
 import type { NewLearning } from "../../src/domain/types.js";
-import { newTask, stage } from "./samples.js";
+import { bareCommit, newTask, stage } from "./samples.js";
 
 function learning(overrides: Partial<NewLearning> = {}): NewLearning {
   return {
@@ -71,36 +71,27 @@ export function learningsContract(getStore: () => Store): void {
       const t = await store.createTask(newTask(), 1);
       const run = await store.createRun(t.id, "start", {}, 1);
       await store.addLearning(learning());
-      await store.commitStage({
-        taskId: t.id,
-        runId: run.id,
-        stage: stage(t.id, run.id),
-        checkpoint: null,
-        findings: [],
-        events: [],
-        task: {},
-        now: 4_000,
-        learnings: {
-          add: [learning({ source: { kind: "refuted", taskId: t.id }, text: "new" })],
-          hits: ["L-1", "L-1"],
-        },
-      });
+      await store.commitStage(
+        bareCommit(t.id, run.id, {
+          stage: stage(t.id, run.id),
+          now: 4_000,
+          learnings: {
+            add: [learning({ source: { kind: "refuted", taskId: t.id }, text: "new" })],
+            hits: ["L-1", "L-1"],
+          },
+        }),
+      );
       expect(await store.getLearning("L-1")).toMatchObject({ hits: 2, lastHitAt: 4_000 });
       expect((await store.getLearning("L-2"))?.text).toBe("new");
       // Fenced by a lease nobody holds: refused, and neither the learning nor the hit is written.
       await expect(
-        store.commitStage({
-          taskId: t.id,
-          runId: run.id,
-          stage: null,
-          checkpoint: null,
-          findings: [],
-          events: [],
-          task: {},
-          now: 5_000,
-          learnings: { add: [learning({ text: "lost" })], hits: ["L-1"] },
-          fence: { taskId: t.id, workerId: "ghost", token: 9 },
-        }),
+        store.commitStage(
+          bareCommit(t.id, run.id, {
+            now: 5_000,
+            learnings: { add: [learning({ text: "lost" })], hits: ["L-1"] },
+            fence: { taskId: t.id, workerId: "ghost", token: 9 },
+          }),
+        ),
       ).rejects.toMatchObject({ code: "lease_lost" });
       expect(await store.getLearning("L-1")).toMatchObject({ hits: 2 });
       expect(await store.listLearnings()).toHaveLength(2);

@@ -1,4 +1,5 @@
 /** Small builders for store tests: valid rows with the fields a test cares about overridden. */
+import type { StageCommit } from "../../src/domain/store.js";
 import type { Finding, NewStageExecution, NewTask } from "../../src/domain/types.js";
 
 export function newTask(overrides: Partial<NewTask> = {}): NewTask {
@@ -65,6 +66,21 @@ export function stage(
     sessionId: "sess-1",
     summary: "2 findings (1 P1, 1 P2)",
     attempts: 1,
+    ...overrides,
+  };
+}
+
+/** A stage commit of run `runId` that writes nothing but what `overrides` names (at time 4000 unless given). */
+export function bareCommit(taskId: string, runId: number, overrides: Partial<StageCommit> = {}): StageCommit {
+  return {
+    taskId,
+    runId,
+    stage: null,
+    checkpoint: null,
+    findings: [],
+    events: [],
+    task: {},
+    now: 4_000,
     ...overrides,
   };
 }

@@ -2,7 +2,7 @@ import type { GithubClient } from "../../domain/github.js";
 import type { RawFinding } from "../../domain/types.js";
 import type { StageContext, StageResult } from "../../engine/deps.js";
 import { oneLine } from "../../findings/fence.js";
-import { LearningMatcher } from "../../findings/learnings.js";
+import { LearningMatcher, learningOrigin } from "../../findings/learnings.js";
 import { redactSecrets } from "../../util/redact.js";
 import { writeAccessFrom } from "../authors.js";
 import { botDefaults } from "../bots/registry.js";
@@ -205,13 +205,7 @@ async function recordLearnReplies(
         text: redactSecrets(r.text),
         scope: f.file,
         source: { kind: "pr-reply", taskId: ctx.task.id, author: r.author },
-        origin: {
-          file: f.file,
-          lineStart: f.lineStart,
-          lineEnd: f.lineEnd,
-          title: f.title,
-          severity: f.severity,
-        },
+        origin: learningOrigin(f),
         createdAt: now,
         createdBy: r.author,
       });
