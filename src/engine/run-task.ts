@@ -3,7 +3,7 @@ import { errorMessage, FixpointError } from "../errors.js";
 import { Registry } from "../findings/registry.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
 import { inThisClone, openBranchSync } from "./branch-sync.js";
-import { budgetState } from "./budget.js";
+import { type BudgetState, budgetState } from "./budget.js";
 import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps, StageContext, StageResult } from "./deps.js";
@@ -11,11 +11,11 @@ import { type AppliedEffect, applyEffectToRegistry } from "./effects.js";
 import { finishRun } from "./finish.js";
 import { exceedsMaxStages, maxStagesFor } from "./max-stages.js";
 import { runParallel, workingCopy } from "./parallel.js";
-import { checkPricing } from "./pricing-check.js";
+import { checkPricing, type PricingCheck } from "./pricing-check.js";
 import { buildStageRecord, recordStage } from "./record.js";
 import { registryFacts } from "./registry-facts.js";
 import { DRAINED, LEASE_LOST, type RunEnd, type RunEnv, relCycle } from "./run-env.js";
-import { ensureTaskWorktree, planRun, saveInterruptedWork } from "./run-setup.js";
+import { ensureTaskWorktree, planRun, type RunPlan, saveInterruptedWork } from "./run-setup.js";
 import { runSingleStage } from "./single.js";
 import type { RunState } from "./state.js";
 import { type StageFacts, type StepOutput, type StepState, step } from "./step.js";
@@ -53,6 +53,33 @@ async function runClaimedTask(
   ctl: AbortController,
   drain?: AbortSignal,
 ): Promise<RunEnd> {
+  const { env, plan, pricing, budget } = await openRun(claimed, deps, ctl);
+  const { task, workflow } = env;
+  const state = plan.state;
+  if (plan.finish) return finishRun(env, { ...state }, plan.finish);
+  if (pricing.notice) deps.listener({ type: "notice", taskId: task.id, message: pricing.notice });
+  if (pricing.refuse) return finishRun(env, { ...state }, stopped(pricing.refuse));
+  const rules = {
+    workflow,
+    maxCycles: task.maxCycles,
+    budget: pricing.budget,
+    prior: { usd: budget.priorUsd, tokens: budget.priorTokens },
+    maxStages: maxStagesFor(deps.config, workflow),
+  };
+  const tooLong = exceedsMaxStages(workflow, state, rules.maxStages);
+  if (tooLong) return finishRun(env, { ...state }, { kind: "stopped", reason: tooLong, stageId: state.next });
+  return interpret(env, { rules, run: state }, ctl, drain);
+}
+
+/**
+ * Sets a claimed task up to run in this clone: its worktree, the run to start or resume, the
+ * branch sync, the work a dead worker left, its findings, and the pricing and budget checks.
+ */
+async function openRun(
+  claimed: Task,
+  deps: EngineDeps,
+  ctl: AbortController,
+): Promise<{ env: RunEnv; plan: RunPlan; pricing: PricingCheck; budget: BudgetState }> {
   const workflow = await deps.loadWorkflow(claimed.workflow);
   // Stored paths may be another clone's: this clone's repository and worktree (branch-sync.ts).
   const task = inThisClone(await ensureTaskWorktree(inThisClone(claimed, deps), deps), deps);
@@ -79,22 +106,23 @@ async function runClaimedTask(
     runId: run.id,
     resumed: plan.resumed,
   });
-
   const env: RunEnv = { task, runId: run.id, workflow, registry, workdir, deps, counters: plan.counters };
   if (branch) env.branch = branch;
-  if (plan.finish) return finishRun(env, { ...state }, plan.finish);
-  if (pricing.notice) deps.listener({ type: "notice", taskId: task.id, message: pricing.notice });
-  if (pricing.refuse) return finishRun(env, { ...state }, stopped(pricing.refuse));
-  const rules = {
-    workflow,
-    maxCycles: task.maxCycles,
-    budget: pricing.budget,
-    prior: { usd: budget.priorUsd, tokens: budget.priorTokens },
-    maxStages: maxStagesFor(deps.config, workflow),
-  };
-  const tooLong = exceedsMaxStages(workflow, state, rules.maxStages);
-  if (tooLong) return finishRun(env, { ...state }, { kind: "stopped", reason: tooLong, stageId: state.next });
-  let current: StepState = { rules, run: state };
+  return { env, plan, pricing, budget };
+}
+
+/**
+ * The interpreter loop: performs each effect the step asks for (run a stage, record it, finish
+ * the run) and feeds the results back, until the run ends. A failure ends the run as stopped or
+ * interrupted, unless another worker owns the task now.
+ */
+async function interpret(
+  env: RunEnv,
+  start: StepState,
+  ctl: AbortController,
+  drain?: AbortSignal,
+): Promise<RunEnd> {
+  let current = start;
   try {
     let out = step(current, { type: "continue" });
     let last: Executed | null = null;
