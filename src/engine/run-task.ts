@@ -7,7 +7,7 @@ import { type BudgetState, budgetState } from "./budget.js";
 import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps, StageContext, StageResult } from "./deps.js";
-import { type AppliedEffect, applyEffectToRegistry } from "./effects.js";
+import { type AppliedEffect, applyEffectToRegistry, type EffectFacts } from "./effects.js";
 import { finishRun } from "./finish.js";
 import { exceedsMaxStages, maxStagesFor } from "./max-stages.js";
 import { runParallel, workingCopy } from "./parallel.js";
@@ -198,19 +198,7 @@ async function execute(
   }
   // A parallel block checkpoints its children as they finish: it works on a copy of its own.
   const work = stage.kind === "parallel" ? workingCopy(run) : null;
-  const ctx: StageContext = {
-    task,
-    runId: env.runId,
-    workflow: env.workflow,
-    // A shallow copy: handlers read it, never write it (a deep copy per stage would cost
-    // O(stages visited) each time: quadratic over a long run).
-    state: { ...run },
-    registry,
-    visit: (getCount(run.visits, stage.id) ?? 0) + 1,
-    workdir,
-    signal,
-    deps,
-  };
+  const ctx = stageContext(env, stage, run, signal);
   const started = deps.clock.now();
   deps.listener({
     type: "stage.started",
@@ -223,27 +211,77 @@ async function execute(
   crashPoint("stage-started");
   const result = work ? await runParallel(stage, ctx, work, env) : await runSingleStage(stage, ctx);
   if (signal.reason === LEASE_LOST) return { end: leaseLost(stage.id) };
-  if (signal.aborted) {
-    await saveInterruptedWork(task, workdir, deps, stage.id);
-    // Entering the stage again starts its cycle again; children a parallel block already
-    // recorded stay recorded (pending in the checkpoint), so they do not run twice.
-    const { cycle, verdicts, failedReviews } = before.run;
-    const at = work ? { ...work, cycle, verdicts, failedReviews } : { ...before.run };
-    return { end: await finishRun(env, at, interrupted(signal, stage.id)) };
-  }
-  if (result.pause) {
-    const reason = result.pause.reason;
-    const applied = { summary: result.summary ?? null, verdict: null };
-    const task2 = { status: "needs_human" as const, reason };
-    await recordStage(env, { ...run }, stage, result, applied, { started, pause: true, task: task2 });
-    deps.listener({ type: "notice", taskId: task.id, message: `${task.id} paused: ${reason}` });
-    deps.listener({ type: "task.paused", taskId: task.id, stageId: stage.id, reason });
-    return { end: { kind: "paused", reason } };
-  }
+  if (signal.aborted) return { end: await endInterrupted(env, stage, before, work, signal) };
+  if (result.pause)
+    return { end: await recordPause(env, stage, run, result, { started, reason: result.pause.reason }) };
   const effect = applyEffectToRegistry(result.effect, registry, run.cycle, {
     blockingSeverity: deps.config.defaults.blockingSeverity,
   });
-  const facts: StageFacts = {
+  const out = step(entered, {
+    type: "stage-finished",
+    stageId: stage.id,
+    facts: stageFacts(result, effect, work),
+    registry: registryFacts(registry),
+  });
+  const applied = { summary: effect.summary, verdict: effect.verdict };
+  return { executed: { stage, result, applied, started }, out };
+}
+
+/** What a stage's handler sees: the run state as the step entered the stage, read only. */
+function stageContext(env: RunEnv, stage: StageDef, run: RunState, signal: AbortSignal): StageContext {
+  return {
+    task: env.task,
+    runId: env.runId,
+    workflow: env.workflow,
+    // A shallow copy: handlers read it, never write it (a deep copy per stage would cost
+    // O(stages visited) each time: quadratic over a long run).
+    state: { ...run },
+    registry: env.registry,
+    visit: (getCount(run.visits, stage.id) ?? 0) + 1,
+    workdir: env.workdir,
+    signal,
+    deps: env.deps,
+  };
+}
+
+/**
+ * Ends a run whose stage was interrupted: its work is saved and the run left at the state before
+ * the stage. Entering the stage again starts its cycle again; children a parallel block already
+ * recorded stay recorded (pending in the checkpoint), so they do not run twice.
+ */
+async function endInterrupted(
+  env: RunEnv,
+  stage: StageDef,
+  before: StepState,
+  work: RunState | null,
+  signal: AbortSignal,
+): Promise<RunEnd> {
+  await saveInterruptedWork(env.task, env.workdir, env.deps, stage.id);
+  const { cycle, verdicts, failedReviews } = before.run;
+  const at = work ? { ...work, cycle, verdicts, failedReviews } : { ...before.run };
+  return finishRun(env, at, interrupted(signal, stage.id));
+}
+
+/** Records a stage that waits for a person, with the task marked `needs_human`, and says so. */
+async function recordPause(
+  env: RunEnv,
+  stage: StageDef,
+  run: RunState,
+  result: StageResult,
+  { started, reason }: { started: number; reason: string },
+): Promise<RunEnd> {
+  const { task, deps } = env;
+  const applied = { summary: result.summary ?? null, verdict: null };
+  const task2 = { status: "needs_human" as const, reason };
+  await recordStage(env, { ...run }, stage, result, applied, { started, pause: true, task: task2 });
+  deps.listener({ type: "notice", taskId: task.id, message: `${task.id} paused: ${reason}` });
+  deps.listener({ type: "task.paused", taskId: task.id, stageId: stage.id, reason });
+  return { kind: "paused", reason };
+}
+
+/** What the step needs to know of a finished stage (a parallel block's merged state included). */
+function stageFacts(result: StageResult, effect: EffectFacts, work: RunState | null): StageFacts {
+  return {
     outcome: result.outcome,
     failureClass: result.failureClass,
     failureReason: result.failureReason,
@@ -256,14 +294,6 @@ async function execute(
     gatesPassed: effect.gatesPassed,
     merged: work ?? undefined,
   };
-  const out = step(entered, {
-    type: "stage-finished",
-    stageId: stage.id,
-    facts,
-    registry: registryFacts(registry),
-  });
-  const applied = { summary: effect.summary, verdict: effect.verdict };
-  return { executed: { stage, result, applied, started }, out };
 }
 
 /**
