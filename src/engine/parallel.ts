@@ -31,6 +31,36 @@ export async function runParallel(
   state: RunState,
   env: RunEnv,
 ): Promise<StageResult> {
+  await runChildren(stage, ctx, state, env);
+  if (ctx.signal.aborted) return aborted();
+
+  // Merge in declaration order. Usage and visits were counted when each child was recorded.
+  const outcomes: StageOutcome[] = [];
+  const summaries: string[] = [];
+  for (const child of stage.children) {
+    const p = state.pending[child.id];
+    if (!p) continue;
+    const summary = await mergeChild(child, p, state, env);
+    outcomes.push(p.outcome);
+    summaries.push(`${child.id}: ${summary}`);
+  }
+  state.pending = {};
+  const anyFail = outcomes.some((o) => o === "fail");
+  return {
+    outcome: anyFail ? (outcomes.every((o) => o === "fail") ? "fail" : "partial_success") : "success",
+    effect: { type: "none" },
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    costUsd: 0,
+    attempts: 0,
+    summary: summaries.join("; "),
+  };
+}
+
+/**
+ * Runs the children not yet pending (finished before a crash), at most `max` at once, recording
+ * each one as it finishes, one record at a time. Returns early once the run is aborted.
+ */
+async function runChildren(stage: StageDef, ctx: StageContext, state: RunState, env: RunEnv): Promise<void> {
   const children = stage.children;
   const limit = Math.max(1, Math.min(stage.max ?? children.length, children.length));
   let chain: Promise<void> = Promise.resolve();
@@ -60,78 +90,74 @@ export async function runParallel(
         warm.leadContext(c, { ...ctx, visit: (getCount(state.visits, c.id) ?? 0) + 1 }),
       ).finally(() => warm.finished(c));
       if (ctx.signal.aborted) return;
-      await serial(async () => {
-        state.pending[c.id] = toPending(result);
-        state.visits = setCount(state.visits, c.id, (getCount(state.visits, c.id) ?? 0) + 1);
-        state.outcomes = setCount(state.outcomes, c.id, result.outcome);
-        state.usage = addUsage(state.usage, result.usage);
-        state.costUsd += result.costUsd;
-        await recordStage(
-          env,
-          state,
-          c,
-          result,
-          // The child's own verdict is known now (show --json reports it); its effects apply at the merge.
-          { summary: null, verdict: childVerdict(result, ctx.deps.config.defaults.blockingSeverity) },
-          { started, parentId: stage.id },
-        );
-      });
+      await serial(() => recordChild(stage, c, result, started, { ctx, state, env }));
     }
   };
   await Promise.all(Array.from({ length: limit }, worker));
-  if (ctx.signal.aborted) return aborted();
+}
 
-  // Merge in declaration order. Usage and visits were counted when each child was recorded.
-  const outcomes: StageOutcome[] = [];
-  const summaries: string[] = [];
-  for (const child of children) {
-    const p = state.pending[child.id];
-    if (!p) continue;
-    const facts = applyEffectToRegistry(p.effect, env.registry, state.cycle, {
-      blockingSeverity: env.deps.config.defaults.blockingSeverity,
-    });
-    const folded = foldStage(
-      state,
-      child,
-      {
-        outcome: p.outcome,
-        failureReason: p.failureReason ?? undefined,
-        usage: ZERO_USAGE,
-        costUsd: 0,
-        agent: p.agent,
-        sessionId: p.sessionId,
-        review: facts.review,
-        gatesPassed: facts.gatesPassed,
-      },
-      registryFacts(env.registry),
-      { countVisit: false },
+/** Records a finished child with its effect held as pending, and counts its usage and visit. */
+async function recordChild(
+  stage: StageDef,
+  child: StageDef,
+  result: StageResult,
+  started: number,
+  { ctx, state, env }: { ctx: StageContext; state: RunState; env: RunEnv },
+): Promise<void> {
+  state.pending[child.id] = toPending(result);
+  state.visits = setCount(state.visits, child.id, (getCount(state.visits, child.id) ?? 0) + 1);
+  state.outcomes = setCount(state.outcomes, child.id, result.outcome);
+  state.usage = addUsage(state.usage, result.usage);
+  state.costUsd += result.costUsd;
+  await recordStage(
+    env,
+    state,
+    child,
+    result,
+    // The child's own verdict is known now (show --json reports it); its effects apply at the merge.
+    { summary: null, verdict: childVerdict(result, ctx.deps.config.defaults.blockingSeverity) },
+    { started, parentId: stage.id },
+  );
+}
+
+/**
+ * Applies one pending child's effect to the registry and folds it into the state (its review
+ * written out); returns its summary.
+ */
+async function mergeChild(child: StageDef, p: PendingChild, state: RunState, env: RunEnv): Promise<string> {
+  const facts = applyEffectToRegistry(p.effect, env.registry, state.cycle, {
+    blockingSeverity: env.deps.config.defaults.blockingSeverity,
+  });
+  const folded = foldStage(
+    state,
+    child,
+    {
+      outcome: p.outcome,
+      failureReason: p.failureReason ?? undefined,
+      usage: ZERO_USAGE,
+      costUsd: 0,
+      agent: p.agent,
+      sessionId: p.sessionId,
+      review: facts.review,
+      gatesPassed: facts.gatesPassed,
+    },
+    registryFacts(env.registry),
+    { countVisit: false },
+  );
+  Object.assign(state, folded);
+  if (p.effect.type === "review") {
+    const file = await writeReviewSection(
+      env.deps.reviewsDir,
+      env.task.id,
+      state.cycle,
+      child.id,
+      p.effect.output,
+      facts.verdict,
+      env.runId,
     );
-    Object.assign(state, folded);
-    if (p.effect.type === "review") {
-      const file = await writeReviewSection(
-        env.deps.reviewsDir,
-        env.task.id,
-        state.cycle,
-        child.id,
-        p.effect.output,
-        facts.verdict,
-        env.runId,
-      );
-      await storeArtifactFile(env.deps.store, env.task.id, "review", file, env.deps.clock.now());
-    }
-    outcomes.push(p.outcome);
-    summaries.push(`${child.id}: ${facts.summary ?? p.outcome}`);
+    await storeArtifactFile(env.deps.store, env.task.id, "review", file, env.deps.clock.now());
   }
-  state.pending = {};
-  const anyFail = outcomes.some((o) => o === "fail");
-  return {
-    outcome: anyFail ? (outcomes.every((o) => o === "fail") ? "fail" : "partial_success") : "success",
-    effect: { type: "none" },
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    costUsd: 0,
-    attempts: 0,
-    summary: summaries.join("; "),
-  };
+  return facts.summary ?? p.outcome;
 }
 
 function toPending(r: StageResult): PendingChild {

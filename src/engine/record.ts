@@ -41,29 +41,16 @@ export async function buildStageRecord(
   const { deps, task, runId } = env;
   const now = deps.clock.now();
   // Agent output can echo a key or token: what is stored and shown passes the redactor first.
-  const summary = redactOrNull(result.summary ?? applied.summary);
-  const failureReason = redactOrNull(result.failureReason ?? null);
-  const record: NewStageExecution = {
-    runId,
-    taskId: task.id,
-    stageId: stage.id,
-    kind: stage.kind,
-    visit: getCount(state.visits, stage.id) ?? 1,
-    cycle: state.cycle,
-    outcome: result.outcome,
-    failureClass: result.failureClass ?? null,
-    failureReason,
+  const told: Told = {
+    summary: redactOrNull(result.summary ?? applied.summary),
+    failureReason: redactOrNull(result.failureReason ?? null),
+  };
+  const record = executionRecord(env, state, stage, result, {
+    ...told,
     verdict: applied.verdict,
     startedAt: opts.started,
     endedAt: now,
-    usage: result.usage,
-    costUsd: result.costUsd,
-    headBefore: result.headBefore ?? null,
-    headAfter: result.headAfter ?? null,
-    sessionId: result.sessionId ?? null,
-    summary,
-    attempts: result.attempts,
-  };
+  });
   // Children of a parallel stage get their section when the parent merges, in declaration order.
   if (result.effect.type === "review" && !opts.parentId) {
     const file = await writeReviewSection(
@@ -77,23 +64,7 @@ export async function buildStageRecord(
     );
     await storeArtifactFile(deps.store, task.id, "review", file, now);
   }
-  const events: NewTaskEvent[] = [
-    ...(result.events ?? []).map((e) => ({ taskId: task.id, runId, type: e.type, data: e.data })),
-    {
-      taskId: task.id,
-      runId,
-      type: opts.pause ? "stage.paused" : "stage.finished",
-      data: {
-        stage: stage.id,
-        kind: stage.kind,
-        cycle: state.cycle,
-        outcome: result.outcome,
-        summary,
-        reason: failureReason ?? result.pause?.reason ?? null,
-        next: state.next,
-      },
-    },
-  ];
+  const events = stageEvents(env, state, stage, result, told, opts.pause === true);
   const announce = () =>
     deps.listener({
       type: "stage.finished",
@@ -103,12 +74,78 @@ export async function buildStageRecord(
       cycle: relCycle(state),
       maxCycles: task.maxCycles,
       outcome: result.outcome,
-      summary,
+      summary: told.summary,
       durationMs: now - opts.started,
       costUsd: result.costUsd,
-      failureReason,
+      failureReason: told.failureReason,
     });
   return { stage: record, events, announce };
+}
+
+/** A stage's summary and failure reason as stored and shown: redacted. */
+interface Told {
+  summary: string | null;
+  failureReason: string | null;
+}
+
+/** The stage execution row for a finished stage. */
+function executionRecord(
+  env: RunEnv,
+  state: RunState,
+  stage: StageDef,
+  result: StageResult,
+  at: Told & { verdict: AppliedEffect["verdict"]; startedAt: number; endedAt: number },
+): NewStageExecution {
+  return {
+    runId: env.runId,
+    taskId: env.task.id,
+    stageId: stage.id,
+    kind: stage.kind,
+    visit: getCount(state.visits, stage.id) ?? 1,
+    cycle: state.cycle,
+    outcome: result.outcome,
+    failureClass: result.failureClass ?? null,
+    failureReason: at.failureReason,
+    verdict: at.verdict,
+    startedAt: at.startedAt,
+    endedAt: at.endedAt,
+    usage: result.usage,
+    costUsd: result.costUsd,
+    headBefore: result.headBefore ?? null,
+    headAfter: result.headAfter ?? null,
+    sessionId: result.sessionId ?? null,
+    summary: at.summary,
+    attempts: result.attempts,
+  };
+}
+
+/** The stage's own events, then its `stage.finished` (or `stage.paused`) event. */
+function stageEvents(
+  env: RunEnv,
+  state: RunState,
+  stage: StageDef,
+  result: StageResult,
+  told: Told,
+  pause: boolean,
+): NewTaskEvent[] {
+  const { task, runId } = env;
+  return [
+    ...(result.events ?? []).map((e) => ({ taskId: task.id, runId, type: e.type, data: e.data })),
+    {
+      taskId: task.id,
+      runId,
+      type: pause ? "stage.paused" : "stage.finished",
+      data: {
+        stage: stage.id,
+        kind: stage.kind,
+        cycle: state.cycle,
+        outcome: result.outcome,
+        summary: told.summary,
+        reason: told.failureReason ?? result.pause?.reason ?? null,
+        next: state.next,
+      },
+    },
+  ];
 }
 
 /**

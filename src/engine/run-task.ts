@@ -3,19 +3,19 @@ import { errorMessage, FixpointError } from "../errors.js";
 import { Registry } from "../findings/registry.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
 import { inThisClone, openBranchSync } from "./branch-sync.js";
-import { budgetState } from "./budget.js";
+import { type BudgetState, budgetState } from "./budget.js";
 import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps, StageContext, StageResult } from "./deps.js";
-import { type AppliedEffect, applyEffectToRegistry } from "./effects.js";
+import { type AppliedEffect, applyEffectToRegistry, type EffectFacts } from "./effects.js";
 import { finishRun } from "./finish.js";
 import { exceedsMaxStages, maxStagesFor } from "./max-stages.js";
 import { runParallel, workingCopy } from "./parallel.js";
-import { checkPricing } from "./pricing-check.js";
+import { checkPricing, type PricingCheck } from "./pricing-check.js";
 import { buildStageRecord, recordStage } from "./record.js";
 import { registryFacts } from "./registry-facts.js";
 import { DRAINED, LEASE_LOST, type RunEnd, type RunEnv, relCycle } from "./run-env.js";
-import { ensureTaskWorktree, planRun, saveInterruptedWork } from "./run-setup.js";
+import { ensureTaskWorktree, planRun, type RunPlan, saveInterruptedWork } from "./run-setup.js";
 import { runSingleStage } from "./single.js";
 import type { RunState } from "./state.js";
 import { type StageFacts, type StepOutput, type StepState, step } from "./step.js";
@@ -53,6 +53,33 @@ async function runClaimedTask(
   ctl: AbortController,
   drain?: AbortSignal,
 ): Promise<RunEnd> {
+  const { env, plan, pricing, budget } = await openRun(claimed, deps, ctl);
+  const { task, workflow } = env;
+  const state = plan.state;
+  if (plan.finish) return finishRun(env, { ...state }, plan.finish);
+  if (pricing.notice) deps.listener({ type: "notice", taskId: task.id, message: pricing.notice });
+  if (pricing.refuse) return finishRun(env, { ...state }, stopped(pricing.refuse));
+  const rules = {
+    workflow,
+    maxCycles: task.maxCycles,
+    budget: pricing.budget,
+    prior: { usd: budget.priorUsd, tokens: budget.priorTokens },
+    maxStages: maxStagesFor(deps.config, workflow),
+  };
+  const tooLong = exceedsMaxStages(workflow, state, rules.maxStages);
+  if (tooLong) return finishRun(env, { ...state }, { kind: "stopped", reason: tooLong, stageId: state.next });
+  return interpret(env, { rules, run: state }, ctl, drain);
+}
+
+/**
+ * Sets a claimed task up to run in this clone: its worktree, the run to start or resume, the
+ * branch sync, the work a dead worker left, its findings, and the pricing and budget checks.
+ */
+async function openRun(
+  claimed: Task,
+  deps: EngineDeps,
+  ctl: AbortController,
+): Promise<{ env: RunEnv; plan: RunPlan; pricing: PricingCheck; budget: BudgetState }> {
   const workflow = await deps.loadWorkflow(claimed.workflow);
   // Stored paths may be another clone's: this clone's repository and worktree (branch-sync.ts).
   const task = inThisClone(await ensureTaskWorktree(inThisClone(claimed, deps), deps), deps);
@@ -79,22 +106,23 @@ async function runClaimedTask(
     runId: run.id,
     resumed: plan.resumed,
   });
-
   const env: RunEnv = { task, runId: run.id, workflow, registry, workdir, deps, counters: plan.counters };
   if (branch) env.branch = branch;
-  if (plan.finish) return finishRun(env, { ...state }, plan.finish);
-  if (pricing.notice) deps.listener({ type: "notice", taskId: task.id, message: pricing.notice });
-  if (pricing.refuse) return finishRun(env, { ...state }, stopped(pricing.refuse));
-  const rules = {
-    workflow,
-    maxCycles: task.maxCycles,
-    budget: pricing.budget,
-    prior: { usd: budget.priorUsd, tokens: budget.priorTokens },
-    maxStages: maxStagesFor(deps.config, workflow),
-  };
-  const tooLong = exceedsMaxStages(workflow, state, rules.maxStages);
-  if (tooLong) return finishRun(env, { ...state }, { kind: "stopped", reason: tooLong, stageId: state.next });
-  let current: StepState = { rules, run: state };
+  return { env, plan, pricing, budget };
+}
+
+/**
+ * The interpreter loop: performs each effect the step asks for (run a stage, record it, finish
+ * the run) and feeds the results back, until the run ends. A failure ends the run as stopped or
+ * interrupted, unless another worker owns the task now.
+ */
+async function interpret(
+  env: RunEnv,
+  start: StepState,
+  ctl: AbortController,
+  drain?: AbortSignal,
+): Promise<RunEnd> {
+  let current = start;
   try {
     let out = step(current, { type: "continue" });
     let last: Executed | null = null;
@@ -170,19 +198,7 @@ async function execute(
   }
   // A parallel block checkpoints its children as they finish: it works on a copy of its own.
   const work = stage.kind === "parallel" ? workingCopy(run) : null;
-  const ctx: StageContext = {
-    task,
-    runId: env.runId,
-    workflow: env.workflow,
-    // A shallow copy: handlers read it, never write it (a deep copy per stage would cost
-    // O(stages visited) each time: quadratic over a long run).
-    state: { ...run },
-    registry,
-    visit: (getCount(run.visits, stage.id) ?? 0) + 1,
-    workdir,
-    signal,
-    deps,
-  };
+  const ctx = stageContext(env, stage, run, signal);
   const started = deps.clock.now();
   deps.listener({
     type: "stage.started",
@@ -195,27 +211,77 @@ async function execute(
   crashPoint("stage-started");
   const result = work ? await runParallel(stage, ctx, work, env) : await runSingleStage(stage, ctx);
   if (signal.reason === LEASE_LOST) return { end: leaseLost(stage.id) };
-  if (signal.aborted) {
-    await saveInterruptedWork(task, workdir, deps, stage.id);
-    // Entering the stage again starts its cycle again; children a parallel block already
-    // recorded stay recorded (pending in the checkpoint), so they do not run twice.
-    const { cycle, verdicts, failedReviews } = before.run;
-    const at = work ? { ...work, cycle, verdicts, failedReviews } : { ...before.run };
-    return { end: await finishRun(env, at, interrupted(signal, stage.id)) };
-  }
-  if (result.pause) {
-    const reason = result.pause.reason;
-    const applied = { summary: result.summary ?? null, verdict: null };
-    const task2 = { status: "needs_human" as const, reason };
-    await recordStage(env, { ...run }, stage, result, applied, { started, pause: true, task: task2 });
-    deps.listener({ type: "notice", taskId: task.id, message: `${task.id} paused: ${reason}` });
-    deps.listener({ type: "task.paused", taskId: task.id, stageId: stage.id, reason });
-    return { end: { kind: "paused", reason } };
-  }
+  if (signal.aborted) return { end: await endInterrupted(env, stage, before, work, signal) };
+  if (result.pause)
+    return { end: await recordPause(env, stage, run, result, { started, reason: result.pause.reason }) };
   const effect = applyEffectToRegistry(result.effect, registry, run.cycle, {
     blockingSeverity: deps.config.defaults.blockingSeverity,
   });
-  const facts: StageFacts = {
+  const out = step(entered, {
+    type: "stage-finished",
+    stageId: stage.id,
+    facts: stageFacts(result, effect, work),
+    registry: registryFacts(registry),
+  });
+  const applied = { summary: effect.summary, verdict: effect.verdict };
+  return { executed: { stage, result, applied, started }, out };
+}
+
+/** What a stage's handler sees: the run state as the step entered the stage, read only. */
+function stageContext(env: RunEnv, stage: StageDef, run: RunState, signal: AbortSignal): StageContext {
+  return {
+    task: env.task,
+    runId: env.runId,
+    workflow: env.workflow,
+    // A shallow copy: handlers read it, never write it (a deep copy per stage would cost
+    // O(stages visited) each time: quadratic over a long run).
+    state: { ...run },
+    registry: env.registry,
+    visit: (getCount(run.visits, stage.id) ?? 0) + 1,
+    workdir: env.workdir,
+    signal,
+    deps: env.deps,
+  };
+}
+
+/**
+ * Ends a run whose stage was interrupted: its work is saved and the run left at the state before
+ * the stage. Entering the stage again starts its cycle again; children a parallel block already
+ * recorded stay recorded (pending in the checkpoint), so they do not run twice.
+ */
+async function endInterrupted(
+  env: RunEnv,
+  stage: StageDef,
+  before: StepState,
+  work: RunState | null,
+  signal: AbortSignal,
+): Promise<RunEnd> {
+  await saveInterruptedWork(env.task, env.workdir, env.deps, stage.id);
+  const { cycle, verdicts, failedReviews } = before.run;
+  const at = work ? { ...work, cycle, verdicts, failedReviews } : { ...before.run };
+  return finishRun(env, at, interrupted(signal, stage.id));
+}
+
+/** Records a stage that waits for a person, with the task marked `needs_human`, and says so. */
+async function recordPause(
+  env: RunEnv,
+  stage: StageDef,
+  run: RunState,
+  result: StageResult,
+  { started, reason }: { started: number; reason: string },
+): Promise<RunEnd> {
+  const { task, deps } = env;
+  const applied = { summary: result.summary ?? null, verdict: null };
+  const task2 = { status: "needs_human" as const, reason };
+  await recordStage(env, { ...run }, stage, result, applied, { started, pause: true, task: task2 });
+  deps.listener({ type: "notice", taskId: task.id, message: `${task.id} paused: ${reason}` });
+  deps.listener({ type: "task.paused", taskId: task.id, stageId: stage.id, reason });
+  return { kind: "paused", reason };
+}
+
+/** What the step needs to know of a finished stage (a parallel block's merged state included). */
+function stageFacts(result: StageResult, effect: EffectFacts, work: RunState | null): StageFacts {
+  return {
     outcome: result.outcome,
     failureClass: result.failureClass,
     failureReason: result.failureReason,
@@ -228,14 +294,6 @@ async function execute(
     gatesPassed: effect.gatesPassed,
     merged: work ?? undefined,
   };
-  const out = step(entered, {
-    type: "stage-finished",
-    stageId: stage.id,
-    facts,
-    registry: registryFacts(registry),
-  });
-  const applied = { summary: effect.summary, verdict: effect.verdict };
-  return { executed: { stage, result, applied, started }, out };
 }
 
 /**

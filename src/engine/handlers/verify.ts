@@ -6,7 +6,8 @@ import { redactSecrets } from "../../util/redact.js";
 import { DEFAULT_VERIFY } from "../../workflow/read-stage.js";
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
-import { runAgentTurn } from "./agent-turn.js";
+import type { Effect } from "../effect-types.js";
+import { runAgentTurn, type TurnOutcome } from "./agent-turn.js";
 import { agentFailure } from "./failure.js";
 import { VERIFY_FORMAT } from "./formats.js";
 
@@ -23,11 +24,11 @@ export const verifyHandler: StageHandler = {
   async run(stage: StageDef, ctx: StageContext): Promise<StageResult> {
     const head = await ctx.deps.git.headSha(ctx.workdir);
     const incoming = incomingFindings(stage, ctx);
-    const acc = {
-      usage: ZERO_USAGE as TokenUsage,
+    const acc: TurnTotals = {
+      usage: ZERO_USAGE,
       costUsd: 0,
       attempts: 0,
-      sessionId: null as string | null,
+      sessionId: null,
       agent: stage.agent ?? "reviewer",
     };
     const base = () => ({ ...acc, headBefore: head, headAfter: head });
@@ -48,63 +49,18 @@ export const verifyHandler: StageHandler = {
       const ask = incoming.filter((f) => !confirmed.has(f.id));
       if (ask.length === 0) break;
       round++;
-      const prompt = await ctx.deps.prompts.render(stage.prompt ?? "verify", {
-        task_id: ctx.task.id,
-        title: ctx.task.title,
-        round: String(round),
-        challenge: round === 1 ? FIRST_ROUND : challenge(ask, refuted),
-        findings: ask.map((f) => renderFinding(f, FULL)).join("\n\n"),
-        output_format: VERIFY_FORMAT,
-      });
-      const turn = await runAgentTurn<VerifyVerdict[]>(stage, ctx, {
-        purpose: "review",
-        prompt,
-        schema: VERIFY_OUTPUT_SCHEMA,
-        continueSession: false,
-        turn: `round-${round}`,
-        parse: (r) => {
-          const p = parseVerifyOutput(r.text, r.structured);
-          return p.ok ? { ok: true, value: p.verdicts } : { ok: false, error: p.error };
-        },
-      });
-      acc.usage = addUsage(acc.usage, turn.usage);
-      acc.costUsd += turn.costUsd;
-      acc.attempts += turn.attempts;
-      acc.sessionId = turn.sessionId ?? acc.sessionId;
-      acc.agent = turn.agent;
+      const turn = await verifyRound(stage, ctx, round, ask, refuted);
+      addTurn(acc, turn);
       if (!turn.parsed?.ok) {
         failure = turn.result.ok
           ? { failureClass: "unparsable", failureReason: "verify output unparsable" }
           : agentFailure(turn.result);
         break;
       }
-      const asked = new Set(ask.map((f) => f.id));
-      let fresh = 0;
-      for (const v of turn.parsed.value) {
-        if (!asked.has(v.id)) continue;
-        if (v.verdict === "confirmed") {
-          fresh++;
-          confirmed.set(v.id, redactSecrets(v.evidence));
-          refuted.delete(v.id);
-        } else refuted.set(v.id, redactSecrets(v.evidence));
-      }
+      const fresh = recordVerdicts(turn.parsed.value, ask, confirmed, refuted);
       clean = fresh === 0 ? clean + 1 : 0;
     }
-    const verdicts: VerifyVerdict[] = [
-      ...[...confirmed].map(([id, evidence]) => ({ id, verdict: "confirmed" as const, evidence })),
-      ...[...refuted].map(([id, evidence]) => ({ id, verdict: "refuted" as const, evidence })),
-    ];
-    const summary = `${confirmed.size} confirmed, ${refuted.size} refuted, ${incoming.length - confirmed.size - refuted.size} unverified (${round} round${round === 1 ? "" : "s"})`;
-    const learnings = [...refuted].flatMap(([id, evidence]) => {
-      const f = incoming.find((x) => x.id === id);
-      return f ? [refutedLearning(stage, ctx, f, evidence)] : [];
-    });
-    const effect = {
-      type: "verify" as const,
-      stageId: stage.id,
-      verdicts,
-      ...(learnings.length ? { learnings } : {}),
-    };
+    const { verdicts, summary, effect } = verifyEffect(stage, ctx, incoming, { confirmed, refuted, round });
     // A failed round keeps what earlier rounds established; unverified findings go to the fixer.
     if (failure)
       return {
@@ -117,6 +73,108 @@ export const verifyHandler: StageHandler = {
     return { ...base(), outcome: "success", summary, effect };
   },
 };
+
+/** The tokens, cost and attempts of every round so far, and the last round's session and agent. */
+interface TurnTotals {
+  usage: TokenUsage;
+  costUsd: number;
+  attempts: number;
+  sessionId: string | null;
+  agent: string;
+}
+
+/** Adds one round's turn to the stage's totals. */
+function addTurn(acc: TurnTotals, turn: TurnOutcome<unknown>): void {
+  acc.usage = addUsage(acc.usage, turn.usage);
+  acc.costUsd += turn.costUsd;
+  acc.attempts += turn.attempts;
+  acc.sessionId = turn.sessionId ?? acc.sessionId;
+  acc.agent = turn.agent;
+}
+
+/** Asks the agent about `ask` in round `round`: the first round plainly, later ones as a challenge. */
+async function verifyRound(
+  stage: StageDef,
+  ctx: StageContext,
+  round: number,
+  ask: Finding[],
+  refuted: Map<string, string>,
+): Promise<TurnOutcome<VerifyVerdict[]>> {
+  const prompt = await ctx.deps.prompts.render(stage.prompt ?? "verify", {
+    task_id: ctx.task.id,
+    title: ctx.task.title,
+    round: String(round),
+    challenge: round === 1 ? FIRST_ROUND : challenge(ask, refuted),
+    findings: ask.map((f) => renderFinding(f, FULL)).join("\n\n"),
+    output_format: VERIFY_FORMAT,
+  });
+  return runAgentTurn<VerifyVerdict[]>(stage, ctx, {
+    purpose: "review",
+    prompt,
+    schema: VERIFY_OUTPUT_SCHEMA,
+    continueSession: false,
+    turn: `round-${round}`,
+    parse: (r) => {
+      const p = parseVerifyOutput(r.text, r.structured);
+      return p.ok ? { ok: true, value: p.verdicts } : { ok: false, error: p.error };
+    },
+  });
+}
+
+/**
+ * Records a round's verdicts on the findings it asked about (others are ignored), evidence
+ * redacted; a confirmation overrides an earlier refutation. Returns how many it newly confirmed.
+ */
+function recordVerdicts(
+  verdicts: VerifyVerdict[],
+  ask: Finding[],
+  confirmed: Map<string, string>,
+  refuted: Map<string, string>,
+): number {
+  const asked = new Set(ask.map((f) => f.id));
+  let fresh = 0;
+  for (const v of verdicts) {
+    if (!asked.has(v.id)) continue;
+    if (v.verdict === "confirmed") {
+      fresh++;
+      confirmed.set(v.id, redactSecrets(v.evidence));
+      refuted.delete(v.id);
+    } else refuted.set(v.id, redactSecrets(v.evidence));
+  }
+  return fresh;
+}
+
+/**
+ * What the rounds established: every verdict, a one-line summary, and a learning for each
+ * refuted finding.
+ */
+function verifyEffect(
+  stage: StageDef,
+  ctx: StageContext,
+  incoming: Finding[],
+  {
+    confirmed,
+    refuted,
+    round,
+  }: { confirmed: Map<string, string>; refuted: Map<string, string>; round: number },
+): { verdicts: VerifyVerdict[]; summary: string; effect: Extract<Effect, { type: "verify" }> } {
+  const verdicts: VerifyVerdict[] = [
+    ...[...confirmed].map(([id, evidence]) => ({ id, verdict: "confirmed" as const, evidence })),
+    ...[...refuted].map(([id, evidence]) => ({ id, verdict: "refuted" as const, evidence })),
+  ];
+  const summary = `${confirmed.size} confirmed, ${refuted.size} refuted, ${incoming.length - confirmed.size - refuted.size} unverified (${round} round${round === 1 ? "" : "s"})`;
+  const learnings = [...refuted].flatMap(([id, evidence]) => {
+    const f = incoming.find((x) => x.id === id);
+    return f ? [refutedLearning(stage, ctx, f, evidence)] : [];
+  });
+  const effect = {
+    type: "verify" as const,
+    stageId: stage.id,
+    verdicts,
+    ...(learnings.length ? { learnings } : {}),
+  };
+  return { verdicts, summary, effect };
+}
 
 /**
  * A refuted finding becomes a learning of the repository (issue 16): its evidence is the text,
