@@ -1,5 +1,6 @@
 import type { Finding, NewLearning, TokenUsage } from "../../domain/types.js";
 import { addUsage, ZERO_USAGE } from "../../domain/types.js";
+import { learningOrigin } from "../../findings/learnings.js";
 import { FULL, renderFinding } from "../../findings/render-finding.js";
 import { parseVerifyOutput, VERIFY_OUTPUT_SCHEMA, type VerifyVerdict } from "../../findings/verify-parse.js";
 import { redactSecrets } from "../../util/redact.js";
@@ -187,13 +188,7 @@ function refutedLearning(stage: StageDef, ctx: StageContext, f: Finding, evidenc
     text: evidence.trim() === "" ? `${f.title} was refuted by ${stage.id}` : evidence,
     scope: f.file,
     source: { kind: "refuted", taskId: ctx.task.id, findingId: f.id },
-    origin: {
-      file: f.file,
-      lineStart: f.lineStart,
-      lineEnd: f.lineEnd,
-      title: f.title,
-      severity: f.severity,
-    },
+    origin: learningOrigin(f),
     createdAt: ctx.deps.clock.now(),
     createdBy: `verify:${stage.id}`,
   };
