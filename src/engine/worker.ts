@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { Lease } from "../domain/store.js";
-import type { Task } from "../domain/types.js";
+import type { JsonObject, Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
 import { withAgentGroups } from "./agent-groups.js";
@@ -190,29 +190,32 @@ async function runClaimed(
  * owner decides and nothing is written.
  */
 async function handBack(deps: EngineDeps, lease: Lease, stageId: string | null): Promise<void> {
-  const now = deps.clock.now();
-  const event = {
+  await requeue(deps, lease, "worker.drained", { workerId: lease.workerId, next: stageId });
+  deps.listener({
+    type: "notice",
     taskId: lease.taskId,
-    runId: null,
-    type: "worker.drained",
-    data: { workerId: lease.workerId, next: stageId },
-  };
+    message: `${lease.taskId} handed back to the queue${stageId ? ` before stage ${stageId}` : ""}; any worker continues it`,
+  });
+}
+
+/**
+ * Puts a task back in the queue with the event saying why, in one transaction fenced by `lease`:
+ * when another worker took the task meanwhile, it is not ours to hand back and nothing is written.
+ * Any other failure is a real one.
+ */
+async function requeue(deps: EngineDeps, lease: Lease, type: string, data: JsonObject): Promise<void> {
+  const now = deps.clock.now();
   await deps.store
     .transaction(
       async (tx) => {
         await tx.releaseTask(lease, { status: "queued" }, now);
-        await tx.appendEvents([event], now);
+        await tx.appendEvents([{ taskId: lease.taskId, runId: null, type, data }], now);
       },
       { fence: lease },
     )
     .catch((e: unknown) => {
       if (!isLeaseLost(e)) throw e;
     });
-  deps.listener({
-    type: "notice",
-    taskId: lease.taskId,
-    message: `${lease.taskId} handed back to the queue${stageId ? ` before stage ${stageId}` : ""}; any worker continues it`,
-  });
 }
 
 function isLeaseLost(e: unknown): boolean {
@@ -253,20 +256,7 @@ async function releaseDeadLocalWorkers(deps: EngineDeps): Promise<void> {
       // Fenced by the dead worker's own lease: when another worker took the task meanwhile, the
       // release and its event are not written (one transaction, both or neither).
       const lease = { taskId: t.id, workerId: t.workerId, token: t.leaseToken };
-      const now = deps.clock.now();
-      const event = { taskId: t.id, runId: null, type: "worker.lost", data: { workerId: t.workerId } };
-      await deps.store
-        .transaction(
-          async (tx) => {
-            await tx.releaseTask(lease, { status: "queued" }, now);
-            await tx.appendEvents([event], now);
-          },
-          { fence: lease },
-        )
-        .catch((e: unknown) => {
-          // Taken over meanwhile: it is not ours to hand back. Anything else is a real failure.
-          if (!isLeaseLost(e)) throw e;
-        });
+      await requeue(deps, lease, "worker.lost", { workerId: t.workerId });
     }
   }
 }
