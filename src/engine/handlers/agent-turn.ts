@@ -22,6 +22,17 @@ export interface TurnOutcome<T> {
   sessionId: string | null;
 }
 
+/** What a stage result records of the turn: tokens, cost, session, agent and attempts. */
+export function turnFields<T>(turn: TurnOutcome<T>) {
+  return {
+    usage: turn.usage,
+    costUsd: turn.costUsd,
+    sessionId: turn.sessionId,
+    agent: turn.agent,
+    attempts: turn.attempts,
+  };
+}
+
 /**
  * One agent turn for a stage, with the protocol retry: when `parse` rejects the reply, the agent
  * is asked again (continuing its session where it has one) up to PROTOCOL_RETRIES times. Agent

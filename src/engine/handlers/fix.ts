@@ -5,7 +5,7 @@ import { FIX_REPORT_SCHEMA } from "../../findings/schemas.js";
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import type { RenderedPrompt } from "../prompts.js";
-import { runAgentTurn, type TurnOutcome } from "./agent-turn.js";
+import { runAgentTurn, type TurnOutcome, turnFields } from "./agent-turn.js";
 import { type CommitOutcome, commitStageWork, commitsEvent } from "./commit-work.js";
 import { agentFailure } from "./failure.js";
 import { outstandingWithin } from "./findings-budget.js";
@@ -121,11 +121,7 @@ function fixResult(
 ): StageResult {
   const commitSha = commit.headAfter !== commit.headBefore ? commit.headAfter : null;
   const base = {
-    usage: turn.usage,
-    costUsd: turn.costUsd,
-    sessionId: turn.sessionId,
-    agent: turn.agent,
-    attempts: turn.attempts,
+    ...turnFields(turn),
     headBefore: commit.headBefore,
     headAfter: commit.headAfter,
     events: commitsEvent(stage.id, commit),

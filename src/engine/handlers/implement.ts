@@ -1,6 +1,6 @@
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
-import { runAgentTurn } from "./agent-turn.js";
+import { runAgentTurn, turnFields } from "./agent-turn.js";
 import { commitStageWork, commitsEvent } from "./commit-work.js";
 import { agentFailure } from "./failure.js";
 
@@ -21,11 +21,7 @@ export const implementHandler: StageHandler = {
       : `WIP: ${ctx.task.title} — ${stage.id} stopped (${turn.result.failure?.message ?? "failed"})`;
     const commit = await commitStageWork(ctx, headBefore, message);
     const base = {
-      usage: turn.usage,
-      costUsd: turn.costUsd,
-      sessionId: turn.sessionId,
-      agent: turn.agent,
-      attempts: turn.attempts,
+      ...turnFields(turn),
       effect: { type: "none" as const },
       headBefore: commit.headBefore,
       headAfter: commit.headAfter,

@@ -11,7 +11,7 @@ import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { reviewSummary } from "../effects.js";
 import { diffShare, promptBudgetFor } from "../prompt-budget.js";
 import type { RenderedPrompt } from "../prompts.js";
-import { type Parsed, runAgentTurn } from "./agent-turn.js";
+import { type Parsed, runAgentTurn, turnFields } from "./agent-turn.js";
 import { boundDiffWithin } from "./diff-bound.js";
 import { withoutBlobIds } from "./diff-stable.js";
 import { agentFailure } from "./failure.js";
@@ -60,11 +60,7 @@ export const reviewHandler: StageHandler = {
       parse: parseReview,
     });
     const base = {
-      usage: turn.usage,
-      costUsd: turn.costUsd,
-      sessionId: turn.sessionId,
-      agent: turn.agent,
-      attempts: turn.attempts,
+      ...turnFields(turn),
       headBefore: head,
       headAfter: head,
     };
