@@ -16,7 +16,7 @@ import { openDatabase } from "../src/store/sqlite/connection.js";
 import { systemClock } from "../src/util/clock.js";
 import { createProcessRunner } from "../src/util/process-runner.js";
 import { parseWorkflow } from "../src/workflow/parse.js";
-import { type BenchResult, median, repoRoot } from "./util.js";
+import { type BenchResult, chainWorkflow, median, repoRoot } from "./util.js";
 
 const run = promisify(execFile);
 
@@ -39,18 +39,6 @@ const GIT_ENV = {
   GIT_CONFIG_VALUE_0: "0",
 };
 const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
-
-function chainWorkflow(n: number): string {
-  const stages = Array.from(
-    { length: n },
-    (_, i) => `    stage "s${i}" kind="agent" agent="implementer" prompt="implement"`,
-  );
-  const transitions = Array.from(
-    { length: n },
-    (_, i) => `    transition from="s${i}" to="${i + 1 < n ? `s${i + 1}` : "done"}"`,
-  );
-  return `workflow "chain" {\n    start "s0"\n${stages.join("\n")}\n    stage "done" kind="exit"\n${transitions.join("\n")}\n}\n`;
-}
 
 async function gitRepo(root: string): Promise<string> {
   const repo = join(root, "repo");

@@ -14,7 +14,7 @@ import { openStore } from "../src/store/open.js";
 import { systemClock } from "../src/util/clock.js";
 import { createProcessRunner } from "../src/util/process-runner.js";
 import { parseWorkflow } from "../src/workflow/parse.js";
-import { type BenchResult, median } from "./util.js";
+import { type BenchResult, chainWorkflow, median } from "./util.js";
 
 const STAGES = 300;
 
@@ -47,18 +47,6 @@ const noGit: Git = {
   isAncestor: async () => true,
   resetHard: async () => undefined,
 };
-
-function chainWorkflow(n: number): string {
-  const stages = Array.from(
-    { length: n },
-    (_, i) => `    stage "s${i}" kind="agent" agent="implementer" prompt="implement"`,
-  );
-  const transitions = Array.from(
-    { length: n },
-    (_, i) => `    transition from="s${i}" to="${i + 1 < n ? `s${i + 1}` : "done"}"`,
-  );
-  return `workflow "chain" {\n    start "s0"\n${stages.join("\n")}\n    stage "done" kind="exit"\n${transitions.join("\n")}\n}\n`;
-}
 
 /** Engine overhead per stage: a chain of agent stages with a no-op agent, real SQLite checkpoints. */
 export async function benchEngineOverhead(): Promise<BenchResult> {

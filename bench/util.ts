@@ -34,3 +34,16 @@ export function repoRoot(): string {
   }
   return dir;
 }
+
+/** A workflow `chain` of `n` agent stages `s0 … s<n-1>` run one after another, then `done`. */
+export function chainWorkflow(n: number): string {
+  const stages = Array.from(
+    { length: n },
+    (_, i) => `    stage "s${i}" kind="agent" agent="implementer" prompt="implement"`,
+  );
+  const transitions = Array.from(
+    { length: n },
+    (_, i) => `    transition from="s${i}" to="${i + 1 < n ? `s${i + 1}` : "done"}"`,
+  );
+  return `workflow "chain" {\n    start "s0"\n${stages.join("\n")}\n    stage "done" kind="exit"\n${transitions.join("\n")}\n}\n`;
+}
