@@ -5,6 +5,7 @@
 import type { FindingFilter, TaskFilter, TaskPatch } from "../../domain/store.js";
 import type { Json, NewTask } from "../../domain/types.js";
 import { TASK_SELECT } from "../sqlite/rows.js";
+import { patchColumns } from "../task-patch.js";
 
 export type PgValue = string | number | boolean | null | readonly string[];
 
@@ -81,40 +82,11 @@ RETURNING ${TASK_SELECT}`;
   return { sql, params: p };
 }
 
-/** Patch key → column, and whether the value is JSON. */
-const PATCH_COLUMNS: Record<keyof TaskPatch, { column: string; json?: true }> = {
-  status: { column: "status" },
-  finalVerdict: { column: "final_verdict" },
-  reason: { column: "reason" },
-  cycle: { column: "cycle" },
-  currentStage: { column: "current_stage" },
-  branch: { column: "branch" },
-  worktreePath: { column: "worktree_path" },
-  maxCycles: { column: "max_cycles" },
-  priority: { column: "priority" },
-  notes: { column: "notes" },
-  workflow: { column: "workflow" },
-  budget: { column: "budget", json: true },
-  agents: { column: "agents", json: true },
-  // Replaced whole: callers spread the task's current meta (unknown keys included) into it.
-  meta: { column: "meta", json: true },
-};
-
-function isPatchKey(k: string): k is keyof TaskPatch {
-  return Object.hasOwn(PATCH_COLUMNS, k);
-}
-
 /** `col = $n, …, updated_at = $m` for the keys set in the patch (undefined: leave; null: clear). */
 export function patchSet(patch: TaskPatch, now: number, p: Params): string {
   const sets: string[] = [];
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined || !isPatchKey(key)) continue;
-    const { column, json } = PATCH_COLUMNS[key];
-    if (json === true && typeof value === "object" && value !== null)
-      sets.push(`${column} = ${p.json(value)}`);
-    else if (typeof value === "string" || typeof value === "number" || value === null)
-      sets.push(`${column} = ${p.add(value)}`);
-    else sets.push(`${column} = ${p.add(JSON.stringify(value))}`);
+  for (const c of patchColumns(patch)) {
+    sets.push(`${c.column} = ${c.json ? p.json(c.value) : p.add(c.value)}`);
   }
   sets.push(`updated_at = ${p.add(now)}`);
   return sets.join(", ");

@@ -5,6 +5,7 @@
 
 import type { TaskFilter, TaskPatch } from "../../domain/store.js";
 import type { Json, NewTask } from "../../domain/types.js";
+import { patchColumns } from "../task-patch.js";
 import { TASK_SELECT } from "./rows.js";
 
 export type Params = Record<string, string | number | null>;
@@ -65,29 +66,6 @@ RETURNING ${TASK_SELECT}`;
 export const CLAIM_ANY = CLAIM("");
 export const CLAIM_AMONG = CLAIM(" AND id IN (SELECT value FROM json_each(@ids))");
 
-/** Patch key → column, and how its value is stored. */
-const PATCH_COLUMNS: Record<keyof TaskPatch, { column: string; encode?: (v: object) => string }> = {
-  status: { column: "status" },
-  finalVerdict: { column: "final_verdict" },
-  reason: { column: "reason" },
-  cycle: { column: "cycle" },
-  currentStage: { column: "current_stage" },
-  branch: { column: "branch" },
-  worktreePath: { column: "worktree_path" },
-  maxCycles: { column: "max_cycles" },
-  priority: { column: "priority" },
-  notes: { column: "notes" },
-  workflow: { column: "workflow" },
-  budget: { column: "budget", encode: (v) => JSON.stringify(v) },
-  agents: { column: "agents", encode: (v) => JSON.stringify(v) },
-  // Replaced whole: callers spread the task's current meta (unknown keys included) into it.
-  meta: { column: "meta", encode: (v) => JSON.stringify(v) },
-};
-
-function isPatchKey(k: string): k is keyof TaskPatch {
-  return Object.hasOwn(PATCH_COLUMNS, k);
-}
-
 /**
  * `col = @p_key, …, updated_at = @now` for the keys set in the patch (undefined means "leave
  * as is"; null clears). Unknown keys are ignored. Parameters are prefixed so they never collide
@@ -96,15 +74,9 @@ function isPatchKey(k: string): k is keyof TaskPatch {
 export function patchSql(patch: TaskPatch): { set: string; params: Params } {
   const sets: string[] = [];
   const params: Params = {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined || !isPatchKey(key)) continue;
-    const { column, encode } = PATCH_COLUMNS[key];
-    sets.push(`${column} = @p_${key}`);
-    if (encode !== undefined && typeof value === "object" && value !== null)
-      params[`p_${key}`] = encode(value);
-    else if (typeof value === "string" || typeof value === "number" || value === null)
-      params[`p_${key}`] = value;
-    else params[`p_${key}`] = JSON.stringify(value);
+  for (const c of patchColumns(patch)) {
+    sets.push(`${c.column} = @p_${c.key}`);
+    params[`p_${c.key}`] = c.json ? JSON.stringify(c.value) : c.value;
   }
   sets.push("updated_at = @now");
   return { set: sets.join(", "), params };
