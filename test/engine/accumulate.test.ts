@@ -11,13 +11,9 @@ import {
   implementFeature,
   reviewReply,
 } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 /** Each reviewer raises one problem in cycle 0 and verifies everything afterwards. */
 function raisesOnce(f: ReturnType<typeof finding>): ScriptHandler {
@@ -36,7 +32,7 @@ describe("findings accumulate before the fix (seed 000)", () => {
         fixIds(req.prompt).map((id) => ({ id, status: "fixed" as const, justification: `addressed ${id}` })),
       );
     };
-    h = await createEngineHarness({
+    const h = await harness({
       gates: { test: "test -f fixed.txt || { echo 'error: fixed.txt is missing' >&2; exit 1; }" },
       agents: {
         implementer: implementFeature(),

@@ -3,17 +3,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { approveAll } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe("commits an agent makes itself", () => {
   it("are detected, kept on the branch and recorded with the stage; what it left uncommitted is committed after them", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       agents: {
         implementer: (req) => {
           const git = (...args: string[]) =>

@@ -10,17 +10,13 @@ import {
   implementFeature,
   reviewReply,
 } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe("the loop ends approved", () => {
   it("APPROVED after 1 fix cycle: two findings fixed, the reviewer verifies them", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       gates: { test: "node test/app.test.js" },
       agents: {
         implementer: implementFeature(),
@@ -74,7 +70,7 @@ describe("the loop ends approved", () => {
   });
 
   it("APPROVED_WITH_FOLLOWUPS when followups are on and only a P3 finding remains", async () => {
-    h = await createEngineHarness({ followups: true, agents: p3Scenario() });
+    const h = await harness({ followups: true, agents: p3Scenario() });
     const t = await h.addTask();
     await h.runAll();
 
@@ -91,7 +87,7 @@ describe("the loop ends approved", () => {
   });
 
   it("plain APPROVED with a non-blocking finding left when followups are off", async () => {
-    h = await createEngineHarness({ followups: false, agents: p3Scenario() });
+    const h = await harness({ followups: false, agents: p3Scenario() });
     const t = await h.addTask();
     await h.runAll();
 

@@ -10,18 +10,14 @@ import {
   implementFeature,
   reviewReply,
 } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe("a second run never overwrites the first run's artifacts or transcripts", () => {
   it("review artifacts and transcripts carry the run id; the first run's files stay as they were", async () => {
     let round = 0;
-    h = await createEngineHarness({
+    const h = await harness({
       agents: {
         implementer: implementFeature(),
         reviewer: byStage({

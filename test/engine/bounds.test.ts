@@ -1,16 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { approveAll, fixEverything, implementFeature, relentlessReviewer } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe("every loop is bounded", () => {
   it("a → b → a without a fix stops at a's max-visits with a clear reason", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       goldenWorkflows: ["ping-pong.kdl"],
       agents: { implementer: implementFeature(), reviewer: approveAll(), fixer: fixEverything() },
     });
@@ -27,7 +23,7 @@ describe("every loop is bounded", () => {
   });
 
   it("a workflow that never checks max_cycles() still stops after the task's max-cycles fix cycles", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       goldenWorkflows: ["always-fix.kdl"],
       maxCycles: 2,
       agents: { implementer: implementFeature(), reviewer: relentlessReviewer(), fixer: fixEverything() },

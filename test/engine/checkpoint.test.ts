@@ -4,13 +4,9 @@ import type { ScriptHandler } from "../../src/agents/scripted.js";
 import { prepareRetry } from "../../src/cli/commands/resume.js";
 import { defaultSqlitePath } from "../../src/store/open.js";
 import { approveAll, fixEverything, hang, implementFeature } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe("a corrupted checkpoint", () => {
   it("fails only its own task, with a clear error naming it and `fixpoint retry`; the next task still completes", async () => {
@@ -23,7 +19,7 @@ describe("a corrupted checkpoint", () => {
       }
       return approve(req, ctx);
     };
-    h = await createEngineHarness({
+    const h = await harness({
       agents: { implementer: implementFeature(), reviewer, fixer: fixEverything() },
     });
     const t1 = await h.addTask({ title: "First task" });

@@ -3,13 +3,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptHandler } from "../../src/agents/scripted.js";
 import { approveAll, fixEverything } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 /** Writes 30 new modules of about 3 KB each: a diff of about 100 KB. */
 function bigChange(): ScriptHandler {
@@ -30,7 +26,7 @@ const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 
 describe("the diff inside the prompt budget (issue 10)", () => {
   it("cuts a large diff at file boundaries within prompt-budget, the same bytes for every reviewer of the cycle", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 1,
       agents: { implementer: bigChange(), reviewer: approveAll(), fixer: fixEverything() },
     });
@@ -57,7 +53,7 @@ describe("the diff inside the prompt budget (issue 10)", () => {
   });
 
   it("a prompt-budget too small for the review's own instructions fails the review with a message naming the key", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 1,
       agents: { implementer: bigChange(), reviewer: approveAll(), fixer: fixEverything() },
     });

@@ -13,13 +13,9 @@ import {
   implementFeature,
   reviewReply,
 } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 const reviewer = byStage({
   review_code: (req) =>
@@ -30,7 +26,7 @@ const reviewer = byStage({
 
 describe("CHANGES_REQUESTED when a stage cannot finish", () => {
   it("an implementer that exits non-zero stops the run, and the reason names the stage", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       agents: {
         implementer: () => ({
           fail: { kind: "exit_nonzero", message: "agent exited 1: ENOSPC while writing" },
@@ -53,7 +49,7 @@ describe("CHANGES_REQUESTED when a stage cannot finish", () => {
 
   it("an implementer that never answers is stopped by its timeout", async () => {
     const started = Date.now();
-    h = await createEngineHarness({
+    const h = await harness({
       timeouts: { implementer: "300ms" },
       agents: { implementer: hang(), reviewer, fixer: fixEverything() },
     });
@@ -84,7 +80,7 @@ describe("CHANGES_REQUESTED when a stage cannot finish", () => {
       }
       return fixEverything()(req, ctx);
     };
-    h = await createEngineHarness({ agents: { implementer: implementFeature(), reviewer, fixer } });
+    const h = await harness({ agents: { implementer: implementFeature(), reviewer, fixer } });
     const t = await h.addTask();
     await h.runAll({ signal: controller.signal });
 

@@ -1,17 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { approveAll } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe("a worker whose lease was taken over mid-stage", () => {
   it("records nothing more: the new owner's task, run and checkpoint stay as they were", async () => {
     let stolenBy: string | null = null;
-    h = await createEngineHarness({
+    const h = await harness({
       agents: {
         implementer: async (req) => {
           // While this agent works, the worker's lease "expires" and another worker claims the task.

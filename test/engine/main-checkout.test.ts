@@ -9,13 +9,9 @@ import {
   implementFeature,
   reviewReply,
 } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 /** Every file of the checkout (except .git and fixpoint's own .fixpoint/) with its bytes. */
 function snapshot(root: string): Map<string, string> {
@@ -35,7 +31,7 @@ function snapshot(root: string): Map<string, string> {
 
 describe("the user's main checkout", () => {
   it("is never modified: a dirty checkout is byte-identical after a whole loop", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       gates: { test: "node test/app.test.js" },
       agents: {
         implementer: implementFeature(),

@@ -2,13 +2,9 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptHandler } from "../../src/agents/scripted.js";
 import { finding, fixEverything, implementFeature, reviewReply } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 const REVIEWERS = ["review_code", "review_security", "review_tests"] as const;
 const TITLE: Record<string, string> = {
@@ -60,7 +56,7 @@ describe("a parallel stage merges in declaration order", () => {
         finding("P2", TITLE[req.stageId] ?? req.stageId, { line_start: 1 + i * 30 }),
       ]);
     };
-    h = await createEngineHarness({
+    const h = await harness({
       agents: { implementer: implementFeature(), reviewer, fixer: fixEverything() },
     });
     const tasks = [];

@@ -9,17 +9,13 @@ import {
   implementFeature,
   reviewReply,
 } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe("protocol failures are retried in place, then recorded — never a crash", () => {
   it("a reviewer that prints garbage is retried twice, recorded as failed, and the others still count", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 1,
       agents: {
         implementer: implementFeature(),
@@ -68,7 +64,7 @@ describe("protocol failures are retried in place, then recorded — never a cras
   });
 
   it('a fixer whose report is garbage is retried, then every finding it was shown is deferred with "no report"', async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 1,
       agents: {
         implementer: implementFeature(),

@@ -10,13 +10,9 @@ import {
   implementFeature,
   reviewReply,
 } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 /**
  * Cycle 0: F-1 (P1), F-2 (P3), F-3 (P2). Cycle 1: F-1 and F-3 still open, F-2 resolved, and a new
@@ -50,7 +46,7 @@ describe("resume with the last review's feedback (seed 002)", () => {
       ...(await fix(req, ctx)),
       sessionId: `fixer-session-${ctx.invocation}`,
     });
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 1,
       agents: { implementer: implementFeature(), reviewer: byStage({ review_code: reviewCode }), fixer },
     });

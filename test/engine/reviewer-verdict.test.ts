@@ -9,13 +9,9 @@ import {
   implementFeature,
   reviewReply,
 } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 /** CHANGES_REQUESTED with a summary and an empty findings list, as reviewers sometimes answer. */
 function noWithoutFindings(summary: string): ScriptReply {
@@ -25,7 +21,7 @@ function noWithoutFindings(summary: string): ScriptReply {
 
 describe("a reviewer's CHANGES_REQUESTED is never a yes (SPEC §9)", () => {
   it("three reviewers saying no without findings: a blocking finding from the summary, fixed, then approved", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 3,
       agents: {
         implementer: implementFeature(),
@@ -53,7 +49,7 @@ describe("a reviewer's CHANGES_REQUESTED is never a yes (SPEC §9)", () => {
   });
 
   it("a reviewer that keeps saying no without findings never ends the task approved", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 2,
       agents: {
         implementer: implementFeature(),
@@ -69,7 +65,7 @@ describe("a reviewer's CHANGES_REQUESTED is never a yes (SPEC §9)", () => {
   });
 
   it("CHANGES_REQUESTED that keeps a known finding open adds no synthetic finding", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 1,
       agents: {
         implementer: implementFeature(),
@@ -88,7 +84,7 @@ describe("a reviewer's CHANGES_REQUESTED is never a yes (SPEC §9)", () => {
   });
 
   it("a status for an id the registry does not know is recorded as a warning event", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 1,
       agents: {
         implementer: implementFeature(),
@@ -109,7 +105,7 @@ describe("a reviewer's CHANGES_REQUESTED is never a yes (SPEC §9)", () => {
 
 describe("NO_PROGRESS reasons name exactly what did not move", () => {
   it("lists only the reopened finding, not every open one, and names an unparsable reviewer", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 6,
       agents: {
         implementer: implementFeature(),

@@ -11,17 +11,13 @@ import {
   relentlessReviewer,
   reviewReply,
 } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe("the loop stops on its own terms", () => {
   it("MAX_CYCLES_REACHED: stops after exactly max-cycles fix cycles", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 3,
       agents: {
         implementer: implementFeature(),
@@ -47,7 +43,7 @@ describe("the loop stops on its own terms", () => {
   });
 
   it("NEEDS_DISCUSSION: one reviewer asks for a human and the loop stops at once", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       agents: {
         implementer: implementFeature(),
         reviewer: byStage({
@@ -69,7 +65,7 @@ describe("the loop stops on its own terms", () => {
   });
 
   it("NO_PROGRESS: the fixer claims fixed, the reviewer keeps reopening the same finding", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       maxCycles: 6,
       agents: {
         implementer: implementFeature(),
@@ -107,7 +103,7 @@ describe("the loop stops on its own terms", () => {
           justification: "Whether undefined names should throw or greet 'stranger' is a product decision.",
         })),
       );
-    h = await createEngineHarness({
+    const h = await harness({
       agents: {
         implementer: implementFeature(),
         reviewer: byStage({
@@ -137,7 +133,7 @@ describe("the loop stops on its own terms", () => {
 
   it("BUDGET_EXHAUSTED: stops within one stage of the budget, with the work committed", async () => {
     const cost = { costUsd: 0.03, usage: { input: 1000, output: 100 } };
-    h = await createEngineHarness({
+    const h = await harness({
       budgetUsd: 0.05,
       agents: {
         implementer: implementFeature(cost),

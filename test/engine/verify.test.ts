@@ -9,13 +9,9 @@ import {
   implementFeature,
   reviewReply,
 } from "../helpers/agent-replies.js";
-import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
+import { harnessPerTest } from "../helpers/engine-harness.js";
 
-let h: EngineHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 const reviewer = byStage({
   review: (req) =>
@@ -40,7 +36,7 @@ function verifier(rounds: Record<string, [string, string]>[]): ScriptHandler {
 
 describe("the verify stage", () => {
   it("confirms what holds up, keeps challenging refutations, dismisses the refuted with their evidence, and counts every round's cost", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       goldenWorkflows: ["verify.kdl"],
       agents: {
         implementer: implementFeature(),
@@ -85,7 +81,7 @@ describe("the verify stage", () => {
   });
 
   it("stops after clean-rounds rounds that confirm nothing; a refutation without evidence does not count", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       goldenWorkflows: ["verify.kdl"],
       agents: {
         implementer: implementFeature(),
@@ -113,7 +109,7 @@ describe("the verify stage", () => {
   });
 
   it("a refuted finding becomes a learning that dismisses the same finding on the next task", async () => {
-    h = await createEngineHarness({
+    const h = await harness({
       goldenWorkflows: ["verify.kdl"],
       agents: {
         implementer: implementFeature(),

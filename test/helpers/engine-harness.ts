@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { createScriptedBackend, type ScriptHandler } from "../../src/agents/scripted.js";
 import type { Project } from "../../src/app/project.js";
 import type { AgentBackend, AgentRequest, AgentResolver } from "../../src/domain/agent.js";
@@ -102,6 +103,22 @@ function recordingResolver(
         extraArgs: agent.args,
       };
     },
+  };
+}
+
+/**
+ * For a test file whose tests each make one harness: returns the function that makes it, and
+ * closes the one made by a test after that test (also when it fails).
+ */
+export function harnessPerTest(): (opts: HarnessOptions) => Promise<EngineHarness> {
+  let current: EngineHarness | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return async (opts) => {
+    current = await createEngineHarness(opts);
+    return current;
   };
 }
 
