@@ -6,6 +6,8 @@ import { requireTask } from "./task-ref.js";
 /**
  * Cancels a queued or running task (its worker sees the status on its next heartbeat, stops the
  * running stage and commits its work). One transaction: the status and the event with who and when.
+ * When no live worker holds the task (queued, or its worker died and its lease ran out), nobody
+ * else will end its open run, so the same transaction marks that run interrupted (resumable).
  */
 export async function cancelTask(
   ctx: Pick<AppContext, "store" | "clock" | "actor">,
@@ -17,11 +19,14 @@ export async function cancelTask(
     if (task.status === "completed" || task.status === "cancelled") {
       throw new FixpointError("usage", `${task.id} is already ${task.status}`);
     }
-    const updated = await tx.updateTask(
-      task.id,
-      { status: "cancelled", reason: `cancelled by ${ctx.actor}` },
-      now,
-    );
+    const reason = `cancelled by ${ctx.actor}`;
+    const updated = await tx.updateTask(task.id, { status: "cancelled", reason }, now);
+    if (!heldByLiveWorker(task, now)) {
+      for (const run of await tx.listRuns(task.id)) {
+        if (run.status === "running")
+          await tx.updateRun(run.id, { status: "interrupted", reason, endedAt: now }, now);
+      }
+    }
     await tx.appendEvents(
       [
         {
@@ -35,4 +40,9 @@ export async function cancelTask(
     );
     return { task: updated, was: task.status };
   });
+}
+
+/** A running task whose lease has not run out: its worker ends the run when it sees the cancel. */
+export function heldByLiveWorker(task: Task, now: number): boolean {
+  return task.status === "running" && task.leaseExpiresAt !== null && task.leaseExpiresAt > now;
 }

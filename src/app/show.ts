@@ -8,6 +8,7 @@ import {
   totalTokens,
 } from "../domain/types.js";
 import { listReviewArtifacts, restoreArtifacts } from "../engine/artifacts.js";
+import { heldByLiveWorker } from "./cancel.js";
 import type { AppContext } from "./context.js";
 import { type ReviewerRow, reviewerStats, reviewersDeps } from "./reviewers.js";
 import { requireTask } from "./task-ref.js";
@@ -27,17 +28,18 @@ export interface TaskDetails {
 
 /** Everything known about one task: runs, stage timeline, findings registry, events, artifacts. */
 export async function showTask(
-  ctx: Pick<AppContext, "store" | "dir" | "root" | "config">,
+  ctx: Pick<AppContext, "store" | "dir" | "root" | "config" | "clock">,
   ref: string,
 ): Promise<TaskDetails> {
   const { store } = ctx;
   const task = await requireTask(store, ref);
-  const [runs, stages, findings, events] = await Promise.all([
+  const [stored, stages, findings, events] = await Promise.all([
     store.listRuns(task.id),
     store.listStageExecutions(task.id),
     store.listFindings(task.id),
     store.listEvents(task.id),
   ]);
+  const runs = stored.map((r) => asSeen(r, task, ctx.clock.now()));
   // Every run's artifacts (a run id in the name keeps a retry from overwriting the first's).
   // Review files another machine's worker wrote are restored from the store first.
   await restoreArtifacts(store, join(ctx.dir, "reviews"), task.id, "review");
@@ -46,4 +48,14 @@ export async function showTask(
   const tokens = stages.reduce((a, s) => a + totalTokens(s.usage), 0);
   const reviewers = await reviewerStats(reviewersDeps(ctx), { taskId: task.id });
   return { task, runs, stages, findings, events, reviewArtifacts, reviewers, totals: { costUsd, tokens } };
+}
+
+/**
+ * A run still marked running on a task no live worker holds (its worker was killed after the
+ * task was cancelled or stopped) is shown as what it is: interrupted, resumable from its
+ * checkpoint. The stored row is left alone; the next worker or `resume` settles it.
+ */
+function asSeen(run: Run, task: Task, now: number): Run {
+  if (run.status !== "running" || heldByLiveWorker(task, now) || task.status === "queued") return run;
+  return { ...run, status: "interrupted" };
 }

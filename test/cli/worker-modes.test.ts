@@ -116,4 +116,46 @@ describe("fixpoint cancel", () => {
       execFileSync("git", ["show", `${t.task.branch}:partial.txt`], { cwd: repo, encoding: "utf8" }),
     ).toBe("half");
   });
+
+  it("a task whose worker was killed shows its run interrupted once cancelled, and after a cancel the worker never saw", async () => {
+    const root = tempDir();
+    const repo = join(root, "repo");
+    const env = isolatedEnv(root);
+    const cli = (...args: string[]) => runCli(args, { cwd: repo, env });
+    createDemoRepo(repo);
+    expect(cli("init").code).toBe(0);
+    writeFileSync(
+      join(repo, "stuck.mjs"),
+      "export default async () => { await new Promise((r) => setTimeout(r, 60000)); return { text: 'late' }; };\n",
+    );
+    writeFileSync(
+      join(repo, "fixpoint.kdl"),
+      'agent "implementer" backend="scripted" script="./stuck.mjs" timeout="5m"\n',
+    );
+    cli("add", "killed then cancelled", "--no-review");
+    cli("add", "cancelled then killed", "--no-review");
+    type Shown = { task: { status: string }; runs: { status: string; ended_at?: string | null }[] };
+    const show = (id: string) => JSON.parse(cli("show", id, "--json").stdout) as Shown;
+    const running = (id: string) => () => show(id).task.status === "running";
+
+    // t-1: the worker dies, its lease runs out, then the task is cancelled.
+    const first = startCli(["work", "--lease-ms", "1000"], { cwd: repo, env });
+    await waitFor(running("t-1"), 20_000, "t-1 to start");
+    first.kill("SIGKILL");
+    await exited(first);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(cli("cancel", "t-1").code).toBe(0);
+    expect(show("t-1").runs.map((r) => r.status)).toEqual(["interrupted"]);
+
+    // t-2: cancelled while its worker is alive, and the worker is killed before it notices.
+    const second = startCli(["work", "--lease-ms", "1000"], { cwd: repo, env });
+    await waitFor(running("t-2"), 20_000, "t-2 to start");
+    expect(cli("cancel", "t-2").code).toBe(0);
+    second.kill("SIGKILL");
+    await exited(second);
+    await new Promise((r) => setTimeout(r, 1200));
+    const t2 = show("t-2");
+    expect(t2.task.status).toBe("cancelled");
+    expect(t2.runs.map((r) => r.status)).toEqual(["interrupted"]);
+  });
 });
