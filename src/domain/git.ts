@@ -25,8 +25,12 @@ export interface Git {
   removeWorktree(repo: string, path: string): Promise<void>;
   listWorktrees(repo: string): Promise<{ path: string; branch: string | null }[]>;
 
-  /** Stages everything (including new files) and commits; returns the new sha, or null when clean. */
-  commitAll(cwd: string, message: string): Promise<string | null>;
+  /**
+   * Stages everything (including new files) and commits; returns the new sha, or null when clean.
+   * `head`: HEAD's sha as the caller just read it (nothing ran in the worktree since), so the
+   * commit need not read it again.
+   */
+  commitAll(cwd: string, message: string, opts?: { head?: string }): Promise<string | null>;
   /** Commits in (from, to], oldest first. */
   commitsBetween(cwd: string, from: string, to: string): Promise<{ sha: string; subject: string }[]>;
   /** Unified diff from `from` (merge-base with `to` when `mergeBase`) to `to` (default HEAD). */

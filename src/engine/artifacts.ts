@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { ArtifactKind, StoreOps } from "../domain/store.js";
@@ -121,6 +121,9 @@ export async function storeArtifactFile(
   path: string,
   now: number,
 ): Promise<void> {
+  // Most stages' backends write no transcript: one stat answers that without a round trip
+  // through the thread pool (issue 10: a no-op stage's cost).
+  if (!statSync(path, { throwIfNoEntry: false })) return;
   let text: string;
   try {
     text = await readFile(path, "utf8");

@@ -24,8 +24,9 @@ export type Comparison = "unchanged" | "only-existing-files" | "unknown";
 export class CleanStates {
   private readonly states = new Map<string, WorktreeState>();
 
-  observe(cwd: string): WorktreeState {
-    return { head: readHead(cwd), index: indexStamp(cwd), files: worktreeFingerprint(cwd) };
+  /** `head`: HEAD's sha when the caller has just read it. */
+  observe(cwd: string, head?: string): WorktreeState {
+    return { head: head ?? readHead(cwd), index: indexStamp(cwd), files: worktreeFingerprint(cwd) };
   }
 
   compare(cwd: string, now: WorktreeState): Comparison {

@@ -67,7 +67,7 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
     removeWorktree: (repo, path) => removeWorktree(git, repo, path),
     listWorktrees: (repo) => listWorktrees(git, repo),
 
-    commitAll: (cwd, message) => commitAll(cwd, message),
+    commitAll: (cwd, message, opts) => commitAll(cwd, message, opts?.head),
 
     async commitsBetween(cwd, from, to) {
       const range = `${checkRev(from)}..${checkRev(to)}`;
@@ -164,9 +164,9 @@ function committer(
   git: ReturnType<typeof createGitRunner>,
   identity: ReturnType<typeof createIdentityLookup>,
   clean: CleanStates,
-): (cwd: string, message: string) => Promise<string | null> {
-  return async function commitAll(cwd: string, message: string): Promise<string | null> {
-    const now = clean.observe(cwd);
+): (cwd: string, message: string, head?: string) => Promise<string | null> {
+  return async function commitAll(cwd: string, message: string, head?: string): Promise<string | null> {
+    const now = clean.observe(cwd, head);
     const known = clean.compare(cwd, now);
     if (known === "unchanged") return null;
     const who = await identity(cwd);

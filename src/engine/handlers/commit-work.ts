@@ -23,7 +23,7 @@ export async function commitStageWork(
   const { git } = ctx.deps;
   const mid = await git.headSha(ctx.workdir);
   const agentCommits = mid === headBefore ? [] : await git.commitsBetween(ctx.workdir, headBefore, mid);
-  const committed = await git.commitAll(ctx.workdir, message);
+  const committed = await git.commitAll(ctx.workdir, message, { head: mid });
   if (committed) crashPoint("commit-made");
   const headAfter = committed ?? mid;
   return { headBefore, headAfter, agentCommits, committed };
