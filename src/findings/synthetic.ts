@@ -1,4 +1,5 @@
 import type { RawFinding, Severity } from "../domain/types.js";
+import { seededRandom } from "../util/seeded-random.js";
 
 /**
  * Deterministic synthetic findings for the dedup benchmark (SPEC §14) and its test: most are
@@ -9,18 +10,6 @@ import type { RawFinding, Severity } from "../domain/types.js";
 /** Share of findings that restate an earlier one. */
 const DUPLICATE_SHARE = 0.3;
 
-/** mulberry32: a tiny seeded PRNG, so every run sees the same input. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = (
   "null check missing unchecked error handling race condition leak connection pool timeout retry " +
   "injection query escape input validation cache stale invalidation off by one loop bound index " +
@@ -30,7 +19,7 @@ const WORDS = (
 const SEVERITIES: Severity[] = ["P0", "P1", "P2", "P3"];
 
 export function syntheticFindings(count: number, files: number, seed = 42): RawFinding[] {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const pickOf = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const out: RawFinding[] = [];
   for (let i = 0; i < count; i++) {

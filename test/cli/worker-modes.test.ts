@@ -2,7 +2,15 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createDemoRepo } from "../../src/demo/project.js";
-import { exited, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
+import {
+  exited,
+  isolatedEnv,
+  projectWithImplementer,
+  runCli,
+  startCli,
+  tempDir,
+  waitFor,
+} from "../helpers/cli.js";
 
 // An implementer that takes `ms` and notes when it started and ended, per task.
 const SLOW_AGENT = `import { appendFileSync, writeFileSync } from "node:fs";
@@ -79,19 +87,9 @@ describe("work modes", () => {
 
 describe("fixpoint cancel", () => {
   it("stops a running task's stage within seconds; the task stays cancelled and its work is committed", async () => {
-    const root = tempDir();
-    const repo = join(root, "repo");
-    const env = isolatedEnv(root);
-    const cli = (...args: string[]) => runCli(args, { cwd: repo, env });
-    createDemoRepo(repo);
-    expect(cli("init").code).toBe(0);
-    writeFileSync(
-      join(repo, "stuck.mjs"),
+    const { repo, env, cli } = projectWithImplementer(
       "export default async (req) => { (await import('node:fs')).writeFileSync(req.cwd + '/partial.txt', 'half'); await new Promise((r) => setTimeout(r, 60000)); return { text: 'late' }; };\n",
-    );
-    writeFileSync(
-      join(repo, "fixpoint.kdl"),
-      'agent "implementer" backend="scripted" script="./stuck.mjs" timeout="5m"\n',
+      { timeout: "5m" },
     );
     cli("add", "a long job", "--no-review");
     const worker = startCli(["work"], { cwd: repo, env });
@@ -118,19 +116,9 @@ describe("fixpoint cancel", () => {
   });
 
   it("a task whose worker was killed shows its run interrupted once cancelled, and after a cancel the worker never saw", async () => {
-    const root = tempDir();
-    const repo = join(root, "repo");
-    const env = isolatedEnv(root);
-    const cli = (...args: string[]) => runCli(args, { cwd: repo, env });
-    createDemoRepo(repo);
-    expect(cli("init").code).toBe(0);
-    writeFileSync(
-      join(repo, "stuck.mjs"),
+    const { repo, env, cli } = projectWithImplementer(
       "export default async () => { await new Promise((r) => setTimeout(r, 60000)); return { text: 'late' }; };\n",
-    );
-    writeFileSync(
-      join(repo, "fixpoint.kdl"),
-      'agent "implementer" backend="scripted" script="./stuck.mjs" timeout="5m"\n',
+      { timeout: "5m" },
     );
     cli("add", "killed then cancelled", "--no-review");
     cli("add", "cancelled then killed", "--no-review");

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { approveAll } from "../helpers/agent-replies.js";
 import { harnessPerTest } from "../helpers/engine-harness.js";
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { approveAll, fixEverything, implementFeature, relentlessReviewer } from "../helpers/agent-replies.js";
 import { harnessPerTest } from "../helpers/engine-harness.js";
 

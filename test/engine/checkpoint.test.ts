@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ScriptHandler } from "../../src/agents/scripted.js";
 import { prepareRetry } from "../../src/cli/commands/resume.js";
 import { defaultSqlitePath } from "../../src/store/open.js";

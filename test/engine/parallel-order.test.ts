@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ScriptHandler } from "../../src/agents/scripted.js";
+import { seededRandom } from "../../src/util/seeded-random.js";
 import { finding, fixEverything, implementFeature, reviewReply } from "../helpers/agent-replies.js";
 import { harnessPerTest } from "../helpers/engine-harness.js";
 
@@ -13,20 +14,9 @@ const TITLE: Record<string, string> = {
   review_tests: "The tests print instead of asserting",
 };
 
-/** A small seeded generator (mulberry32): varied delays that replay the same way every run. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("a parallel stage merges in declaration order", () => {
   it("ids F-1..F-3 and artifact sections follow declaration order, whatever order the reviewers finish in", async () => {
-    const random = seeded(20240611);
+    const random = seededRandom(20240611);
     // The first two runs hold every reviewer until all three have started, then let them finish
     // in a chosen order (reversed, rotated); the other runs finish after random 0–50 ms delays.
     const forced: Record<string, number[]> = { "t-1": [2, 1, 0], "t-2": [1, 2, 0] };

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ScriptHandler } from "../../src/agents/scripted.js";
 import { prepareResume } from "../../src/cli/commands/resume.js";
 import {

@@ -169,9 +169,9 @@ async function chaos(seed: number, tasks: number, kills: number): Promise<Figure
   const script = JSON.stringify(join(root, "agents.mjs"));
   writeFileSync(
     join(repo, "fixpoint.kdl"),
-    ["implementer", "reviewer", "fixer"]
+    `${["implementer", "reviewer", "fixer"]
       .map((a) => `agent "${a}" backend="scripted" script=${script} timeout="3s"`)
-      .join("\n") + "\ndefaults {\n  max-cycles 2\n}\n",
+      .join("\n")}\ndefaults {\n  max-cycles 2\n}\n`,
   );
   // Queued through the library (the same use case as `fixpoint add`): a CLI start per task would
   // cost more than the chaos itself. One through the CLI, for the CLI's path.

@@ -112,3 +112,18 @@ export function demoProject(prefix = "fixpoint-test-"): DemoProject {
   writeFileSync(join(repo, "fixpoint.kdl"), demoConfig());
   return { root, repo, env, cli };
 }
+
+/**
+ * The demo project with one scripted implementer, `source` (an ES module's text), as its only
+ * configured agent: what worker tests that need a slow, stuck or scripted agent start from.
+ */
+export function projectWithImplementer(source: string, opts: { timeout?: string } = {}): DemoProject {
+  const p = demoProject();
+  writeFileSync(join(p.repo, "impl.mjs"), source);
+  const timeout = opts.timeout ? ` timeout="${opts.timeout}"` : "";
+  writeFileSync(
+    join(p.repo, "fixpoint.kdl"),
+    `agent "implementer" backend="scripted" script="./impl.mjs"${timeout}\n`,
+  );
+  return p;
+}

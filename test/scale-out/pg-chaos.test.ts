@@ -12,6 +12,7 @@
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../src/util/seeded-random.js";
 import { exited, git, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
 import { readJsonLines } from "../helpers/jsonl.js";
 import { databaseForTest } from "../helpers/pg-database.js";
@@ -27,18 +28,6 @@ const TASKS = 8;
 const KILLS = 5;
 const STAGES = ["one", "two", "three"];
 
-/** mulberry32: a small seeded generator, so a failing schedule can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface TaskJson {
   id: string;
   status: string;
@@ -48,7 +37,7 @@ interface TaskJson {
 describe("two clones, one PostgreSQL store, workers killed at random moments", () => {
   it("every task ends APPROVED once, no finished stage runs again, each commit once on the remote", async () => {
     const seed = Number(process.env.FIXPOINT_CHAOS_SEED ?? Date.now() % 1_000_000);
-    const random = seeded(seed);
+    const random = seededRandom(seed);
     const db = await databaseForTest();
     const root = tempDir();
     const { bare, clones } = bareWithClones(root, ["machine-a", "machine-b"]);
