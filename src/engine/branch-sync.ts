@@ -3,6 +3,7 @@ import type { Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps } from "./deps.js";
+import { renewLease } from "./lease-keeper.js";
 import { turnsMarkerKey } from "./turns.js";
 
 /**
@@ -107,11 +108,36 @@ export async function openBranchSync(
   return {
     async push(sha) {
       if (sha === null || sha === remoteSha) return;
+      await proveLease(deps, task.id);
       await deps.git.pushWithLease(workdir, { remote, branch, sha, expected: remoteSha }, net);
       remoteSha = sha;
       crashPoint("pushed");
     },
   };
+}
+
+/**
+ * The push is fenced like a store write: right before it, the worker renews its lease in one
+ * round trip to the database (worker id and token checked, the lease extended by a whole lease
+ * from the server's clock). A worker cut off from the database, or whose task another worker took
+ * over, never pushes over the new owner's branch: the renewal fails (unreachable: a store error;
+ * taken over: `lease_lost`) and nothing is pushed. Without a lease (no worker runs this) nothing
+ * is checked.
+ */
+async function proveLease(deps: EngineDeps, taskId: string): Promise<void> {
+  const lease = deps.lease;
+  if (lease === undefined) return;
+  if (deps.leaseMs === undefined) {
+    await deps.store.transaction(async () => undefined, { fence: lease });
+    return;
+  }
+  const held = await renewLease(deps.store, lease, deps.leaseMs, deps.clock.now());
+  if (held === "lost") {
+    throw new FixpointError(
+      "lease_lost",
+      `task ${taskId} is no longer held by this worker; its branch was not pushed and nothing was recorded`,
+    );
+  }
 }
 
 /** The commit the task's last recorded stage left its branch at; null before any. */

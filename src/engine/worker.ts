@@ -7,7 +7,7 @@ import { withAgentGroups } from "./agent-groups.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./finish.js";
-import { timerLeaseKeeper } from "./lease-keeper.js";
+import { type LeaseLoss, monotonicMs, timerLeaseKeeper } from "./lease-keeper.js";
 import { DRAINED, LEASE_LOST, runTask } from "./run-task.js";
 
 export interface WorkerOptions {
@@ -77,10 +77,13 @@ async function runSlots(
   summary: WorkerSummary,
 ): Promise<void> {
   const stop = opts.drain ? either(opts.signal, opts.drain) : opts.signal;
+  const claims = claimer(deps, opts, stop);
   const slot = async (): Promise<void> => {
     for (;;) {
       if (stop.aborted) return;
-      const task = await deps.store.claimTask({ workerId, leaseMs, now: deps.clock.now(), ids: opts.ids });
+      const heldSince = monotonicMs();
+      const task = await claims.next({ workerId, leaseMs, now: deps.clock.now(), ids: opts.ids });
+      if (task === "retry") continue;
       if (!task) {
         if (!opts.watch) return;
         const pollMs = opts.pollMs ?? 2000;
@@ -88,11 +91,47 @@ async function runSlots(
         else await deps.clock.sleep(pollMs, stop);
         continue;
       }
-      await runClaimed(task, workerId, leaseMs, deps, opts, summary);
+      await runClaimed(task, { workerId, leaseMs, heldSince }, deps, opts, summary);
       if (opts.once) return;
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, slot));
+}
+
+/** The longest a watching worker waits before claiming again after the store failed. */
+const CLAIM_RETRY_MAX_MS = 5_000;
+
+/**
+ * Claims for every slot. A watching worker outlives a store it cannot reach (a network partition,
+ * a database restart): a retryable store error is said once, in one line, and the claim is tried
+ * again with backoff until the store answers (then it says so). Without `--watch` the error ends
+ * the worker, as any other.
+ */
+function claimer(deps: EngineDeps, opts: WorkerOptions, stop: AbortSignal) {
+  let failures = 0;
+  return {
+    async next(req: Parameters<EngineDeps["store"]["claimTask"]>[0]): Promise<Task | null | "retry"> {
+      try {
+        const task = await deps.store.claimTask(req);
+        if (failures > 0) {
+          failures = 0;
+          deps.listener({ type: "notice", taskId: "", message: "the store answers again; claiming tasks" });
+        }
+        return task;
+      } catch (e) {
+        if (!opts.watch || !(e instanceof FixpointError) || e.code !== "store" || !e.retryable) throw e;
+        if (failures++ === 0) {
+          deps.listener({
+            type: "notice",
+            taskId: "",
+            message: `cannot claim tasks: ${redactSecrets(e.message)}; trying again until it answers`,
+          });
+        }
+        await deps.clock.sleep(Math.min(CLAIM_RETRY_MAX_MS, 250 * 2 ** Math.min(failures, 5)), stop);
+        return "retry";
+      }
+    },
+  };
 }
 
 /** How often a worker refreshes its row in the workers registry (`fixpoint workers`). */
@@ -127,34 +166,61 @@ function registerWorker(deps: EngineDeps, id: string, concurrency: number): { st
   };
 }
 
+/** The claim a slot holds: its worker, the lease length, and when the claim was sent (monotonic). */
+interface Claim {
+  workerId: string;
+  leaseMs: number;
+  heldSince: number;
+}
+
 async function runClaimed(
   task: Task,
-  workerId: string,
-  leaseMs: number,
+  claim: Claim,
   deps: EngineDeps,
   signals: Pick<WorkerOptions, "signal" | "drain">,
   summary: WorkerSummary,
 ): Promise<void> {
   const outer = signals.signal;
+  const { workerId, leaseMs } = claim;
   const lease: Lease = { taskId: task.id, workerId, token: task.leaseToken };
   crashPoint("claimed");
   const local = new AbortController();
   const onOuter = () => local.abort(outer.reason ?? "interrupted");
   outer.addEventListener("abort", onOuter, { once: true });
   const keeper = deps.leaseKeeper ?? timerLeaseKeeper(deps.store, deps.clock);
-  // Cancelled: stop, save the work, keep it cancelled. Taken over: stop and write nothing.
-  const kept = keeper.keep(lease, { leaseMs, everyMs: heartbeatEvery(leaseMs) }, (why) =>
-    local.abort(why === "cancelled" ? "cancelled" : LEASE_LOST),
+  // Said once, whoever notices first: the lease keeper, or a fenced write the store refused.
+  let lossSaid = false;
+  const sayLost = (why: LeaseLoss | "refused", detail?: string) => {
+    if (lossSaid) return;
+    lossSaid = true;
+    deps.listener({ type: "notice", taskId: task.id, message: leaseLossLine(task.id, why, leaseMs, detail) });
+  };
+  // Cancelled: stop, save the work, keep it cancelled. Taken over or expired: stop, write nothing.
+  const kept = keeper.keep(
+    lease,
+    { leaseMs, everyMs: heartbeatEvery(leaseMs), heldSince: claim.heldSince },
+    (why) => {
+      if (why !== "cancelled") sayLost(why);
+      local.abort(why === "cancelled" ? "cancelled" : LEASE_LOST);
+    },
   );
+  let lost = false;
   try {
     // An agent its dead predecessor left running is killed before this run touches the worktree.
     const end = await withAgentGroups(deps, task.id, workerId, () =>
       runTask(
         task,
-        { ...deps, lease },
+        { ...deps, lease, leaseMs },
         { signal: local.signal, ...(signals.drain ? { drain: signals.drain } : {}) },
       ),
     );
+    if (end.kind === "interrupted" && end.reason === LEASE_LOST) {
+      // Not ours any more: nothing is read or written for it (the store may be out of reach).
+      lost = true;
+      sayLost("refused");
+      summary.ran.push({ taskId: task.id, end: end.kind, verdict: null, status: "running" });
+      return;
+    }
     if (end.kind === "interrupted" && end.reason === DRAINED) {
       await handBack(deps, lease, end.stageId);
       summary.ran.push({ taskId: task.id, end: end.kind, verdict: null, status: "queued" });
@@ -164,15 +230,16 @@ async function runClaimed(
     summary.ran.push({
       taskId: task.id,
       end: end.kind,
-      verdict: end.kind === "interrupted" && end.reason === LEASE_LOST ? null : (after?.finalVerdict ?? null),
+      verdict: after?.finalVerdict ?? null,
       status: after?.status ?? "unknown",
     });
   } catch (e) {
     const message = redactSecrets(errorMessage(e));
     if (isLeaseLost(e) || local.signal.reason === LEASE_LOST) {
       // Another worker owns the task now; it is not ours to mark failed.
+      lost = true;
+      sayLost("refused", message);
       summary.ran.push({ taskId: task.id, end: "interrupted", verdict: null, status: "running" });
-      deps.listener({ type: "notice", taskId: task.id, message: `${task.id}: ${message}` });
       return;
     }
     summary.errors.push({ taskId: task.id, message });
@@ -180,8 +247,26 @@ async function runClaimed(
   } finally {
     await kept.stop();
     outer.removeEventListener("abort", onOuter);
-    await deps.store.releaseTask(lease, {}, deps.clock.now()).catch(() => undefined);
+    // A lost lease is left to end on the server's clock (or already moved on): releasing it would
+    // be refused anyway, and would wait on a store that may be out of reach.
+    if (!lost) await deps.store.releaseTask(lease, {}, deps.clock.now()).catch(() => undefined);
   }
+}
+
+/** The one line a worker says when it stops a task because its lease is gone. */
+export function leaseLossLine(
+  taskId: string,
+  why: LeaseLoss | "refused",
+  leaseMs: number,
+  detail?: string,
+): string {
+  const cause =
+    why === "expired"
+      ? `not renewed for ${(leaseMs / 1000).toFixed(1)} s (the database did not answer in time)`
+      : why === "lost"
+        ? "another worker holds the task now"
+        : `the store refused this worker's write${detail ? ` (${detail})` : ""}`;
+  return `${taskId}: lease lost: ${cause}; stopped its stage and wrote nothing more; the worker holding the task continues it`;
 }
 
 /**
