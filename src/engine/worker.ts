@@ -265,7 +265,7 @@ export function leaseLossLine(
       ? `not renewed for ${(leaseMs / 1000).toFixed(1)} s (the database did not answer in time)`
       : why === "lost"
         ? "another worker holds the task now"
-        : `the store refused this worker's write${detail ? ` (${detail})` : ""}`;
+        : `another worker holds the task now (the store refused this worker's write${detail ? `: ${detail}` : ""})`;
   return `${taskId}: lease lost: ${cause}; stopped its stage and wrote nothing more; the worker holding the task continues it`;
 }
 
