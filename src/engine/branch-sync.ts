@@ -37,6 +37,22 @@ export function inThisClone(task: Task, deps: EngineDeps): Task {
   return { ...task, repo: deps.projectRoot, worktreePath: path };
 }
 
+/**
+ * `inThisClone`, and the task's worktree recorded as this clone's (fenced by the run's lease) when
+ * the stored one is another clone's: `show` then names the worktree where the task last ran. The
+ * stored `repo` stays the clone the task was queued in; readers in any clone resolve the branch
+ * in their own (src/app/task-branch.ts).
+ */
+export async function recordInThisClone(task: Task, deps: EngineDeps): Promise<Task> {
+  const here = inThisClone(task, deps);
+  if (here === task || task.worktreePath === null || here.worktreePath === task.worktreePath) return here;
+  const now = deps.clock.now();
+  await deps.store.transaction((tx) => tx.updateTask(task.id, { worktreePath: here.worktreePath }, now), {
+    fence: deps.lease,
+  });
+  return here;
+}
+
 /** Events the takeover records; the type names are part of `fixpoint logs`' vocabulary. */
 export const BRANCH_RESET_EVENT = "branch.reset";
 

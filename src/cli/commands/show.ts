@@ -43,7 +43,12 @@ export function registerShow(program: Command, io: Io): void {
         `  status ${task.status}${task.finalVerdict ? `  ·  ${task.finalVerdict}` : ""}${task.reason ? `  ·  ${task.reason}` : ""}`,
       );
       out.push(`  workflow ${task.workflow}  ·  base ${task.baseBranch}  ·  branch ${task.branch ?? "-"}`);
-      if (task.worktreePath) out.push(`  worktree ${task.worktreePath}`);
+      if (task.worktreePath) {
+        const elsewhere = d.worktreeInThisClone
+          ? ""
+          : `  (another clone's; \`fixpoint diff ${task.id}\` and \`fixpoint checkout ${task.id}\` read the branch here)`;
+        out.push(`  worktree ${task.worktreePath}${elsewhere}`);
+      }
       if (task.priority !== 0) out.push(`  priority ${task.priority}`);
       if (task.notes) out.push(`  notes ${task.notes.replace(/\n/g, "\n        ")}`);
       out.push(`  cost ${money(cost)}  ·  ${tokens} tokens`);
