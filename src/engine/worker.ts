@@ -266,7 +266,7 @@ export function leaseLossLine(
       : why === "lost"
         ? "another worker holds the task now"
         : `another worker holds the task now (the store refused this worker's write${detail ? `: ${detail}` : ""})`;
-  return `${taskId}: lease lost: ${cause}; stopped its stage and wrote nothing more; the worker holding the task continues it`;
+  return `${taskId}: lease lost: ${cause}; stopped its stage and wrote nothing more; the worker that claims it next continues from its last checkpoint`;
 }
 
 /**

@@ -77,6 +77,9 @@ describe("a worker cut off from the database", () => {
     onTestFinished(() => proxy.close());
     const viaProxy = new URL(db.url);
     viaProxy.port = String(proxy.port);
+    // A short statement timeout (the default is 30 s), so the partition outlasts it: A's claims
+    // then fail, and it must keep trying until the line comes back.
+    viaProxy.searchParams.set("query_timeout", "1500");
 
     const root = tempDir();
     const { bare, clones } = bareWithClones(root, ["machine-a", "machine-b"]);
@@ -110,6 +113,8 @@ describe("a worker cut off from the database", () => {
         (await query<{ status: string }>(db.url, "SELECT status FROM tasks WHERE id = 't-1'", []))[0]
           ?.status === "completed";
       await waitForAsync(done, 40_000, "worker B to finish t-1");
+      // A, still cut off, has given up statements and says once that it cannot claim.
+      await waitFor(() => /cannot claim tasks/.test(workerA.output()), 20_000, "worker A to fail a claim");
       const before = await taskRows(db.url, "t-1");
       const remoteBefore = git(bare, "rev-parse", branch);
       expect(remoteBefore).not.toBe(pushedByA);
@@ -167,8 +172,10 @@ describe("a worker cut off from the database", () => {
       const t2 = readJsonLines<Invocation>(counts).filter((r) => r.task === "t-2");
       expect(t2.map((r) => r.pid === workerA.pid)).toEqual([true, true, true]);
 
-      // One clear line about the lost lease, and no stack trace.
+      // One clear line about the lost lease, one about the store it could not reach, and no stack trace.
       const outA = workerA.output();
+      expect(outA.match(/cannot claim tasks: lost the connection to PostgreSQL/g) ?? []).toHaveLength(1);
+      expect(outA).toContain("the store answers again");
       expect(outA.match(/t-1: lease lost/g) ?? []).toHaveLength(1);
       expect(outA).toMatch(/t-1: lease lost: not renewed for 3\.0 s/);
       expect(outA).not.toMatch(/\n\s+at .+:\d+:\d+/);
