@@ -44,7 +44,7 @@ export const QUERY_TIMEOUT_MS = 30_000;
  * other worker's claim (`SKIP LOCKED`) could take it after its lease ended. fixpoint's
  * transactions never wait on anything but the database.
  */
-export const IDLE_IN_TRANSACTION_MS = 30_000;
+export const IDLE_IN_TRANSACTION_MS = 10_000;
 
 /** TCP keep-alive on every connection, so a peer that vanished is noticed on an idle connection too. */
 export const KEEPALIVE_DELAY_MS = 10_000;
