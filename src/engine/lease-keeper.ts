@@ -51,16 +51,17 @@ export function monotonicMs(): number {
  * The renewal loop both keepers run: one renewal at a time, every `everyMs`; the lease is given up
  * as "expired" once `leaseMs` have passed since the last successful renewal was sent, even while
  * a renewal hangs on a black-holed connection. `renew` resolves "held" or the loss, or rejects
- * (not a loss).
+ * (not a loss). `now` is the monotonic clock (injected by tests).
  */
 export function renewalLoop(
   renew: () => Promise<"held" | LeaseLoss>,
   opts: KeepOptions,
   onLost: (why: LeaseLoss) => void,
+  now: () => number = monotonicMs,
 ): LeaseHandle {
   let stopped = false;
   let expired = false;
-  let heldAt = opts.heldSince ?? monotonicMs();
+  let heldAt = opts.heldSince ?? now();
   let lastSent = heldAt;
   let inFlight: Promise<void> | null = null;
   const end = (why: LeaseLoss) => {
@@ -71,12 +72,12 @@ export function renewalLoop(
   };
   const tick = () => {
     if (stopped) return;
-    if (monotonicMs() - heldAt >= opts.leaseMs) {
+    if (now() - heldAt >= opts.leaseMs) {
       expired = true;
       end("expired");
       return;
     }
-    const sent = monotonicMs();
+    const sent = now();
     if (inFlight !== null || sent - lastSent < opts.everyMs) return;
     lastSent = sent;
     inFlight = renew()
@@ -127,4 +128,20 @@ export function timerLeaseKeeper(store: Store, clock: Clock): LeaseKeeper {
       return renewalLoop(() => renewLease(store, lease, opts.leaseMs, clock.now()), opts, onLost);
     },
   };
+}
+
+/** The one line a worker says when it stops a task because its lease is gone. */
+export function leaseLossLine(
+  taskId: string,
+  why: LeaseLoss | "refused",
+  leaseMs: number,
+  detail?: string,
+): string {
+  const cause =
+    why === "expired"
+      ? `not renewed for ${(leaseMs / 1000).toFixed(1)} s (the database did not answer in time)`
+      : why === "lost"
+        ? "another worker holds the task now"
+        : `another worker holds the task now (the store refused this worker's write${detail ? `: ${detail}` : ""})`;
+  return `${taskId}: lease lost: ${cause}; stopped its stage and wrote nothing more; the worker that claims it next continues from its last checkpoint`;
 }

@@ -4,10 +4,11 @@ import type { JsonObject, Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
 import { withAgentGroups } from "./agent-groups.js";
+import { claimer } from "./claimer.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./finish.js";
-import { type LeaseLoss, monotonicMs, timerLeaseKeeper } from "./lease-keeper.js";
+import { type LeaseLoss, leaseLossLine, monotonicMs, timerLeaseKeeper } from "./lease-keeper.js";
 import { DRAINED, LEASE_LOST, runTask } from "./run-task.js";
 
 export interface WorkerOptions {
@@ -96,42 +97,6 @@ async function runSlots(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, slot));
-}
-
-/** The longest a watching worker waits before claiming again after the store failed. */
-const CLAIM_RETRY_MAX_MS = 5_000;
-
-/**
- * Claims for every slot. A watching worker outlives a store it cannot reach (a network partition,
- * a database restart): a retryable store error is said once, in one line, and the claim is tried
- * again with backoff until the store answers (then it says so). Without `--watch` the error ends
- * the worker, as any other.
- */
-function claimer(deps: EngineDeps, opts: WorkerOptions, stop: AbortSignal) {
-  let failures = 0;
-  return {
-    async next(req: Parameters<EngineDeps["store"]["claimTask"]>[0]): Promise<Task | null | "retry"> {
-      try {
-        const task = await deps.store.claimTask(req);
-        if (failures > 0) {
-          failures = 0;
-          deps.listener({ type: "notice", taskId: "", message: "the store answers again; claiming tasks" });
-        }
-        return task;
-      } catch (e) {
-        if (!opts.watch || !(e instanceof FixpointError) || e.code !== "store" || !e.retryable) throw e;
-        if (failures++ === 0) {
-          deps.listener({
-            type: "notice",
-            taskId: "",
-            message: `cannot claim tasks: ${redactSecrets(e.message)}; trying again until it answers`,
-          });
-        }
-        await deps.clock.sleep(Math.min(CLAIM_RETRY_MAX_MS, 250 * 2 ** Math.min(failures, 5)), stop);
-        return "retry";
-      }
-    },
-  };
 }
 
 /** How often a worker refreshes its row in the workers registry (`fixpoint workers`). */
@@ -251,22 +216,6 @@ async function runClaimed(
     // be refused anyway, and would wait on a store that may be out of reach.
     if (!lost) await deps.store.releaseTask(lease, {}, deps.clock.now()).catch(() => undefined);
   }
-}
-
-/** The one line a worker says when it stops a task because its lease is gone. */
-export function leaseLossLine(
-  taskId: string,
-  why: LeaseLoss | "refused",
-  leaseMs: number,
-  detail?: string,
-): string {
-  const cause =
-    why === "expired"
-      ? `not renewed for ${(leaseMs / 1000).toFixed(1)} s (the database did not answer in time)`
-      : why === "lost"
-        ? "another worker holds the task now"
-        : `another worker holds the task now (the store refused this worker's write${detail ? `: ${detail}` : ""})`;
-  return `${taskId}: lease lost: ${cause}; stopped its stage and wrote nothing more; the worker that claims it next continues from its last checkpoint`;
 }
 
 /**
