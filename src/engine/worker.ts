@@ -153,22 +153,13 @@ async function runClaimed(
   const onOuter = () => local.abort(outer.reason ?? "interrupted");
   outer.addEventListener("abort", onOuter, { once: true });
   const keeper = deps.leaseKeeper ?? timerLeaseKeeper(deps.store, deps.clock);
-  // Said once, whoever notices first: the lease keeper, or a fenced write the store refused.
-  let lossSaid = false;
-  const sayLost = (why: LeaseLoss | "refused", detail?: string) => {
-    if (lossSaid) return;
-    lossSaid = true;
-    deps.listener({ type: "notice", taskId: task.id, message: leaseLossLine(task.id, why, leaseMs, detail) });
-  };
+  const sayLost = lossReporter(deps, task.id, leaseMs);
   // Cancelled: stop, save the work, keep it cancelled. Taken over or expired: stop, write nothing.
-  const kept = keeper.keep(
-    lease,
-    { leaseMs, everyMs: heartbeatEvery(leaseMs), heldSince: claim.heldSince },
-    (why) => {
-      if (why !== "cancelled") sayLost(why);
-      local.abort(why === "cancelled" ? "cancelled" : LEASE_LOST);
-    },
-  );
+  const keepOpts = { leaseMs, everyMs: heartbeatEvery(leaseMs), heldSince: claim.heldSince };
+  const kept = keeper.keep(lease, keepOpts, (why) => {
+    if (why !== "cancelled") sayLost(why);
+    local.abort(why === "cancelled" ? "cancelled" : LEASE_LOST);
+  });
   let lost = false;
   try {
     // An agent its dead predecessor left running is killed before this run touches the worktree.
@@ -216,6 +207,16 @@ async function runClaimed(
     // be refused anyway, and would wait on a store that may be out of reach.
     if (!lost) await deps.store.releaseTask(lease, {}, deps.clock.now()).catch(() => undefined);
   }
+}
+
+/** Says the one lease-lost line of a task, once, whoever notices first: the keeper or a refused write. */
+function lossReporter(deps: EngineDeps, taskId: string, leaseMs: number) {
+  let said = false;
+  return (why: LeaseLoss | "refused", detail?: string) => {
+    if (said) return;
+    said = true;
+    deps.listener({ type: "notice", taskId, message: leaseLossLine(taskId, why, leaseMs, detail) });
+  };
 }
 
 /**
