@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { worktreePath } from "../domain/naming.js";
 import {
   type Finding,
   type Run,
@@ -24,6 +25,11 @@ export interface TaskDetails {
   /** Each reviewer's precision and cost on this task (`fixpoint reviewers`, per task). */
   reviewers: ReviewerRow[];
   totals: { costUsd: number; tokens: number };
+  /**
+   * False when the task's worktree is another clone's (it last ran on another machine): this
+   * clone reads its branch through the push remote (`diff`, `checkout`; task-branch.ts).
+   */
+  worktreeInThisClone: boolean;
 }
 
 /** Everything known about one task: runs, stage timeline, findings registry, events, artifacts. */
@@ -47,7 +53,19 @@ export async function showTask(
   const costUsd = stages.reduce((a, s) => a + s.costUsd, 0);
   const tokens = stages.reduce((a, s) => a + totalTokens(s.usage), 0);
   const reviewers = await reviewerStats(reviewersDeps(ctx), { taskId: task.id });
-  return { task, runs, stages, findings, events, reviewArtifacts, reviewers, totals: { costUsd, tokens } };
+  const worktreeInThisClone =
+    task.worktreePath === null || task.worktreePath === worktreePath(ctx.config.worktrees, ctx.root, task.id);
+  return {
+    task,
+    runs,
+    stages,
+    findings,
+    events,
+    reviewArtifacts,
+    reviewers,
+    totals: { costUsd, tokens },
+    worktreeInThisClone,
+  };
 }
 
 /**

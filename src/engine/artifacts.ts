@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import type { ArtifactKind, StoreOps } from "../domain/store.js";
+import type { ArtifactKind, Lease, Store, StoreOps } from "../domain/store.js";
 import type { ReviewOutput, ReviewVerdict } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
 
@@ -112,14 +112,15 @@ function renderSection(stageId: string, output: ReviewOutput, verdict: ReviewVer
 /**
  * Copies a file the run wrote (a transcript, a review file) into the store, so `show` and `logs`
  * find it on any machine. A file the backend did not write is skipped; the store caps, compresses
- * and (through the redacting wrapper) redacts it.
+ * and (through the redacting wrapper) redacts it. `fence`: the run's lease.
  */
 export async function storeArtifactFile(
-  store: Pick<StoreOps, "saveArtifact">,
+  store: Pick<Store, "transaction">,
   taskId: string,
   kind: ArtifactKind,
   path: string,
   now: number,
+  fence?: Lease,
 ): Promise<void> {
   // Most stages' backends write no transcript: one stat answers that without a round trip
   // through the thread pool (issue 10: a no-op stage's cost).
@@ -131,7 +132,10 @@ export async function storeArtifactFile(
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
     throw e;
   }
-  await store.saveArtifact({ taskId, kind, name: basename(path), text }, now);
+  // Fenced like every write of a run: a worker whose lease moved on stores nothing.
+  await store.transaction((tx) => tx.saveArtifact({ taskId, kind, name: basename(path), text }, now), {
+    ...(fence ? { fence } : {}),
+  });
 }
 
 /** A stored name fit to be a file name in one folder (never a path, never hidden). */

@@ -3,6 +3,7 @@ import type { Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps } from "./deps.js";
+import { renewLease } from "./lease-keeper.js";
 import { turnsMarkerKey } from "./turns.js";
 
 /**
@@ -34,6 +35,22 @@ export function inThisClone(task: Task, deps: EngineDeps): Task {
   const path = worktreePath(deps.config.worktrees, deps.projectRoot, task.id);
   if (task.repo === deps.projectRoot && task.worktreePath === path) return task;
   return { ...task, repo: deps.projectRoot, worktreePath: path };
+}
+
+/**
+ * `inThisClone`, and the task's worktree recorded as this clone's (fenced by the run's lease) when
+ * the stored one is another clone's: `show` then names the worktree where the task last ran. The
+ * stored `repo` stays the clone the task was queued in; readers in any clone resolve the branch
+ * in their own (src/app/task-branch.ts).
+ */
+export async function recordInThisClone(task: Task, deps: EngineDeps): Promise<Task> {
+  const here = inThisClone(task, deps);
+  if (here === task || task.worktreePath === null || here.worktreePath === task.worktreePath) return here;
+  const now = deps.clock.now();
+  await deps.store.transaction((tx) => tx.updateTask(task.id, { worktreePath: here.worktreePath }, now), {
+    fence: deps.lease,
+  });
+  return here;
 }
 
 /** Events the takeover records; the type names are part of `fixpoint logs`' vocabulary. */
@@ -107,11 +124,36 @@ export async function openBranchSync(
   return {
     async push(sha) {
       if (sha === null || sha === remoteSha) return;
+      await proveLease(deps, task.id);
       await deps.git.pushWithLease(workdir, { remote, branch, sha, expected: remoteSha }, net);
       remoteSha = sha;
       crashPoint("pushed");
     },
   };
+}
+
+/**
+ * The push is fenced like a store write: right before it, the worker renews its lease in one
+ * round trip to the database (worker id and token checked, the lease extended by a whole lease
+ * from the server's clock). A worker cut off from the database, or whose task another worker took
+ * over, never pushes over the new owner's branch: the renewal fails (unreachable: a store error;
+ * taken over: `lease_lost`) and nothing is pushed. Without a lease (no worker runs this) nothing
+ * is checked.
+ */
+async function proveLease(deps: EngineDeps, taskId: string): Promise<void> {
+  const lease = deps.lease;
+  if (lease === undefined) return;
+  if (deps.leaseMs === undefined) {
+    await deps.store.transaction(async () => undefined, { fence: lease });
+    return;
+  }
+  const held = await renewLease(deps.store, lease, deps.leaseMs, deps.clock.now());
+  if (held === "lost") {
+    throw new FixpointError(
+      "lease_lost",
+      `task ${taskId} is no longer held by this worker; its branch was not pushed and nothing was recorded`,
+    );
+  }
 }
 
 /** The commit the task's last recorded stage left its branch at; null before any. */

@@ -39,6 +39,8 @@ export interface EngineDeps {
   env: NodeJS.ProcessEnv;
   /** The lease this run holds: every write of the run is fenced by it (see StageCommit.fence). */
   lease?: Lease;
+  /** How long `lease` lasts from a renewal; a push to the remote renews it first (branch-sync.ts). */
+  leaseMs?: number;
   /** Renews leases while tasks run (default: timers on the engine's thread; see lease-keeper.ts). */
   leaseKeeper?: LeaseKeeper;
 }

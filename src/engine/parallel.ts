@@ -155,7 +155,14 @@ async function mergeChild(child: StageDef, p: PendingChild, state: RunState, env
       facts.verdict,
       env.runId,
     );
-    await storeArtifactFile(env.deps.store, env.task.id, "review", file, env.deps.clock.now());
+    await storeArtifactFile(
+      env.deps.store,
+      env.task.id,
+      "review",
+      file,
+      env.deps.clock.now(),
+      env.deps.lease,
+    );
   }
   return facts.summary ?? p.outcome;
 }

@@ -62,7 +62,7 @@ export async function buildStageRecord(
       applied.verdict,
       runId,
     );
-    await storeArtifactFile(deps.store, task.id, "review", file, now);
+    await storeArtifactFile(deps.store, task.id, "review", file, now, deps.lease);
   }
   const events = stageEvents(env, state, stage, result, told, opts.pause === true);
   const announce = () =>

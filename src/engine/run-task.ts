@@ -2,7 +2,7 @@ import type { Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { Registry } from "../findings/registry.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
-import { inThisClone, openBranchSync } from "./branch-sync.js";
+import { inThisClone, openBranchSync, recordInThisClone } from "./branch-sync.js";
 import { type BudgetState, budgetState } from "./budget.js";
 import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
@@ -82,7 +82,7 @@ async function openRun(
 ): Promise<{ env: RunEnv; plan: RunPlan; pricing: PricingCheck; budget: BudgetState }> {
   const workflow = await deps.loadWorkflow(claimed.workflow);
   // Stored paths may be another clone's: this clone's repository and worktree (branch-sync.ts).
-  const task = inThisClone(await ensureTaskWorktree(inThisClone(claimed, deps), deps), deps);
+  const task = inThisClone(await ensureTaskWorktree(await recordInThisClone(claimed, deps), deps), deps);
   const workdir = task.worktreePath as string;
   const plan = await planRun(task, workflow, deps);
   const { run, state } = plan;

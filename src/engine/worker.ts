@@ -4,10 +4,11 @@ import type { JsonObject, Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
 import { withAgentGroups } from "./agent-groups.js";
+import { claimer } from "./claimer.js";
 import { crashPoint } from "./crash-points.js";
 import type { EngineDeps } from "./deps.js";
 import type { RunEnd } from "./finish.js";
-import { timerLeaseKeeper } from "./lease-keeper.js";
+import { type LeaseLoss, leaseLossLine, monotonicMs, timerLeaseKeeper } from "./lease-keeper.js";
 import { DRAINED, LEASE_LOST, runTask } from "./run-task.js";
 
 export interface WorkerOptions {
@@ -77,10 +78,13 @@ async function runSlots(
   summary: WorkerSummary,
 ): Promise<void> {
   const stop = opts.drain ? either(opts.signal, opts.drain) : opts.signal;
+  const claims = claimer(deps, opts, stop);
   const slot = async (): Promise<void> => {
     for (;;) {
       if (stop.aborted) return;
-      const task = await deps.store.claimTask({ workerId, leaseMs, now: deps.clock.now(), ids: opts.ids });
+      const heldSince = monotonicMs();
+      const task = await claims.next({ workerId, leaseMs, now: deps.clock.now(), ids: opts.ids });
+      if (task === "retry") continue;
       if (!task) {
         if (!opts.watch) return;
         const pollMs = opts.pollMs ?? 2000;
@@ -88,7 +92,7 @@ async function runSlots(
         else await deps.clock.sleep(pollMs, stop);
         continue;
       }
-      await runClaimed(task, workerId, leaseMs, deps, opts, summary);
+      await runClaimed(task, { workerId, leaseMs, heldSince }, deps, opts, summary);
       if (opts.once) return;
     }
   };
@@ -127,34 +131,52 @@ function registerWorker(deps: EngineDeps, id: string, concurrency: number): { st
   };
 }
 
+/** The claim a slot holds: its worker, the lease length, and when the claim was sent (monotonic). */
+interface Claim {
+  workerId: string;
+  leaseMs: number;
+  heldSince: number;
+}
+
 async function runClaimed(
   task: Task,
-  workerId: string,
-  leaseMs: number,
+  claim: Claim,
   deps: EngineDeps,
   signals: Pick<WorkerOptions, "signal" | "drain">,
   summary: WorkerSummary,
 ): Promise<void> {
   const outer = signals.signal;
+  const { workerId, leaseMs } = claim;
   const lease: Lease = { taskId: task.id, workerId, token: task.leaseToken };
   crashPoint("claimed");
   const local = new AbortController();
   const onOuter = () => local.abort(outer.reason ?? "interrupted");
   outer.addEventListener("abort", onOuter, { once: true });
   const keeper = deps.leaseKeeper ?? timerLeaseKeeper(deps.store, deps.clock);
-  // Cancelled: stop, save the work, keep it cancelled. Taken over: stop and write nothing.
-  const kept = keeper.keep(lease, { leaseMs, everyMs: heartbeatEvery(leaseMs) }, (why) =>
-    local.abort(why === "cancelled" ? "cancelled" : LEASE_LOST),
-  );
+  const sayLost = lossReporter(deps, task.id, leaseMs);
+  // Cancelled: stop, save the work, keep it cancelled. Taken over or expired: stop, write nothing.
+  const keepOpts = { leaseMs, everyMs: heartbeatEvery(leaseMs), heldSince: claim.heldSince };
+  const kept = keeper.keep(lease, keepOpts, (why) => {
+    if (why !== "cancelled") sayLost(why);
+    local.abort(why === "cancelled" ? "cancelled" : LEASE_LOST);
+  });
+  let lost = false;
   try {
     // An agent its dead predecessor left running is killed before this run touches the worktree.
     const end = await withAgentGroups(deps, task.id, workerId, () =>
       runTask(
         task,
-        { ...deps, lease },
+        { ...deps, lease, leaseMs },
         { signal: local.signal, ...(signals.drain ? { drain: signals.drain } : {}) },
       ),
     );
+    if (end.kind === "interrupted" && end.reason === LEASE_LOST) {
+      // Not ours any more: nothing is read or written for it (the store may be out of reach).
+      lost = true;
+      sayLost("refused");
+      summary.ran.push({ taskId: task.id, end: end.kind, verdict: null, status: "running" });
+      return;
+    }
     if (end.kind === "interrupted" && end.reason === DRAINED) {
       await handBack(deps, lease, end.stageId);
       summary.ran.push({ taskId: task.id, end: end.kind, verdict: null, status: "queued" });
@@ -164,15 +186,16 @@ async function runClaimed(
     summary.ran.push({
       taskId: task.id,
       end: end.kind,
-      verdict: end.kind === "interrupted" && end.reason === LEASE_LOST ? null : (after?.finalVerdict ?? null),
+      verdict: after?.finalVerdict ?? null,
       status: after?.status ?? "unknown",
     });
   } catch (e) {
     const message = redactSecrets(errorMessage(e));
     if (isLeaseLost(e) || local.signal.reason === LEASE_LOST) {
       // Another worker owns the task now; it is not ours to mark failed.
+      lost = true;
+      sayLost("refused", message);
       summary.ran.push({ taskId: task.id, end: "interrupted", verdict: null, status: "running" });
-      deps.listener({ type: "notice", taskId: task.id, message: `${task.id}: ${message}` });
       return;
     }
     summary.errors.push({ taskId: task.id, message });
@@ -180,8 +203,20 @@ async function runClaimed(
   } finally {
     await kept.stop();
     outer.removeEventListener("abort", onOuter);
-    await deps.store.releaseTask(lease, {}, deps.clock.now()).catch(() => undefined);
+    // A lost lease is left to end on the server's clock (or already moved on): releasing it would
+    // be refused anyway, and would wait on a store that may be out of reach.
+    if (!lost) await deps.store.releaseTask(lease, {}, deps.clock.now()).catch(() => undefined);
   }
+}
+
+/** Says the one lease-lost line of a task, once, whoever notices first: the keeper or a refused write. */
+function lossReporter(deps: EngineDeps, taskId: string, leaseMs: number) {
+  let said = false;
+  return (why: LeaseLoss | "refused", detail?: string) => {
+    if (said) return;
+    said = true;
+    deps.listener({ type: "notice", taskId, message: leaseLossLine(taskId, why, leaseMs, detail) });
+  };
 }
 
 /**

@@ -5,12 +5,12 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { Lease, Store } from "../domain/store.js";
-import { type LeaseLoss, renewLease } from "../engine/lease-keeper.js";
+import { type LeaseHandle, type LeaseLoss, renewalLoop, renewLease } from "../engine/lease-keeper.js";
 import { errorMessage } from "../errors.js";
 import { openStore } from "./open.js";
 
 export type ToThread =
-  | { type: "keep"; id: number; lease: Lease; leaseMs: number; everyMs: number }
+  | { type: "keep"; id: number; lease: Lease; leaseMs: number; everyMs: number; heldSince?: number }
   | { type: "stop"; id: number };
 
 export type FromThread =
@@ -34,31 +34,26 @@ async function main(): Promise<void> {
     port.postMessage({ type: "error", message: errorMessage(e) } satisfies FromThread);
     return;
   }
-  const beats = new Map<number, { timer: NodeJS.Timeout; inFlight: Promise<void> }>();
+  const beats = new Map<number, LeaseHandle>();
   port.on("message", (msg: ToThread) => {
     if (msg.type === "stop") {
       const b = beats.get(msg.id);
       beats.delete(msg.id);
-      if (b) clearInterval(b.timer);
-      void (b?.inFlight ?? Promise.resolve()).then(() =>
+      void (b?.stop() ?? Promise.resolve()).then(() =>
         port.postMessage({ type: "stopped", id: msg.id } satisfies FromThread),
       );
       return;
     }
-    const entry = { timer: setInterval(() => beat(msg), msg.everyMs), inFlight: Promise.resolve() };
-    beats.set(msg.id, entry);
-    const beat = (m: Extract<ToThread, { type: "keep" }>) => {
-      entry.inFlight = renewLease(store, m.lease, m.leaseMs, Date.now()).then(
-        (r) => {
-          if (r === "held" || !beats.has(m.id)) return;
-          clearInterval(entry.timer);
-          beats.delete(m.id);
-          port.postMessage({ type: "lost", id: m.id, why: r } satisfies FromThread);
-        },
-        // Busy or briefly unreachable store: not a loss; the next beat tries again.
-        () => undefined,
-      );
-    };
+    const { id, lease, ...opts } = msg;
+    const handle = renewalLoop(
+      () => renewLease(store, lease, opts.leaseMs, Date.now()),
+      opts,
+      (why: LeaseLoss) => {
+        beats.delete(id);
+        port.postMessage({ type: "lost", id, why } satisfies FromThread);
+      },
+    );
+    beats.set(id, handle);
   });
   port.once("close", () => {
     void store.close();

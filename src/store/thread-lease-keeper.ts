@@ -1,11 +1,11 @@
 import { Worker } from "node:worker_threads";
 import type { Lease } from "../domain/store.js";
-import type { LeaseHandle, LeaseKeeper, LeaseLoss } from "../engine/lease-keeper.js";
+import type { KeepOptions, LeaseHandle, LeaseKeeper, LeaseLoss } from "../engine/lease-keeper.js";
 import type { FromThread, LeaseThreadData, ToThread } from "./lease-thread.js";
 
 interface Kept {
   lease: Lease;
-  opts: { leaseMs: number; everyMs: number };
+  opts: KeepOptions;
   onLost: (why: LeaseLoss) => void;
   /** Set once the thread failed and `fallback` keeps this lease instead. */
   handle?: LeaseHandle;

@@ -43,7 +43,7 @@ export function registerShow(program: Command, io: Io): void {
         `  status ${task.status}${task.finalVerdict ? `  ·  ${task.finalVerdict}` : ""}${task.reason ? `  ·  ${task.reason}` : ""}`,
       );
       out.push(`  workflow ${task.workflow}  ·  base ${task.baseBranch}  ·  branch ${task.branch ?? "-"}`);
-      if (task.worktreePath) out.push(`  worktree ${task.worktreePath}`);
+      if (task.worktreePath) out.push(worktreeLine(task.id, task.worktreePath, d.worktreeInThisClone));
       if (task.priority !== 0) out.push(`  priority ${task.priority}`);
       if (task.notes) out.push(`  notes ${task.notes.replace(/\n/g, "\n        ")}`);
       out.push(`  cost ${money(cost)}  ·  ${tokens} tokens`);
@@ -73,4 +73,10 @@ export function registerShow(program: Command, io: Io): void {
       if (reviews.length) out.push("", "Review artifacts:", ...reviews.map((p) => `  ${p}`));
       io.out(`${out.join("\n")}\n`);
     });
+}
+
+/** The worktree, marked when it is another clone's (the task last ran on another machine). */
+function worktreeLine(id: string, path: string, inThisClone: boolean): string {
+  if (inThisClone) return `  worktree ${path}`;
+  return `  worktree ${path}  (another clone's; \`fixpoint diff ${id}\` and \`fixpoint checkout ${id}\` read the branch here)`;
 }

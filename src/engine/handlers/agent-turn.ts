@@ -5,6 +5,7 @@ import type { StageDef } from "../../workflow/types.js";
 import { storeArtifactFile } from "../artifacts.js";
 import { crashPoint } from "../crash-points.js";
 import type { StageContext } from "../deps.js";
+import { LEASE_LOST } from "../run-env.js";
 import { loadTurns, saveTurn } from "../turns.js";
 
 /** Protocol failures (unparsable output) are retried in place this many times (SPEC §6). */
@@ -109,7 +110,11 @@ export async function runAgentTurn<T>(
     });
     await saveTurn(ctx, turnId, attempt, result, saved);
     // In the store too: `fixpoint logs --agent` on another machine reads it from there.
-    await storeArtifactFile(ctx.deps.store, ctx.task.id, "transcript", transcriptPath, ctx.deps.clock.now());
+    // Not once the lease is gone: the store may be out of reach, and the task is another worker's.
+    if (ctx.signal.reason !== LEASE_LOST) {
+      const now = ctx.deps.clock.now();
+      await storeArtifactFile(ctx.deps.store, ctx.task.id, "transcript", transcriptPath, now, ctx.deps.lease);
+    }
     return result;
   };
   for (;;) {

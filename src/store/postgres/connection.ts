@@ -25,7 +25,29 @@ export interface PoolOptions {
   /** Attempts to reach the server at open before giving up (with backoff between them). */
   connectAttempts?: number;
   connectTimeoutMs?: number;
+  /** How long a statement may go unanswered before its connection is given up (default 30 s). */
+  queryTimeoutMs?: number;
 }
+
+/**
+ * How long one statement may go unanswered. Without it a statement sent into a network partition
+ * (the cable pulled, packets dropped, no reset) waits forever, holding its connection; with it the
+ * statement fails as a lost connection (a write is then reported, never repeated) and the
+ * connection is thrown away, so its late answer cannot reach the next statement. Long enough for
+ * any statement fixpoint sends; `?query_timeout=<ms>` in the database URL overrides it.
+ */
+export const QUERY_TIMEOUT_MS = 30_000;
+
+/**
+ * The server ends a session that sits inside a transaction for this long. A worker cut off in the
+ * middle of a transaction would otherwise keep the task's row locked on the server, where no
+ * other worker's claim (`SKIP LOCKED`) could take it after its lease ended. fixpoint's
+ * transactions never wait on anything but the database.
+ */
+export const IDLE_IN_TRANSACTION_MS = 10_000;
+
+/** TCP keep-alive on every connection, so a peer that vanished is noticed on an idle connection too. */
+export const KEEPALIVE_DELAY_MS = 10_000;
 
 /** Exponential backoff with jitter, capped: 200 ms, 400 ms, … 5 s. */
 export function backoffMs(attempt: number): number {
@@ -44,6 +66,10 @@ export async function openPool(url: string, opts: PoolOptions = {}): Promise<pg.
     connectionString: url,
     max: opts.max ?? 10,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
+    query_timeout: opts.queryTimeoutMs ?? QUERY_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     idleTimeoutMillis: 30_000,
     types: TYPES,
     application_name: "fixpoint",

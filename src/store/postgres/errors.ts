@@ -41,7 +41,9 @@ export function isConnectionError(e: unknown): boolean {
   const code = field(e, "code");
   if (code !== null && (CONNECTION_CODES.has(code) || LOST_CODES.has(code))) return true;
   const message = errorMessage(e);
-  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message);
+  return /Connection terminated|connection timeout|Client has encountered a connection error|Query read timeout/i.test(
+    message,
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { KEEPALIVE_DELAY_MS } from "./connection.js";
 
 /** At most this many notifications are remembered while no one waits (each wakes one wait). */
 const MAX_PENDING = 64;
@@ -26,6 +27,8 @@ export class WorkListener {
         connectionString: this.url,
         application_name: "fixpoint-listen",
         connectionTimeoutMillis: 10_000,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
       });
       const drop = () => {
         if (this.client === client) this.client = null;

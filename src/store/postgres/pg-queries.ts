@@ -134,9 +134,14 @@ export abstract class PgQueries {
       await client.query("COMMIT");
       return result;
     } catch (e) {
-      await client.query("ROLLBACK").catch((err: unknown) => {
-        broken = err instanceof Error ? err : new Error(String(err));
-      });
+      // A connection that went silent (a statement timed out) is thrown away unanswered: its
+      // ROLLBACK would only wait out the timeout again; the server rolls back when it ends.
+      const raw = e instanceof Error && e.cause !== undefined ? e.cause : e;
+      if (isConnectionError(raw)) broken = raw instanceof Error ? raw : new Error(String(raw));
+      else
+        await client.query("ROLLBACK").catch((err: unknown) => {
+          broken = err instanceof Error ? err : new Error(String(err));
+        });
       throw toPgStoreError(e, this.settings.url, action);
     } finally {
       client.release(broken);
