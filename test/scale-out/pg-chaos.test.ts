@@ -55,7 +55,7 @@ describe("two clones, one PostgreSQL store, workers killed at random moments", (
       expect(runCli(["add", `task number ${i}`], { cwd: clones[i % 2] as string, env }).code).toBe(0);
     }
 
-    const args = ["work", "--watch", "--concurrency", "2", "--lease-ms", "1500"];
+    const args = ["work", "--watch", "--concurrency", "2", "--lease-ms", "3000"];
     const workers: (ChildProcess & { output: () => string })[] = clones.map((cwd) =>
       startCli(args, { cwd, env }),
     );
