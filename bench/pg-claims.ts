@@ -3,19 +3,23 @@
  * graphile-worker and pg-boss taking the same number of jobs on the same server in the same
  * invocation. Every system does the same per job: claim it, then mark it done. The clock runs
  * from "go" (every process connected and waiting) until the last process found the queue empty.
- * Double claims are counted from the ids the processes report.
+ * Double claims are counted from the ids the processes report. CPU per job (the worker processes',
+ * and the server's when it runs on this machine) is reported beside the rate: on a shared machine
+ * the rate moves with the load, the CPU per job much less.
  *
  * The server: FIXPOINT_BENCH_DATABASE_URL (an admin URL; a database per system is created in
  * it), else a throwaway server started like the tests' (test/helpers/pg-server.ts).
  * Runnable alone: `node dist-bench/bench/pg-claims.js`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { makeWorkerUtils } from "graphile-worker";
 import pg from "pg";
 import PgBoss from "pg-boss";
 import { openPostgresStore } from "../src/store/postgres/postgres-store.js";
 import { testDatabase } from "../test/helpers/pg-server.js";
+import { postmasterPid, serverCpuSeconds } from "./pg-claims-cpu.js";
 import type { BenchResult } from "./util.js";
 
 const WORKERS = 8;
@@ -31,6 +35,15 @@ interface Measured {
   rate: number;
   taken: number;
   doubles: number;
+  /** CPU milliseconds per job: the worker processes', and the server's when it runs here. */
+  workerCpuMs: number;
+  serverCpuMs: number | null;
+}
+
+/** A worker's last line (bench/pg-claims-worker.ts). */
+interface Report {
+  ids: string[];
+  cpuMs: number;
 }
 
 async function database(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -106,18 +119,33 @@ function lineReader(child: ChildProcess): { next: () => Promise<string> } {
 }
 
 async function measure(system: System, url: string): Promise<Measured> {
+  const postmaster = await postmasterPid(url);
   const children = Array.from({ length: WORKERS }, (_, i) =>
     spawn(process.execPath, [WORKER_SCRIPT, system, url, String(i)], { stdio: ["pipe", "pipe", "inherit"] }),
   );
+  const exited = children.map((c) => once(c, "exit"));
   const readers = children.map(lineReader);
   for (const r of readers) expectLine(await r.next(), "ready");
+  const serverCpuAtGo = postmaster === null ? 0 : serverCpuSeconds(postmaster);
   const start = performance.now();
   for (const c of children) c.stdin?.write("go\n");
-  const reports = await Promise.all(readers.map((r) => r.next()));
+  const reports = (await Promise.all(readers.map((r) => r.next()))).map((line) => JSON.parse(line) as Report);
   const seconds = (performance.now() - start) / 1000;
-  const ids = reports.flatMap((line) => JSON.parse(line) as string[]);
+  // The server's CPU is read once the workers' connections have closed and their backends exited.
+  await Promise.all(exited);
+  await new Promise((r) => setTimeout(r, 300));
+  const ids = reports.flatMap((r) => r.ids);
   const doubles = ids.length - new Set(ids).size;
-  return { system, seconds, rate: ids.length / seconds, taken: ids.length, doubles };
+  const perJob = (ms: number) => ms / Math.max(1, ids.length);
+  return {
+    system,
+    seconds,
+    rate: ids.length / seconds,
+    taken: ids.length,
+    doubles,
+    workerCpuMs: perJob(reports.reduce((sum, r) => sum + r.cpuMs, 0)),
+    serverCpuMs: postmaster === null ? null : perJob((serverCpuSeconds(postmaster) - serverCpuAtGo) * 1000),
+  };
 }
 
 function expectLine(line: string, want: string): void {
@@ -142,8 +170,10 @@ export async function benchPgClaims(): Promise<BenchResult[]> {
   }
   const [fp, gw, boss] = results as [Measured, Measured, Measured];
   const ratio = (a: Measured, b: Measured) => (a.rate / b.rate).toFixed(2);
+  const cpu = (m: Measured) =>
+    `CPU per job: ${m.workerCpuMs.toFixed(3)} ms in the workers${m.serverCpuMs === null ? "" : `, ${m.serverCpuMs.toFixed(3)} ms in the server`}`;
   const line = (m: Measured) =>
-    `${m.taken} of ${JOBS} jobs in ${m.seconds.toFixed(2)} s by ${WORKERS} processes, ${m.doubles} double claims`;
+    `${m.taken} of ${JOBS} jobs in ${m.seconds.toFixed(2)} s by ${WORKERS} processes, ${m.doubles} double claims; ${cpu(m)}`;
   return [
     {
       name: `task claims, PostgreSQL, ${WORKERS} worker processes (claim + complete)`,
