@@ -1,7 +1,8 @@
 /**
  * Task claims per second on one PostgreSQL server with 8 worker processes, side by side with
  * graphile-worker and pg-boss taking the same number of jobs on the same server in the same
- * invocation. Every system does the same per job: claim it, then mark it done. The clock runs
+ * invocation. fixpoint and graphile-worker run FIXPOINT_BENCH_PG_ROUNDS rounds (3) in alternating
+ * order, each on a fresh database, and the median round of each is compared. Every system does the same per job: claim it, then mark it done. The clock runs
  * from "go" (every process connected and waiting) until the last process found the queue empty.
  * Double claims are counted from the ids the processes report. CPU per job (the worker processes',
  * and the server's when it runs on this machine) is reported beside the rate: on a shared machine
@@ -24,6 +25,8 @@ import type { BenchResult } from "./util.js";
 
 const WORKERS = 8;
 const JOBS = Number(process.env.FIXPOINT_BENCH_PG_JOBS ?? 5_000);
+/** Rounds of fixpoint and graphile-worker, in alternating order; the median of each is reported. */
+const ROUNDS = Math.max(1, Number(process.env.FIXPOINT_BENCH_PG_ROUNDS ?? 3));
 const PGBOSS_QUEUE = "bench";
 const WORKER_SCRIPT = fileURLToPath(new URL("./pg-claims-worker.js", import.meta.url));
 
@@ -152,23 +155,48 @@ function expectLine(line: string, want: string): void {
   if (line.trim() !== want) throw new Error(`a benchmark worker said "${line}" instead of "${want}"`);
 }
 
-export async function benchPgClaims(): Promise<BenchResult[]> {
-  const results: Measured[] = [];
-  const fills: [System, (url: string) => Promise<void>][] = [
-    ["fixpoint", fillFixpoint],
-    ["graphile", fillGraphile],
-    ["pgboss", fillPgBoss],
-  ];
-  for (const [system, fill] of fills) {
-    const db = await database();
-    try {
-      await fill(db.url);
-      results.push(await measure(system, db.url));
-    } finally {
-      await db.drop();
-    }
+async function run(system: System): Promise<Measured> {
+  const fill = { fixpoint: fillFixpoint, graphile: fillGraphile, pgboss: fillPgBoss }[system];
+  const db = await database();
+  try {
+    await fill(db.url);
+    return await measure(system, db.url);
+  } finally {
+    await db.drop();
   }
-  const [fp, gw, boss] = results as [Measured, Measured, Measured];
+}
+
+/** The round with the median rate (the lower middle one of an even count). */
+function medianRound(rounds: Measured[]): Measured {
+  const sorted = [...rounds].sort((a, b) => a.rate - b.rate);
+  const m = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (m === undefined) throw new Error("no benchmark round");
+  return m;
+}
+
+export async function benchPgClaims(): Promise<BenchResult[]> {
+  // fixpoint and graphile-worker take turns (A B, B A, A B, …): neither is always the first on a
+  // freshly started server, and a burst of load from elsewhere falls on both. pg-boss, a
+  // reference several times slower, runs once at the end.
+  const rounds: Record<"fixpoint" | "graphile", Measured[]> = { fixpoint: [], graphile: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? (["fixpoint", "graphile"] as const) : (["graphile", "fixpoint"] as const);
+    for (const system of order) rounds[system].push(await run(system));
+  }
+  const boss = await run("pgboss");
+  const fp = medianRound(rounds.fixpoint);
+  const gw = medianRound(rounds.graphile);
+  const perRound = rounds.fixpoint
+    .map((f, i) => `${f.rate.toFixed(0)}/${rounds.graphile[i]?.rate.toFixed(0)}`)
+    .join(", ");
+  // Each round's two runs are adjacent in time, so under a changing load their ratio is the
+  // steadier figure; the median of those ratios is the one judged.
+  const pairedRatios = rounds.fixpoint
+    .map((f, i) => f.rate / (rounds.graphile[i]?.rate ?? Number.NaN))
+    .sort((a, b) => a - b);
+  const paired = pairedRatios[Math.floor((pairedRatios.length - 1) / 2)] ?? Number.NaN;
+  const allFp = rounds.fixpoint;
+  const doubles = allFp.reduce((n, m) => n + m.doubles, 0);
   const ratio = (a: Measured, b: Measured) => (a.rate / b.rate).toFixed(2);
   const cpu = (m: Measured) =>
     `CPU per job: ${m.workerCpuMs.toFixed(3)} ms in the workers${m.serverCpuMs === null ? "" : `, ${m.serverCpuMs.toFixed(3)} ms in the server`}`;
@@ -179,9 +207,9 @@ export async function benchPgClaims(): Promise<BenchResult[]> {
       name: `task claims, PostgreSQL, ${WORKERS} worker processes (claim + complete)`,
       value: fp.rate,
       unit: "claims/s",
-      budget: "≥ 2,000/s and ≥ graphile-worker",
-      ok: fp.rate >= 2000 && fp.rate >= gw.rate && fp.doubles === 0 && fp.taken === JOBS,
-      detail: `${line(fp)}; ${ratio(fp, gw)}× graphile-worker, ${ratio(fp, boss)}× pg-boss on the same server in the same run`,
+      budget: "≥ 2,000/s and ≥ 1.0× graphile-worker",
+      ok: fp.rate >= 2000 && paired >= 1 && doubles === 0 && allFp.every((m) => m.taken === JOBS),
+      detail: `median of ${ROUNDS} rounds: ${line(fp)}; ${paired.toFixed(2)}× graphile-worker (median of the rounds' ratios; fixpoint/graphile-worker per round: ${perRound} jobs/s; median against median ${ratio(fp, gw)}×), ${ratio(fp, boss)}× pg-boss on the same server in the same run; ${doubles} double claims in all rounds`,
     },
     {
       name: `graphile-worker 0.16, same server, ${WORKERS} processes`,
@@ -189,7 +217,7 @@ export async function benchPgClaims(): Promise<BenchResult[]> {
       unit: "jobs/s",
       budget: "reference",
       ok: true,
-      detail: line(gw),
+      detail: `median of ${ROUNDS} rounds: ${line(gw)}`,
     },
     {
       name: `pg-boss 10, same server, ${WORKERS} processes (fetch + complete)`,
