@@ -2,7 +2,8 @@
  * One worker process of the PostgreSQL claims benchmark (bench/pg-claims.ts). Usage:
  * `node pg-claims-worker.js <fixpoint|graphile|pgboss> <url> <index>`. It connects, prints
  * "ready", waits for "go" on stdin, takes jobs until the queue is empty (each claim followed by
- * its completion), and prints one JSON line: the ids it took.
+ * its completion), and prints one JSON line: the ids it took and the CPU milliseconds it spent
+ * from "go" on.
  */
 import { once } from "node:events";
 import { createInterface } from "node:readline";
@@ -14,12 +15,15 @@ import { openPostgresStore } from "../src/store/postgres/postgres-store.js";
 /** The same name in bench/pg-claims.ts, which fills the queue. */
 const PGBOSS_QUEUE = "bench";
 
+let cpuAtGo: NodeJS.CpuUsage | undefined;
+
 async function waitForGo(): Promise<void> {
   process.stdout.write("ready\n");
   const lines = createInterface({ input: process.stdin });
   const [line] = (await once(lines, "line")) as [string];
   lines.close();
   if (line.trim() !== "go") throw new Error(`expected "go", got ${line}`);
+  cpuAtGo = process.cpuUsage();
 }
 
 async function fixpoint(url: string, index: number): Promise<string[]> {
@@ -93,7 +97,8 @@ async function main(): Promise<void> {
       : system === "graphile"
         ? await graphile(url)
         : await pgboss(url);
-  process.stdout.write(`${JSON.stringify(taken)}\n`);
+  const cpu = process.cpuUsage(cpuAtGo);
+  process.stdout.write(`${JSON.stringify({ ids: taken, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
 }
 
 main().then(

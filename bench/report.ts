@@ -51,8 +51,8 @@ Notes:
 - The engine benchmark runs the real engine on a git that does nothing: fixpoint's own work per
   stage.
 - PostgreSQL claims: 8 worker processes per system on one throwaway PostgreSQL server (or
-  FIXPOINT_BENCH_DATABASE_URL), fixpoint, graphile-worker and pg-boss one after another in the same
-  run, each claiming and completing the same number of jobs; see bench/pg-claims.ts.
+  FIXPOINT_BENCH_DATABASE_URL), fixpoint and graphile-worker in 3 rounds of alternating order, then
+  pg-boss, in the same run, each claiming and completing the same number of jobs; see bench/pg-claims.ts.
 - Agent CLIs end to end (real Claude Code, Codex and pi against the fake model server): see
   [e2e-timings.md](e2e-timings.md).
 `;

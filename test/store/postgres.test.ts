@@ -10,6 +10,7 @@ import type { Store } from "../../src/domain/store.js";
 import { FixpointError } from "../../src/errors.js";
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.js";
 import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
+import { claimSql } from "../../src/store/postgres/sql.js";
 import { serverUrlWith, type TestDatabase, testDatabase } from "../helpers/pg-server.js";
 import { runStoreContract } from "./contract.js";
 import { newTask } from "./samples.js";
@@ -141,6 +142,67 @@ describe("PostgreSQL store", () => {
     const t0 = Date.now();
     await waiting;
     expect(Date.now() - t0).toBeLessThan(1_000);
+  });
+
+  it("wakes an idle worker when a held task is put back or re-queued, not when one completes", async () => {
+    const db = await freshDb();
+    const worker = await open(db.url);
+    const holder = await open(db.url);
+    for (let i = 0; i < 3; i++) await holder.createTask(newTask(), i);
+    const leases = [];
+    for (let i = 0; i < 3; i++) {
+      const t = await holder.claimTask({ workerId: "holder", leaseMs: 60_000, now: 10 });
+      if (t === null) throw new Error("nothing to claim");
+      leases.push({ taskId: t.id, workerId: "holder", token: t.leaseToken });
+    }
+    const [done, putBack, requeued] = leases;
+    if (done === undefined || putBack === undefined || requeued === undefined) throw new Error("3 leases");
+    await worker.waitForWork?.(300); // connects the listener; the creations came before it
+
+    await holder.releaseTask(done, { status: "completed", finalVerdict: "APPROVED" }, 20);
+    const quiet = Date.now();
+    await worker.waitForWork?.(1_000);
+    expect(Date.now() - quiet).toBeGreaterThanOrEqual(900);
+
+    let started = Date.now();
+    let woken = worker.waitForWork?.(20_000);
+    await new Promise((r) => setTimeout(r, 100));
+    await holder.releaseTask(putBack, { status: "queued" }, 30);
+    await woken;
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    await holder.releaseTask(requeued, { status: "failed", reason: "gate" }, 40);
+    started = Date.now();
+    woken = worker.waitForWork?.(20_000);
+    await new Promise((r) => setTimeout(r, 100));
+    await holder.updateTask(requeued.taskId, { status: "queued" }, 50);
+    await woken;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const claimed = [];
+    for (let t = await worker.claimTask({ workerId: "w", leaseMs: 1000, now: 60 }); t !== null; ) {
+      claimed.push(t.id);
+      t = await worker.claimTask({ workerId: "w", leaseMs: 1000, now: 60 });
+    }
+    expect(claimed.sort()).toEqual([putBack.taskId, requeued.taskId].sort());
+  });
+
+  it("claims a task without adding index entries (a HOT update)", async () => {
+    const db = await freshDb();
+    await (await open(db.url)).createTask(newTask(), 1);
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query("BEGIN");
+      const claim = claimSql("w", 60_000, 1, "database", undefined);
+      expect((await client.query(claim.sql, claim.params.values)).rowCount).toBe(1);
+      const stats = await client.query(
+        "SELECT pg_stat_get_xact_tuples_updated('tasks'::regclass) AS updated, pg_stat_get_xact_tuples_hot_updated('tasks'::regclass) AS hot",
+      );
+      expect(stats.rows[0]).toEqual({ updated: "1", hot: "1" });
+      await client.query("ROLLBACK");
+    } finally {
+      await client.end();
+    }
   });
 
   it("gives every task to exactly one of many concurrent claimers", async () => {

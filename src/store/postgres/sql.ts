@@ -56,9 +56,21 @@ RETURNING ${TASK_SELECT}`;
 }
 
 /**
+ * NOTIFYs `fixpoint_work` when the row an UPDATE wrote is a queued task no worker holds, waking
+ * idle workers (`waitForWork`); for a `RETURNING` list. Inserts NOTIFY through a trigger
+ * (migration 007); updates say so in the statement, only those that may queue a task.
+ */
+export const NOTIFY_IF_QUEUED =
+  "CASE WHEN status = 'queued' AND worker_id IS NULL THEN pg_notify('fixpoint_work', id) END";
+
+/** Statuses of the tasks a claim looks at; the generated column `live` is true for them. */
+const LIVE_STATUSES: readonly string[] = ["queued", "running"];
+
+/**
  * One statement: pick the first live task (highest priority, then oldest) that is queued or whose lease expired, lock it with
  * SKIP LOCKED (a row another claimer is taking is passed over, never waited for), and take it.
  * `nowSql` is the clock leases are measured on (the server's, or the caller's in tests).
+ * The claim changes no indexed column (`live` stays true), so it is a HOT update (migration 007).
  */
 export function claimSql(
   workerId: string,
@@ -76,7 +88,7 @@ UPDATE tasks SET status = 'running', worker_id = ${p.add(workerId)},
   lease_token = lease_token + 1, updated_at = ${p.add(callerNow)}
 WHERE id = (
   SELECT id FROM tasks
-  WHERE status IN ('queued', 'running') AND (status = 'queued' OR lease_expires_at < ${nowSql})${idFilter}
+  WHERE live AND (status = 'queued' OR lease_expires_at < ${nowSql})${idFilter}
   ORDER BY priority DESC, seq LIMIT 1 FOR UPDATE SKIP LOCKED)
 RETURNING ${TASK_SELECT}`;
   return { sql, params: p };
@@ -95,7 +107,12 @@ export function patchSet(patch: TaskPatch, now: number, p: Params): string {
 /** WHERE … ORDER BY … LIMIT for a filter. */
 export function filterClause(filter: TaskFilter, forCount: boolean, p: Params): string {
   const where: string[] = [];
-  if (filter.statuses !== undefined) where.push(`status = ANY(${p.add(filter.statuses)}::text[])`);
+  if (filter.statuses !== undefined) {
+    // Only queued and running tasks asked for: `live` lets the claim index find them.
+    if (filter.statuses.length > 0 && filter.statuses.every((st) => LIVE_STATUSES.includes(st)))
+      where.push("live");
+    where.push(`status = ANY(${p.add(filter.statuses)}::text[])`);
+  }
   if (filter.ids !== undefined) where.push(`id = ANY(${p.add(filter.ids)}::text[])`);
   if (filter.parentId !== undefined) where.push(`parent_id = ${p.add(filter.parentId)}`);
   // Keyset paging: after `afterSeq` in the listing order (smaller seqs when newest first).

@@ -3,7 +3,16 @@ import type { NewTask, Task, TaskSummary } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import { SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "../sqlite/rows.js";
 import { PgQueries } from "./pg-queries.js";
-import { claimSql, DB_NOW_MS, filterClause, insertTaskSql, Params, patchSet, withValues } from "./sql.js";
+import {
+  claimSql,
+  DB_NOW_MS,
+  filterClause,
+  insertTaskSql,
+  NOTIFY_IF_QUEUED,
+  Params,
+  patchSet,
+  withValues,
+} from "./sql.js";
 import { taskJsonPageSql } from "./task-json-sql.js";
 
 /** Any constant: serialises task creation so `t-<seq>` numbers are handed out once. */
@@ -109,7 +118,9 @@ export abstract class PgTaskOps extends PgQueries {
   protected async patchTask(id: string, patch: TaskPatch, now: number): Promise<Task> {
     const p = new Params();
     const set = patchSet(patch, now, p);
-    const sql = `UPDATE tasks SET ${set} WHERE id = ${p.add(id)} RETURNING ${TASK_SELECT}`;
+    // A status set to queued wakes idle workers (after TASK_SELECT: toTask reads by position).
+    const notify = patch.status === undefined ? "" : `, ${NOTIFY_IF_QUEUED}`;
+    const sql = `UPDATE tasks SET ${set} WHERE id = ${p.add(id)} RETURNING ${TASK_SELECT}${notify}`;
     const row = (await this.cells("updating a task", sql, p, false))[0];
     if (row === undefined) throw new FixpointError("not_found", `task ${id} not found`);
     return toTask(row);
@@ -148,10 +159,14 @@ export abstract class PgTaskOps extends PgQueries {
   async releaseTask(lease: Lease, patch: TaskPatch, now: number): Promise<void> {
     const p = new Params();
     const set = patchSet(patch, now, p);
+    // A task left queued (put back, or queued while held) wakes idle workers; a completion
+    // (a final status) has nothing to announce and runs no trigger.
+    const notify =
+      patch.status === undefined || patch.status === "queued" ? ` RETURNING ${NOTIFY_IF_QUEUED}` : "";
     await this.count(
       "releasing a task",
       `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL
-        WHERE id = ${p.add(lease.taskId)} AND worker_id = ${p.add(lease.workerId)} AND lease_token = ${p.add(lease.token)}`,
+        WHERE id = ${p.add(lease.taskId)} AND worker_id = ${p.add(lease.workerId)} AND lease_token = ${p.add(lease.token)}${notify}`,
       p,
     );
   }
