@@ -80,15 +80,18 @@ describe("SQLite task_json", () => {
     const path = tempPath();
     const store = await openSqliteStore(path);
     try {
-      await store.createTask(newTask({ title: "one" }), 10);
-      await store.createTask(newTask({ title: "two" }), 11);
+      for (const title of ["one", "two", "three"]) await store.createTask(newTask({ title }), 10);
       const hand = new Database(path);
       hand.prepare("UPDATE tasks SET title = 'edited by hand', cost_usd = 2.5 WHERE id = 't-1'").run();
       hand.prepare("DELETE FROM tasks WHERE id = 't-2'").run();
+      hand.prepare("UPDATE tasks SET seq = 9 WHERE id = 't-3'").run();
       hand.close();
       const { stored, expected } = await listed(store);
       expect(stored).toEqual(expected);
-      expect(stored).toMatchObject([{ title: "edited by hand", cost_usd: 2.5 }]);
+      expect(stored).toMatchObject([{ title: "edited by hand", cost_usd: 2.5 }, { title: "three" }]);
+      const newestFirst = await store.listTaskJson({ limit: 10, newestFirst: true });
+      expect(JSON.parse(`[${newestFirst.json}]`).map((t: { id: string }) => t.id)).toEqual(["t-3", "t-1"]);
+      expect(newestFirst.lastSeq).toBe(1);
     } finally {
       await store.close();
     }

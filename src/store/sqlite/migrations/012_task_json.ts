@@ -48,18 +48,18 @@ const FIELDS: [key: string, format: string, args: (col: Col) => string[]][] = [
   ["tokens", "%d", (c) => [c("tokens")]],
 ];
 
-/** The columns the text is made of: an UPDATE of any other column (a lease renewal) writes nothing. */
+/** The columns the text is made of, but `seq` (its key, see below): an UPDATE of any other column (a lease renewal) writes nothing. */
 const SOURCE_COLUMNS =
-  "seq, id, type, title, status, final_verdict, reason, cycle, max_cycles, priority, current_stage, workflow, base_branch, branch, worktree_path, parent_id, created_at, updated_at, cost_usd, tokens";
+  "id, type, title, status, final_verdict, reason, cycle, max_cycles, priority, current_stage, workflow, base_branch, branch, worktree_path, parent_id, created_at, updated_at, cost_usd, tokens";
 
 /** One task's text in one printf (a chain of `||` copies the text at every step). */
 const taskJson = (col: Col) =>
   `printf('{${FIELDS.map(([k, f]) => `"${k}":${f}`).join(",")}}', ${FIELDS.flatMap(([, , args]) => args(col)).join(", ")})`;
 
-const NEW: Col = (c) => `NEW.${c}`;
-const UPSERT = `INSERT INTO task_json (seq, json) VALUES (NEW.seq, ${taskJson(NEW)})
-    ON CONFLICT (seq) DO UPDATE SET json = excluded.json;`;
+const NEW_JSON = taskJson((c) => `NEW.${c}`);
 
+// A plain UPDATE in place on a write (an upsert costs a failed insert first); fixpoint never
+// changes a task's seq, but a hand edit that does moves its text along.
 export const sql = `
 CREATE TABLE task_json (
   seq  INTEGER PRIMARY KEY,
@@ -68,12 +68,16 @@ CREATE TABLE task_json (
 INSERT INTO task_json (seq, json) SELECT seq, ${taskJson((c) => c)} FROM tasks;
 CREATE TRIGGER tasks_json_insert AFTER INSERT ON tasks
 BEGIN
-  ${UPSERT}
+  INSERT OR REPLACE INTO task_json (seq, json) VALUES (NEW.seq, ${NEW_JSON});
 END;
 CREATE TRIGGER tasks_json_update AFTER UPDATE OF ${SOURCE_COLUMNS} ON tasks
 BEGIN
-  DELETE FROM task_json WHERE seq = OLD.seq AND OLD.seq IS NOT NEW.seq;
-  ${UPSERT}
+  UPDATE task_json SET json = ${NEW_JSON} WHERE seq = NEW.seq;
+END;
+CREATE TRIGGER tasks_json_reseq AFTER UPDATE OF seq ON tasks WHEN OLD.seq IS NOT NEW.seq
+BEGIN
+  DELETE FROM task_json WHERE seq = OLD.seq;
+  INSERT OR REPLACE INTO task_json (seq, json) VALUES (NEW.seq, ${NEW_JSON});
 END;
 CREATE TRIGGER tasks_json_delete AFTER DELETE ON tasks
 BEGIN
