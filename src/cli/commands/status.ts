@@ -52,8 +52,10 @@ export function registerStatus(program: Command, io: Io): void {
         const page = (afterSeq: number | undefined) =>
           listTasksPage(ctx, filter, { limit: STATUS_PAGE, afterSeq });
         if (opts.json && !io.isTTY)
-          return writeTaskJsonStream(io.out, (afterSeq) =>
-            listTaskJsonPage(ctx, filter, { limit: STATUS_PAGE, afterSeq }),
+          return writeTaskJsonStream(
+            io.out,
+            (afterSeq) => listTaskJsonPage(ctx, filter, { limit: STATUS_PAGE, afterSeq }),
+            async () => io.drained?.(),
           );
         if (opts.json) return printJson(io, (await allPages(page)).map(taskJson));
         const shown = await writeTable(io, page, filtered(opts));

@@ -52,4 +52,34 @@ describe("status --json rendering", () => {
       if (n > STATUS_PAGE) expect(asked[1]).toBe(STATUS_PAGE);
     }
   });
+
+  it("asks for the next page only once the previous one has drained", async () => {
+    const all = tasks(STATUS_PAGE * 2 + 1);
+    const log: string[] = [];
+    let release: () => void = () => undefined;
+    const stream = writeTaskJsonStream(
+      () => log.push("write"),
+      async (after) => {
+        log.push(`page after ${after}`);
+        const from = after === undefined ? 0 : after;
+        const page = all.slice(from, from + STATUS_PAGE);
+        return { json: "{}", count: page.length, lastSeq: page.at(-1)?.seq ?? null };
+      },
+      () => {
+        log.push("wait");
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first page is written, then the stream waits: no second query while the reader is behind.
+    expect(log).toEqual(["write", "page after undefined", "write", "wait"]);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log.slice(4)).toEqual(["page after 5000", "write", "write", "wait"]);
+    release();
+    await stream;
+    expect(log.slice(8)).toEqual(["page after 10000", "write", "write", "write"]);
+  });
 });

@@ -37,10 +37,15 @@ export const STATUS_PAGE = 5000;
  * writes them (`nextPage(afterSeq)` → the next STATUS_PAGE tasks as JSON text, see
  * `Store.listTaskJson`), so memory and time to first byte do not grow with the number of tasks.
  * The same values as `JSON.stringify(tasks.map(taskJson))`.
+ *
+ * `drained` (Io.drained) is awaited before each next page: a pipe takes 64 KiB at a time, so
+ * without it every page of 100,000 tasks (40 MiB) would wait in memory for the reader, and the
+ * garbage collector would walk it all.
  */
 export async function writeTaskJsonStream(
   out: (text: string) => void,
   nextPage: (afterSeq: number | undefined) => Promise<TaskJsonPage>,
+  drained: () => Promise<void> = async () => undefined,
 ): Promise<void> {
   out("[");
   let first = true;
@@ -55,6 +60,7 @@ export async function writeTaskJsonStream(
     }
     if (page.lastSeq === null || page.count < STATUS_PAGE) break;
     after = page.lastSeq;
+    await drained();
   }
   out("]\n");
 }
