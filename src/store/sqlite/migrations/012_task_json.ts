@@ -48,7 +48,10 @@ const FIELDS: [key: string, format: string, args: (col: Col) => string[]][] = [
   ["tokens", "%d", (c) => [c("tokens")]],
 ];
 
-/** The columns the text is made of, but `seq` (its key, see below): an UPDATE of any other column (a lease renewal) writes nothing. */
+/**
+ * The columns the text is made of, but `seq` (its key, see below): an UPDATE of any other column
+ * (a lease renewal) runs no trigger.
+ */
 const SOURCE_COLUMNS =
   "id, type, title, status, final_verdict, reason, cycle, max_cycles, priority, current_stage, workflow, base_branch, branch, worktree_path, parent_id, created_at, updated_at, cost_usd, tokens";
 
