@@ -27,8 +27,11 @@ export function processIo(): Io {
   };
 }
 
-/** A write error (a closed pipe) is main.ts's to handle; a closed stream ends the wait too. */
-function drained(stream: NodeJS.WriteStream): Promise<void> {
+/**
+ * Resolves when `stream` has no more buffered than its high-water mark. A write error (a closed
+ * pipe) is main.ts's to handle; a closed stream ends the wait too.
+ */
+export function drained(stream: NodeJS.WritableStream & { writableNeedDrain: boolean }): Promise<void> {
   if (!stream.writableNeedDrain) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
