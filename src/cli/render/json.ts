@@ -59,7 +59,7 @@ export async function writeTaskJsonStream(
   for (;;) {
     const page = await nextPage(after);
     if (page.count > 0) {
-      // The separator apart: `,${json}` would make V8 copy the page's 2 MB once more to scan it.
+      // The separator apart: `,${json}` would make V8 copy the page once more to scan it.
       if (!first) out(",");
       out(page.json);
       first = false;
