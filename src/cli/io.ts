@@ -3,6 +3,11 @@ import { redactSecrets } from "../util/redact.js";
 /** Where commands write; the entry point binds it to the process, tests to buffers. */
 export interface Io {
   out(text: string): void;
+  /**
+   * Resolves once what `out` wrote has left the process's buffer (or the stream closed), so a
+   * command writing megabytes page by page holds one page, not all of them. Absent: no wait.
+   */
+  drained?(): Promise<void>;
   err(text: string): void;
   isTTY: boolean;
   cwd: string;
@@ -14,11 +19,29 @@ export function processIo(): Io {
     // The last net for SPEC §13: nothing a command prints carries a secret (rows stored before
     // redaction existed, an error quoting a token), whatever the command forgot.
     out: (t) => process.stdout.write(redactSecrets(t)),
+    drained: () => drained(process.stdout),
     err: (t) => process.stderr.write(redactSecrets(t)),
     isTTY: Boolean(process.stdout.isTTY),
     cwd: process.cwd(),
     env: process.env,
   };
+}
+
+/**
+ * Resolves when `stream` has no more buffered than its high-water mark. A write error (a closed
+ * pipe) is main.ts's to handle; a closed stream ends the wait too.
+ */
+export function drained(stream: NodeJS.WritableStream & { writableNeedDrain: boolean }): Promise<void> {
+  if (!stream.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
 }
 
 /** Indented for a person at a terminal, compact for scripts and pipes (10,000 tasks stay fast). */

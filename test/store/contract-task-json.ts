@@ -5,8 +5,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { cancelTask } from "../../src/app/cancel.js";
+import { editTask } from "../../src/app/edit-task.js";
 import { taskJson } from "../../src/cli/render/json.js";
-import type { Store, TaskFilter } from "../../src/domain/store.js";
+import type { Lease, Store, TaskFilter } from "../../src/domain/store.js";
+import type { Task } from "../../src/domain/types.js";
+import { fakeClock } from "../helpers/fake-clock.js";
 import { newTask, stage } from "./samples.js";
 
 const parsePage = (json: string): Record<string, unknown>[] => JSON.parse(`[${json}]`);
@@ -19,6 +23,11 @@ async function expectSameAsSummaries(store: Store, filter: TaskFilter & { limit:
   for (const o of objects) expect(Object.keys(o)).toEqual(Object.keys(taskJson(summaries[0] as never)));
   expect(page.count).toBe(summaries.length);
   expect(page.lastSeq).toBe(summaries.at(-1)?.seq ?? null);
+}
+
+function lease(task: Task | null): Lease {
+  if (task === null || task.workerId === null) throw new Error("expected a claimed task");
+  return { taskId: task.id, workerId: task.workerId, token: task.leaseToken };
 }
 
 export function taskJsonContract(getStore: () => Store): void {
@@ -60,6 +69,87 @@ export function taskJsonContract(getStore: () => Store): void {
       await expectSameAsSummaries(store, { limit: 10 });
       await expectSameAsSummaries(store, { limit: 10, statuses: ["needs_human"] });
       await expectSameAsSummaries(store, { limit: 10, newestFirst: true });
+    });
+
+    it("stays right after every kind of task write", async () => {
+      const store = getStore();
+      // Every task, cancelled ones included, in both orders, as one page and as pages of two.
+      const check = async () => {
+        for (const newestFirst of [false, true]) {
+          await expectSameAsSummaries(store, { limit: 100, newestFirst });
+          let afterSeq: number | undefined;
+          const pages: string[] = [];
+          for (;;) {
+            const page = await store.listTaskJson({
+              limit: 2,
+              newestFirst,
+              ...(afterSeq ? { afterSeq } : {}),
+            });
+            if (page.count > 0) pages.push(page.json);
+            if (page.lastSeq === null || page.count < 2) break;
+            afterSeq = page.lastSeq;
+          }
+          expect(pages.join(",")).toBe((await store.listTaskJson({ limit: 100, newestFirst })).json);
+        }
+      };
+      const a = await store.createTask(newTask({ title: "created" }), 1_000);
+      const b = await store.createTask(newTask({ title: "second", parentId: a.id, priority: 2 }), 1_001);
+      await store.createTaskOnce({ ...newTask({ title: "once" }), id: "pr-4-cycle-1" }, 1_002);
+      await store.createTaskOnce({ ...newTask({ title: "not again" }), id: "pr-4-cycle-1" }, 1_003);
+      await check();
+      await store.updateTask(a.id, { workflow: "renamed-flow", currentStage: "review", cycle: 1 }, 1_010);
+      await check();
+      const held = lease(await store.claimTask({ workerId: "host:1:ab", leaseMs: 100, now: 1_020 }));
+      await check();
+      expect(await store.heartbeat(held, 100, 1_030)).toBe(true);
+      await check();
+      const run = await store.createRun(held.taskId, "start", {}, 1_040);
+      await store.commitStage({
+        taskId: held.taskId,
+        runId: run.id,
+        stage: stage(held.taskId, run.id, { costUsd: 0.25 }),
+        checkpoint: null,
+        findings: [],
+        events: [],
+        task: { currentStage: "fix", branch: "fixpoint/x", worktreePath: "/tmp/wt/x" },
+        now: 1_050,
+      });
+      await check();
+      await store.releaseTask(held, { status: "needs_human", finalVerdict: "MAX_CYCLES_REACHED" }, 1_060);
+      await check();
+      // A takeover after an expired lease, then a release that arrives late and writes nothing.
+      const first = lease(await store.claimTask({ workerId: "w1", leaseMs: 10, now: 1_070 }));
+      const second = lease(await store.claimTask({ workerId: "w2", leaseMs: 10, now: 1_090 }));
+      await store.releaseTask(first, { status: "failed" }, 1_091);
+      await check();
+      await store.releaseTask(second, { status: "completed", finalVerdict: "APPROVED" }, 1_092);
+      await check();
+      const ctx = { store, clock: fakeClock(1_100), actor: "alice", env: {} };
+      await editTask(ctx, { task: b.id, priority: 7, notes: 'look at the "parser" first' });
+      await check();
+      await editTask(ctx, { task: b.id, maxCycles: 9 });
+      await check();
+      await cancelTask(ctx, "pr-4-cycle-1");
+      await check();
+      await store.transaction(async (tx) => {
+        await tx.updateTask(a.id, { reason: "inside a transaction" }, 1_200);
+        await tx.createTask(newTask({ title: "in a transaction" }), 1_201);
+      });
+      await check();
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.updateTask(a.id, { reason: "rolled back" }, 1_300);
+          throw new Error("abort");
+        }),
+      ).rejects.toThrow("abort");
+      await check();
+      const objects = parsePage((await store.listTaskJson({ limit: 100 })).json);
+      expect(objects.map((o) => [o.title, o.workflow, o.status, o.priority, o.reason])).toEqual([
+        ["created", "renamed-flow", "completed", 0, "inside a transaction"],
+        ["second", "default", "needs_human", 7, null],
+        ["once", "default", "cancelled", 0, "cancelled by alice"],
+        ["in a transaction", "default", "queued", 0, null],
+      ]);
     });
 
     it("pages by lastSeq and says so when nothing is left", async () => {

@@ -46,6 +46,7 @@ async function snapshot(store: Store) {
   return {
     perTask,
     summaries: await store.listTaskSummaries(),
+    statusJson: await store.listTaskJson({ limit: 100 }),
     markers: [await store.getMarker("pr:1:reply"), await store.getMarker("watch")],
   };
 }

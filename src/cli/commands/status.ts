@@ -10,7 +10,7 @@ import {
 import type { TaskSummary } from "../../domain/types.js";
 import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
-import { STATUS_PAGE, taskJson, writeTaskJsonStream } from "../render/json.js";
+import { STATUS_JSON_PAGE, STATUS_PAGE, taskJson, writeTaskJsonStream } from "../render/json.js";
 import { NO_MATCH, NO_TASKS, statusLines, totalsLine } from "../render/status.js";
 
 interface StatusOptions {
@@ -52,8 +52,10 @@ export function registerStatus(program: Command, io: Io): void {
         const page = (afterSeq: number | undefined) =>
           listTasksPage(ctx, filter, { limit: STATUS_PAGE, afterSeq });
         if (opts.json && !io.isTTY)
-          return writeTaskJsonStream(io.out, (afterSeq) =>
-            listTaskJsonPage(ctx, filter, { limit: STATUS_PAGE, afterSeq }),
+          return writeTaskJsonStream(
+            io.out,
+            (afterSeq) => listTaskJsonPage(ctx, filter, { limit: STATUS_JSON_PAGE, afterSeq }),
+            async () => io.drained?.(),
           );
         if (opts.json) return printJson(io, (await allPages(page)).map(taskJson));
         const shown = await writeTable(io, page, filtered(opts));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TaskSummary } from "../../domain/types.js";
-import { STATUS_PAGE, taskJson, writeTaskJsonStream } from "./json.js";
+import { STATUS_JSON_PAGE as PAGE, taskJson, writeTaskJsonStream } from "./json.js";
 
 function tasks(n: number): TaskSummary[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -29,7 +29,7 @@ function tasks(n: number): TaskSummary[] {
 
 describe("status --json rendering", () => {
   it("streams pages into one array identical to printing them all at once", async () => {
-    for (const n of [0, 1, STATUS_PAGE, STATUS_PAGE * 2 + 3]) {
+    for (const n of [0, 1, PAGE, PAGE * 2 + 3]) {
       const all = tasks(n);
       const asked: (number | undefined)[] = [];
       const chunks: string[] = [];
@@ -38,7 +38,7 @@ describe("status --json rendering", () => {
         async (after) => {
           asked.push(after);
           const from = after === undefined ? 0 : all.findIndex((t) => t.seq === after) + 1;
-          const page = all.slice(from, from + STATUS_PAGE);
+          const page = all.slice(from, from + PAGE);
           return {
             json: page.map((t) => JSON.stringify(taskJson(t))).join(","),
             count: page.length,
@@ -48,8 +48,38 @@ describe("status --json rendering", () => {
       );
       expect(chunks.join("")).toBe(`${JSON.stringify(all.map(taskJson))}\n`);
       // One query per page, the last one possibly empty; each continues after the previous page.
-      expect(asked.length).toBe(Math.floor(n / STATUS_PAGE) + 1);
-      if (n > STATUS_PAGE) expect(asked[1]).toBe(STATUS_PAGE);
+      expect(asked.length).toBe(Math.floor(n / PAGE) + 1);
+      if (n > PAGE) expect(asked[1]).toBe(PAGE);
     }
+  });
+
+  it("asks for the next page only once the previous one has drained", async () => {
+    const all = tasks(PAGE * 2 + 1);
+    const log: string[] = [];
+    let release: () => void = () => undefined;
+    const stream = writeTaskJsonStream(
+      () => log.push("write"),
+      async (after) => {
+        log.push(`page after ${after}`);
+        const from = after === undefined ? 0 : after;
+        const page = all.slice(from, from + PAGE);
+        return { json: "{}", count: page.length, lastSeq: page.at(-1)?.seq ?? null };
+      },
+      () => {
+        log.push("wait");
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first page is written, then the stream waits: no second query while the reader is behind.
+    expect(log).toEqual(["write", "page after undefined", "write", "wait"]);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log.slice(4)).toEqual([`page after ${PAGE}`, "write", "write", "wait"]);
+    release();
+    await stream;
+    expect(log.slice(8)).toEqual([`page after ${PAGE * 2}`, "write", "write", "write"]);
   });
 });
