@@ -1,5 +1,13 @@
-import { type Dirent, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import {
+  type Dirent,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 
 /**
  * Reading what git would tell us straight from the files, so a stage that changed nothing costs
@@ -67,6 +75,51 @@ function refFromPacked(commonDir: string, ref: string): string | null {
     }
   }
   return null;
+}
+
+/** Variables that move or bound git's search for the repository: with any of them, git answers. */
+const DISCOVERY_ENV = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_CEILING_DIRECTORIES",
+  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+  "GIT_COMMON_DIR",
+];
+
+/**
+ * The worktree top level containing `cwd`, as `git rev-parse --show-toplevel` prints it, found by
+ * walking up to the nearest `.git` (a folder holding HEAD, or a `gitdir:` file whose folder holds
+ * HEAD). Null means "ask git": a variable that moves discovery (DISCOVERY_ENV), a `.git` or top
+ * level owned by another user (git's safe.directory check), a `cwd` inside a `.git` folder, no
+ * repository at all (git words that error), or anything this does not fully understand.
+ */
+export function worktreeTop(cwd: string, env: NodeJS.ProcessEnv): string | null {
+  if (DISCOVERY_ENV.some((name) => env[name] !== undefined)) return null;
+  const uid = process.getuid?.();
+  if (uid === undefined) return null;
+  let dir: string;
+  try {
+    dir = realpathSync(cwd);
+  } catch {
+    return null;
+  }
+  if (dir.split(sep).includes(".git")) return null;
+  try {
+    for (;;) {
+      const dotGit = join(dir, ".git");
+      const s = lstatSync(dotGit, { throwIfNoEntry: false });
+      if (s) {
+        if (s.uid !== uid || statSync(dir).uid !== uid) return null;
+        const gitDir = s.isDirectory() ? dotGit : s.isFile() ? gitDirOf(dir) : null;
+        return gitDir !== null && existsSync(join(gitDir, "HEAD")) ? dir : null;
+      }
+      const parent = dirname(dir);
+      if (parent === dir) return null;
+      dir = parent;
+    }
+  } catch {
+    return null;
+  }
 }
 
 /** The index file's size and times: staging anything (`git add`, `git rm --cached`) changes it. */

@@ -2,7 +2,7 @@ import type { Git } from "../domain/git.js";
 import { isBranchSafeToDelete, branchExists as refExists, deleteBranch as removeBranch } from "./branches.js";
 import { CleanStates } from "./clean-state.js";
 import { checkRev, createGitRunner, type GitRunner, gitFailure } from "./exec.js";
-import { indexStamp, readHead } from "./fs-state.js";
+import { indexStamp, readHead, worktreeTop } from "./fs-state.js";
 import { fetchBranch, isAncestor, pushWithLease, remoteBranchSha, resetHard } from "./remote-branch.js";
 import { ensureWorktree, listWorktrees, removeWorktree } from "./worktrees.js";
 
@@ -29,6 +29,9 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
 
   return {
     async repoRoot(cwd) {
+      // Read from the files when the layout is plain: every command starts here (issue 10).
+      const top = worktreeTop(cwd, { ...process.env, ...deps.env });
+      if (top !== null) return top;
       const r = await git.run(cwd, ["rev-parse", "--show-toplevel"], { okCodes: [128] });
       if (r.code === 0) return r.stdout.trim();
       // 128 is also "dubious ownership" and other real problems, which must not read as "no repo".
