@@ -127,6 +127,12 @@ export interface StoreOps {
    * `lease` (worker and token) still holds the task; otherwise a no-op that writes nothing.
    */
   releaseTask(lease: Lease, patch: TaskPatch, now: number): Promise<void>;
+  /**
+   * What a worker does between two tasks, as one write (one round trip on a server store):
+   * `releaseTask(done.lease, done.patch)`, fenced the same way (a no-op when the lease no longer
+   * holds), then `claimTask(claim)`, which never returns the task just released.
+   */
+  releaseAndClaim(done: { lease: Lease; patch: TaskPatch }, claim: ClaimRequest): Promise<Task | null>;
 
   // ---- runs
   createRun(taskId: string, kind: RunKind, meta: RunMeta, now: number): Promise<Run>;

@@ -1,5 +1,5 @@
 import type { Clock } from "../domain/clock.js";
-import type { ClaimRequest, Store } from "../domain/store.js";
+import type { ClaimRequest, Lease, Store } from "../domain/store.js";
 import type { Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
@@ -7,7 +7,7 @@ import type { EngineListener } from "./events.js";
 
 /** What claiming touches of the engine's deps. */
 export interface ClaimerDeps {
-  store: Pick<Store, "claimTask">;
+  store: Pick<Store, "claimTask" | "releaseAndClaim">;
   clock: Clock;
   listener: EngineListener;
 }
@@ -24,9 +24,17 @@ const CLAIM_RETRY_MAX_MS = 5_000;
 export function claimer(deps: ClaimerDeps, opts: { watch: boolean }, stop: AbortSignal) {
   let failures = 0;
   return {
-    async next(req: ClaimRequest): Promise<Task | null | "retry"> {
+    /**
+     * The next task, or null when none is runnable. `done`: the lease of the task this slot just
+     * finished, released in the same write as the claim (one round trip between two tasks);
+     * on "retry" neither happened, and the caller passes it again.
+     */
+    async next(req: ClaimRequest, done: Lease | null = null): Promise<Task | null | "retry"> {
       try {
-        const task = await deps.store.claimTask(req);
+        const task =
+          done === null
+            ? await deps.store.claimTask(req)
+            : await deps.store.releaseAndClaim({ lease: done, patch: {} }, req);
         if (failures > 0) {
           failures = 0;
           deps.listener({ type: "notice", taskId: "", message: "the store answers again; claiming tasks" });

@@ -80,20 +80,28 @@ async function runSlots(
   const stop = opts.drain ? either(opts.signal, opts.drain) : opts.signal;
   const claims = claimer(deps, opts, stop);
   const slot = async (): Promise<void> => {
-    for (;;) {
-      if (stop.aborted) return;
-      const heldSince = monotonicMs();
-      const task = await claims.next({ workerId, leaseMs, now: deps.clock.now(), ids: opts.ids });
-      if (task === "retry") continue;
-      if (!task) {
-        if (!opts.watch) return;
-        const pollMs = opts.pollMs ?? 2000;
-        if (deps.store.waitForWork) await deps.store.waitForWork(Math.max(pollMs, NOTIFY_POLL_MS), stop);
-        else await deps.clock.sleep(pollMs, stop);
-        continue;
+    // The lease of the task this slot finished last: released together with the next claim (one
+    // write, one round trip on PostgreSQL), or on its own when the slot stops.
+    let done: Lease | null = null;
+    try {
+      for (;;) {
+        if (stop.aborted) return;
+        const heldSince = monotonicMs();
+        const task = await claims.next({ workerId, leaseMs, now: deps.clock.now(), ids: opts.ids }, done);
+        if (task === "retry") continue;
+        done = null;
+        if (!task) {
+          if (!opts.watch) return;
+          const pollMs = opts.pollMs ?? 2000;
+          if (deps.store.waitForWork) await deps.store.waitForWork(Math.max(pollMs, NOTIFY_POLL_MS), stop);
+          else await deps.clock.sleep(pollMs, stop);
+          continue;
+        }
+        done = await runClaimed(task, { workerId, leaseMs, heldSince }, deps, opts, summary);
+        if (opts.once) return;
       }
-      await runClaimed(task, { workerId, leaseMs, heldSince }, deps, opts, summary);
-      if (opts.once) return;
+    } finally {
+      if (done) await deps.store.releaseTask(done, {}, deps.clock.now()).catch(() => undefined);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, opts.concurrency) }, slot));
@@ -144,7 +152,7 @@ async function runClaimed(
   deps: EngineDeps,
   signals: Pick<WorkerOptions, "signal" | "drain">,
   summary: WorkerSummary,
-): Promise<void> {
+): Promise<Lease | null> {
   const outer = signals.signal;
   const { workerId, leaseMs } = claim;
   const lease: Lease = { taskId: task.id, workerId, token: task.leaseToken };
@@ -175,12 +183,12 @@ async function runClaimed(
       lost = true;
       sayLost("refused");
       summary.ran.push({ taskId: task.id, end: end.kind, verdict: null, status: "running" });
-      return;
+      return null;
     }
     if (end.kind === "interrupted" && end.reason === DRAINED) {
       await handBack(deps, lease, end.stageId);
       summary.ran.push({ taskId: task.id, end: end.kind, verdict: null, status: "queued" });
-      return;
+      return lease;
     }
     const after = await deps.store.getTask(task.id);
     summary.ran.push({
@@ -196,17 +204,18 @@ async function runClaimed(
       lost = true;
       sayLost("refused", message);
       summary.ran.push({ taskId: task.id, end: "interrupted", verdict: null, status: "running" });
-      return;
+      return null;
     }
     summary.errors.push({ taskId: task.id, message });
     await recordFailure(deps, lease, message);
   } finally {
     await kept.stop();
     outer.removeEventListener("abort", onOuter);
-    // A lost lease is left to end on the server's clock (or already moved on): releasing it would
-    // be refused anyway, and would wait on a store that may be out of reach.
-    if (!lost) await deps.store.releaseTask(lease, {}, deps.clock.now()).catch(() => undefined);
   }
+  // The caller releases the lease, with its next claim. A lost lease is left to end on the
+  // server's clock (or already moved on): releasing it would be refused anyway, and would wait on
+  // a store that may be out of reach.
+  return lost ? null : lease;
 }
 
 /** Says the one lease-lost line of a task, once, whoever notices first: the keeper or a refused write. */

@@ -124,7 +124,10 @@ describe("fixpoint cancel", () => {
     cli("add", "cancelled then killed", "--no-review");
     type Shown = { task: { status: string }; runs: { status: string; ended_at?: string | null }[] };
     const show = (id: string) => JSON.parse(cli("show", id, "--json").stdout) as Shown;
-    const running = (id: string) => () => show(id).task.status === "running";
+    const running = (id: string) => () => {
+      const s = show(id);
+      return s.task.status === "running" && s.runs.length > 0;
+    };
 
     // t-1: the worker dies, its lease runs out, then the task is cancelled.
     const first = startCli(["work", "--lease-ms", "1000"], { cwd: repo, env });

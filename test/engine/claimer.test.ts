@@ -9,13 +9,12 @@ function depsFailing(failures: number, error: FixpointError) {
   const events: EngineEvent[] = [];
   const clock = fakeClock();
   let calls = 0;
-  const store = {
-    claimTask: async () => {
-      calls++;
-      if (calls <= failures) throw error;
-      return null;
-    },
+  const claim = async () => {
+    calls++;
+    if (calls <= failures) throw error;
+    return null;
   };
+  const store = { claimTask: claim, releaseAndClaim: claim };
   const deps: ClaimerDeps = { store, clock, listener: (e: EngineEvent) => events.push(e) };
   return { deps, events, clock, calls: () => calls };
 }

@@ -205,6 +205,54 @@ export function runStoreContract(name: string, open: OpenStore): void {
         expect((await store.getTask("t-1"))?.leaseExpiresAt).toBe(1023);
       });
 
+      it("releaseAndClaim frees the finished task with its patch and takes the next, fenced like a release", async () => {
+        for (let i = 0; i < 3; i++) await store.createTask(newTask(), i);
+        const first = await store.claimTask({ workerId: "w", leaseMs: 10, now: 5 });
+        const second = await store.releaseAndClaim(
+          { lease: lease(first), patch: { status: "completed", finalVerdict: "APPROVED" } },
+          { workerId: "w", leaseMs: 10, now: 6 },
+        );
+        expect(second?.id).toBe("t-2");
+        expect(await store.getTask("t-1")).toMatchObject({
+          status: "completed",
+          workerId: null,
+          updatedAt: 6,
+        });
+        // A stale lease (t-1's, released already) releases nothing; the claim still happens.
+        const third = await store.releaseAndClaim(
+          { lease: lease(first), patch: { status: "failed" } },
+          { workerId: "w", leaseMs: 10, now: 7 },
+        );
+        expect(third?.id).toBe("t-3");
+        expect((await store.getTask("t-1"))?.status).toBe("completed");
+        expect((await store.getTask("t-2"))?.status).toBe("running");
+      });
+
+      it("releaseAndClaim never hands back the task it releases, even left queued or with its lease run out", async () => {
+        await store.createTask(newTask(), 0);
+        const held = await store.claimTask({ workerId: "w", leaseMs: 10, now: 0 });
+        expect(
+          await store.releaseAndClaim(
+            { lease: lease(held), patch: { status: "queued" } },
+            { workerId: "w", leaseMs: 10, now: 50 },
+          ),
+        ).toBeNull();
+        expect(await store.getTask("t-1")).toMatchObject({ status: "queued", workerId: null });
+        const again = await store.claimTask({ workerId: "w2", leaseMs: 10, now: 51 });
+        expect(again?.id).toBe("t-1");
+        expect(
+          await store.releaseAndClaim(
+            { lease: lease(again), patch: {} },
+            { workerId: "w2", leaseMs: 10, now: 99 },
+          ),
+        ).toBeNull();
+        expect(await store.getTask("t-1")).toMatchObject({
+          status: "running",
+          workerId: null,
+          leaseExpiresAt: null,
+        });
+      });
+
       it("a heartbeat never renews a cancelled task", async () => {
         await store.createTask(newTask(), 0);
         const held = await store.claimTask({ workerId: "w", leaseMs: 10, now: 0 });

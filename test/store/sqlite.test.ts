@@ -276,7 +276,7 @@ describe("claims by priority at size", () => {
     const db = new Database(path, { readonly: true });
     const plan = db
       .prepare(`EXPLAIN QUERY PLAN ${CLAIM_ANY}`)
-      .all({ workerId: "w", leaseUntil: 1, now: 1 })
+      .all({ workerId: "w", leaseUntil: 1, now: 1, exclude: "" })
       .map((r) => (r as { detail: string }).detail);
     db.close();
     expect(plan).toContain("SEARCH tasks USING COVERING INDEX tasks_claim_order (status=?)");

@@ -2,7 +2,7 @@
  * SQL text and parameters for the PostgreSQL store. Statements are built from the *shape* of a
  * patch or filter (which keys are set), never from values: every value is a `$n` parameter.
  */
-import type { FindingFilter, TaskFilter, TaskPatch } from "../../domain/store.js";
+import type { FindingFilter, Lease, TaskFilter, TaskPatch } from "../../domain/store.js";
 import type { Json, NewTask } from "../../domain/types.js";
 import { TASK_SELECT } from "../sqlite/rows.js";
 import { patchColumns } from "../task-patch.js";
@@ -78,18 +78,33 @@ export function claimSql(
   callerNow: number,
   clock: "database" | "caller",
   ids: readonly string[] | undefined,
+  done?: { lease: Lease; patch: TaskPatch },
 ): { sql: string; params: Params } {
   const p = new Params();
+  // Releasing the finished task in the same statement (`Store.releaseAndClaim`): a data-modifying
+  // WITH runs once, to completion; the claim reads its row count so its RETURNING (the wake-up
+  // NOTIFY of a task left queued) is evaluated, and never picks the task being released (the
+  // statement's snapshot still shows it held, and one statement must not update a row twice).
+  const release =
+    done === undefined
+      ? ""
+      : `WITH released AS (
+  UPDATE tasks SET ${patchSet(done.patch, callerNow, p)}, worker_id = NULL, lease_expires_at = NULL
+  WHERE id = ${p.add(done.lease.taskId)} AND worker_id = ${p.add(done.lease.workerId)} AND lease_token = ${p.add(done.lease.token)}
+  RETURNING ${NOTIFY_IF_QUEUED} AS woke)
+`;
   const nowSql = clock === "database" ? DB_NOW_MS : `${p.add(callerNow)}::bigint`;
   const idFilter = ids === undefined ? "" : ` AND id = ANY(${p.add(ids)}::text[])`;
+  const exclude = done === undefined ? "" : ` AND id <> ${p.add(done.lease.taskId)}`;
+  const readReleased = done === undefined ? "" : " AND (SELECT count(*) FROM released) >= 0";
   const sql = `
-UPDATE tasks SET status = 'running', worker_id = ${p.add(workerId)},
+${release}UPDATE tasks SET status = 'running', worker_id = ${p.add(workerId)},
   lease_expires_at = ${nowSql} + ${p.add(Math.max(0, Math.floor(leaseMs)))}::bigint,
   lease_token = lease_token + 1, updated_at = ${p.add(callerNow)}
 WHERE id = (
   SELECT id FROM tasks
-  WHERE live AND (status = 'queued' OR lease_expires_at < ${nowSql})${idFilter}
-  ORDER BY priority DESC, seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+  WHERE live AND (status = 'queued' OR lease_expires_at < ${nowSql})${idFilter}${exclude}
+  ORDER BY priority DESC, seq LIMIT 1 FOR UPDATE SKIP LOCKED)${readReleased}
 RETURNING ${TASK_SELECT}`;
   return { sql, params: p };
 }

@@ -131,15 +131,26 @@ export abstract class PgTaskOps extends PgQueries {
     return this.patchTask(id, patch, now);
   }
 
-  async claimTask(claim: ClaimRequest): Promise<Task | null> {
+  claimTask(claim: ClaimRequest): Promise<Task | null> {
+    return this.claimWith(claim, undefined);
+  }
+
+  releaseAndClaim(done: { lease: Lease; patch: TaskPatch }, claim: ClaimRequest): Promise<Task | null> {
+    return this.claimWith(claim, done);
+  }
+
+  /** One statement: the claim, after the release of `done` when given (see claimSql). */
+  private async claimWith(claim: ClaimRequest, done: { lease: Lease; patch: TaskPatch } | undefined) {
     const { sql, params } = claimSql(
       claim.workerId,
       claim.leaseMs,
       claim.now,
       this.settings.leaseClock,
       claim.ids,
+      done,
     );
-    const row = (await this.cells("claiming a task", sql, params, false))[0];
+    const action = done === undefined ? "claiming a task" : "releasing a task and claiming the next";
+    const row = (await this.cells(action, sql, params, false))[0];
     return row === undefined ? null : toTask(row);
   }
 

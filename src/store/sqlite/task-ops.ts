@@ -136,14 +136,29 @@ export abstract class SqliteTaskOps {
   }
 
   claimTask(claim: ClaimRequest): Promise<Task | null> {
-    return this.write("claiming a task", () => {
-      const params = { workerId: claim.workerId, now: claim.now, leaseUntil: claim.now + claim.leaseMs };
-      const row =
-        claim.ids === undefined
-          ? this.sql.getCells(CLAIM_ANY, params)
-          : this.sql.getCells(CLAIM_AMONG, { ...params, ids: JSON.stringify(claim.ids) });
-      return row === undefined ? null : toTask(row);
+    return this.write("claiming a task", () => this.claimNow(claim, ""));
+  }
+
+  releaseAndClaim(done: { lease: Lease; patch: TaskPatch }, claim: ClaimRequest): Promise<Task | null> {
+    return this.write("releasing a task and claiming the next", () => {
+      this.releaseNow(done.lease, done.patch, claim.now);
+      return this.claimNow(claim, done.lease.taskId);
     });
+  }
+
+  /** The claim statement; `exclude` is a task id it must not take ("" for none). */
+  private claimNow(claim: ClaimRequest, exclude: string): Task | null {
+    const params = {
+      workerId: claim.workerId,
+      now: claim.now,
+      leaseUntil: claim.now + claim.leaseMs,
+      exclude,
+    };
+    const row =
+      claim.ids === undefined
+        ? this.sql.getCells(CLAIM_ANY, params)
+        : this.sql.getCells(CLAIM_AMONG, { ...params, ids: JSON.stringify(claim.ids) });
+    return row === undefined ? null : toTask(row);
   }
 
   heartbeat(lease: Lease, leaseMs: number, now: number): Promise<boolean> {
@@ -161,12 +176,14 @@ export abstract class SqliteTaskOps {
    * and was taken over must not overwrite the new worker's state. Then it is a no-op.
    */
   releaseTask(lease: Lease, patch: TaskPatch, now: number): Promise<void> {
-    return this.write("releasing a task", () => {
-      const { set, params } = patchSql(patch);
-      this.sql.run(
-        `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL WHERE id = @id AND worker_id = @workerId AND lease_token = @token`,
-        { ...params, id: lease.taskId, workerId: lease.workerId, token: lease.token, now },
-      );
-    });
+    return this.write("releasing a task", () => this.releaseNow(lease, patch, now));
+  }
+
+  private releaseNow(lease: Lease, patch: TaskPatch, now: number): void {
+    const { set, params } = patchSql(patch);
+    this.sql.run(
+      `UPDATE tasks SET ${set}, worker_id = NULL, lease_expires_at = NULL WHERE id = @id AND worker_id = @workerId AND lease_token = @token`,
+      { ...params, id: lease.taskId, workerId: lease.workerId, token: lease.token, now },
+    );
   }
 }

@@ -55,11 +55,11 @@ UPDATE tasks SET status = 'running', worker_id = @workerId, lease_expires_at = @
 WHERE id = (
   SELECT id FROM (
     SELECT * FROM (
-      SELECT id, priority, seq FROM tasks WHERE status = 'queued'${idFilter}
+      SELECT id, priority, seq FROM tasks WHERE status = 'queued' AND id <> @exclude${idFilter}
       ORDER BY priority DESC, seq LIMIT 1)
     UNION ALL
     SELECT * FROM (
-      SELECT id, priority, seq FROM tasks WHERE status = 'running' AND lease_expires_at < @now${idFilter}
+      SELECT id, priority, seq FROM tasks WHERE status = 'running' AND lease_expires_at < @now AND id <> @exclude${idFilter}
       ORDER BY priority DESC, seq LIMIT 1)
   ) ORDER BY priority DESC, seq LIMIT 1)
 RETURNING ${TASK_SELECT}`;
