@@ -2,7 +2,8 @@
  * Task claims per second on one PostgreSQL server with 8 worker processes, side by side with
  * graphile-worker and pg-boss taking the same number of jobs on the same server in the same
  * invocation. fixpoint and graphile-worker run FIXPOINT_BENCH_PG_ROUNDS rounds (3) in alternating
- * order, each on a fresh database, and the median round of each is compared. Every system does the same per job: claim it, then mark it done. The clock runs
+ * order, each on a fresh database, and the median round of each is compared. Every system does the same per job: claim it, then mark it done
+ * (fixpoint as `fixpoint work` does: the done mark goes with the next claim, `releaseAndClaim`). The clock runs
  * from "go" (every process connected and waiting) until the last process found the queue empty.
  * Double claims are counted from the ids the processes report. CPU per job (the worker processes',
  * and the server's when it runs on this machine) is reported beside the rate: on a shared machine
