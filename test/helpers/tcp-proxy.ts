@@ -1,4 +1,5 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { onTestFinished } from "vitest";
 
 /**
  * A loopback TCP proxy that can cut the line without closing it: the network partition of the
@@ -102,4 +103,22 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A proxy in front of the server of the database `url` (closed when the test finishes) and the
+ * same URL through it, with a short statement timeout (`query_timeout`, ms) so a partition
+ * outlasts a statement: what a worker cut off from its database is given.
+ */
+export async function proxiedDatabase(
+  url: string,
+  queryTimeoutMs: number,
+): Promise<{ proxy: TcpProxy; url: string }> {
+  const direct = new URL(url);
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port) });
+  onTestFinished(() => proxy.close());
+  const via = new URL(url);
+  via.port = String(proxy.port);
+  via.searchParams.set("query_timeout", String(queryTimeoutMs));
+  return { proxy, url: via.toString() };
 }

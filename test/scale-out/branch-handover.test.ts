@@ -15,7 +15,9 @@ import {
   bareWithClones,
   branchCommits,
   type Invocation,
+  type TwoMachines,
   taskBranches,
+  twoMachines,
   writeProjectFiles,
 } from "./project.js";
 
@@ -27,21 +29,10 @@ function invocations(file: string): string[] {
  * Clones `a` and `b` of one bare repository, initialised with the three-step project pushing to
  * `origin`, sharing one SQLite store; one task ("three steps") added in clone A.
  */
-function twoClonesOneTask(): { bare: string; a: string; b: string; counts: string; env: NodeJS.ProcessEnv } {
-  const root = tempDir();
-  const { bare, clones } = bareWithClones(root, ["a", "b"]);
-  const [a, b] = clones as [string, string];
-  const counts = join(root, "counts.jsonl");
-  const env = isolatedEnv(root, {
-    FIXPOINT_TEST_COUNTS: counts,
-    FIXPOINT_DATABASE_URL: `sqlite:${join(root, "shared.db")}`,
-  });
-  for (const c of [a, b]) {
-    expect(runCli(["init"], { cwd: c, env }).code).toBe(0);
-    writeProjectFiles(c, { pushRemote: "origin" });
-  }
-  expect(runCli(["add", "three steps"], { cwd: a, env }).code).toBe(0);
-  return { bare, a, b, counts, env };
+function twoClonesOneTask(): TwoMachines {
+  const m = twoMachines((root) => `sqlite:${join(root, "shared.db")}`);
+  expect(runCli(["add", "three steps"], { cwd: m.a, env: m.env }).code).toBe(0);
+  return m;
 }
 
 describe("a task branch handed over through the remote", () => {

@@ -10,7 +10,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { IDLE_IN_TRANSACTION_MS } from "../../src/store/postgres/connection.js";
 import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
 import { databaseForTest } from "../helpers/pg-database.js";
-import { startTcpProxy } from "../helpers/tcp-proxy.js";
+import { proxiedDatabase } from "../helpers/tcp-proxy.js";
 import { newTask } from "../store/samples.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -18,16 +18,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe("a partition in the middle of a transaction", () => {
   it("does not keep the task locked past the server's idle-in-transaction limit, and writes nothing", async () => {
     const db = await databaseForTest();
-    const direct = new URL(db.url);
-    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port) });
-    onTestFinished(() => proxy.close());
-    const viaProxy = new URL(db.url);
-    viaProxy.port = String(proxy.port);
-    viaProxy.searchParams.set("query_timeout", "2000");
+    const { proxy, url: viaProxy } = await proxiedDatabase(db.url, 2000);
 
     const b = await openPostgresStore(db.url);
     onTestFinished(() => b.close());
-    const a = await openPostgresStore(viaProxy.toString(), {
+    const a = await openPostgresStore(viaProxy, {
       pool: { connectAttempts: 1, connectTimeoutMs: 2000 },
     });
     onTestFinished(() => a.close());

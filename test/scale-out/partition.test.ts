@@ -11,20 +11,13 @@
  * nothing, and goes on to run the next task queued.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import pg from "pg";
-import { describe, expect, it, onTestFinished } from "vitest";
-import { exited, git, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { exited, git, runCli, startCli, waitFor } from "../helpers/cli.js";
 import { readJsonLines } from "../helpers/jsonl.js";
 import { databaseForTest } from "../helpers/pg-database.js";
-import { startTcpProxy } from "../helpers/tcp-proxy.js";
-import {
-  bareWithClones,
-  branchCommits,
-  type Invocation,
-  taskBranches,
-  writeProjectFiles,
-} from "./project.js";
+import { proxiedDatabase } from "../helpers/tcp-proxy.js";
+import { branchCommits, type Invocation, taskBranches, twoMachines } from "./project.js";
 
 const LEASE_MS = "3000";
 const STAGES = ["one", "two", "three"];
@@ -72,28 +65,15 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string, valu
 describe("a worker cut off from the database", () => {
   it("loses its lease, another worker finishes the task, and when the line comes back it writes and pushes nothing", async () => {
     const db = await databaseForTest();
-    const direct = new URL(db.url);
-    const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port) });
-    onTestFinished(() => proxy.close());
-    const viaProxy = new URL(db.url);
-    viaProxy.port = String(proxy.port);
     // A short statement timeout (the default is 30 s), so the partition outlasts it: A's claims
     // then fail, and it must keep trying until the line comes back.
-    viaProxy.searchParams.set("query_timeout", "1500");
+    const { proxy, url: viaProxy } = await proxiedDatabase(db.url, 1500);
 
-    const root = tempDir();
-    const { bare, clones } = bareWithClones(root, ["machine-a", "machine-b"]);
-    const [a, b] = clones as [string, string];
-    const counts = join(root, "counts.jsonl");
-    const env = isolatedEnv(root, { FIXPOINT_TEST_COUNTS: counts, FIXPOINT_DATABASE_URL: db.url });
-    for (const c of [a, b]) {
-      expect(runCli(["init"], { cwd: c, env }).code).toBe(0);
-      writeProjectFiles(c, { pushRemote: "origin" });
-    }
+    const { bare, a, b, counts, env } = twoMachines(db.url);
     expect(runCli(["add", "task number 1"], { cwd: a, env }).code).toBe(0);
 
     const args = ["work", "--watch", "--lease-ms", LEASE_MS];
-    const envA = { ...env, FIXPOINT_DATABASE_URL: viaProxy.toString(), FIXPOINT_TEST_HOLD_STAGE: "two" };
+    const envA = { ...env, FIXPOINT_DATABASE_URL: viaProxy, FIXPOINT_TEST_HOLD_STAGE: "two" };
     const workerA = startCli(args, { cwd: a, env: envA });
     let workerB: ReturnType<typeof startCli> | undefined;
     try {

@@ -10,19 +10,12 @@
  * - every remote task branch holds each stage's commit exactly once, with the finished content.
  */
 import type { ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../src/util/seeded-random.js";
-import { exited, git, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
+import { exited, git, runCli, startCli, waitFor } from "../helpers/cli.js";
 import { readJsonLines } from "../helpers/jsonl.js";
 import { databaseForTest } from "../helpers/pg-database.js";
-import {
-  bareWithClones,
-  branchCommits,
-  type Invocation,
-  taskBranches,
-  writeProjectFiles,
-} from "./project.js";
+import { branchCommits, type Invocation, taskBranches, twoMachines } from "./project.js";
 
 const TASKS = 8;
 const KILLS = 5;
@@ -39,18 +32,8 @@ describe("two clones, one PostgreSQL store, workers killed at random moments", (
     const seed = Number(process.env.FIXPOINT_CHAOS_SEED ?? Date.now() % 1_000_000);
     const random = seededRandom(seed);
     const db = await databaseForTest();
-    const root = tempDir();
-    const { bare, clones } = bareWithClones(root, ["machine-a", "machine-b"]);
-    const counts = join(root, "counts.jsonl");
-    const env = isolatedEnv(root, {
-      FIXPOINT_TEST_COUNTS: counts,
-      FIXPOINT_DATABASE_URL: db.url,
-      FIXPOINT_TEST_STAGE_MS: "1500",
-    });
-    for (const c of clones) {
-      expect(runCli(["init"], { cwd: c, env }).code).toBe(0);
-      writeProjectFiles(c, { pushRemote: "origin" });
-    }
+    const { bare, a, b, counts, env } = twoMachines(db.url, { FIXPOINT_TEST_STAGE_MS: "1500" });
+    const clones = [a, b];
     for (let i = 1; i <= TASKS; i++) {
       expect(runCli(["add", `task number ${i}`], { cwd: clones[i % 2] as string, env }).code).toBe(0);
     }
@@ -159,15 +142,7 @@ describe("a worker killed at each crash point, the other clone finishing, on Pos
     "%s",
     async (point) => {
       const db = await databaseForTest();
-      const root = tempDir();
-      const { bare, clones } = bareWithClones(root, ["machine-a", "machine-b"]);
-      const [a, b] = clones as [string, string];
-      const counts = join(root, "counts.jsonl");
-      const env = isolatedEnv(root, { FIXPOINT_TEST_COUNTS: counts, FIXPOINT_DATABASE_URL: db.url });
-      for (const c of clones) {
-        expect(runCli(["init"], { cwd: c, env }).code).toBe(0);
-        writeProjectFiles(c, { pushRemote: "origin" });
-      }
+      const { bare, a, b, counts, env } = twoMachines(db.url);
       expect(runCli(["add", "three steps"], { cwd: a, env }).code).toBe(0);
       const first = startCli(["work", "--lease-ms", "1000"], {
         cwd: a,

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FIXTURE_AGENTS, git } from "../helpers/cli.js";
+import { FIXTURE_AGENTS, git, isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
 
 /** Three committing stages, then the gates: enough for a kill to land after a checkpoint. */
 export const THREE_STEP_WORKFLOW = `workflow "three-step" {
@@ -83,4 +83,41 @@ export interface Invocation {
   task: string;
   stage: string;
   pid: number;
+}
+
+/** Two "machines": clones `a` and `b` of one bare repository, one store, one counts file. */
+export interface TwoMachines {
+  bare: string;
+  a: string;
+  b: string;
+  /** The invocations file the counting agents append to (FIXPOINT_TEST_COUNTS). */
+  counts: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Two clones of one bare repository in a temporary folder, each initialised with the three-step
+ * project pushing to `origin`, sharing the store at `database` (FIXPOINT_DATABASE_URL; a function
+ * gets the temporary folder, for a shared SQLite file); `extraEnv`
+ * goes to every command. Throws when `init` fails.
+ */
+export function twoMachines(
+  database: string | ((root: string) => string),
+  extraEnv: Record<string, string> = {},
+): TwoMachines {
+  const root = tempDir();
+  const { bare, clones } = bareWithClones(root, ["machine-a", "machine-b"]);
+  const [a, b] = clones as [string, string];
+  const counts = join(root, "counts.jsonl");
+  const env = isolatedEnv(root, {
+    FIXPOINT_TEST_COUNTS: counts,
+    FIXPOINT_DATABASE_URL: typeof database === "string" ? database : database(root),
+    ...extraEnv,
+  });
+  for (const c of [a, b]) {
+    const init = runCli(["init"], { cwd: c, env });
+    if (init.code !== 0) throw new Error(`fixpoint init failed: ${init.stderr}`);
+    writeProjectFiles(c, { pushRemote: "origin" });
+  }
+  return { bare, a, b, counts, env };
 }

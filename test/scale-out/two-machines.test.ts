@@ -7,18 +7,11 @@
  * branch holds each stage's commit exactly once (no two commits with the same patch-id).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { exited, git, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
+import { exited, git, runCli, startCli, waitFor } from "../helpers/cli.js";
 import { readJsonLines } from "../helpers/jsonl.js";
 import { databaseForTest } from "../helpers/pg-database.js";
-import {
-  bareWithClones,
-  branchCommits,
-  type Invocation,
-  taskBranches,
-  writeProjectFiles,
-} from "./project.js";
+import { branchCommits, type Invocation, taskBranches, twoMachines } from "./project.js";
 
 const TASKS = 10;
 const STAGES = ["one", "two", "three"];
@@ -26,15 +19,7 @@ const STAGES = ["one", "two", "three"];
 describe("two clones, one PostgreSQL store, a worker killed mid-stage", () => {
   it("the other clone's worker finishes every task once, from the last checkpoint, each commit once on the remote", async () => {
     const db = await databaseForTest();
-    const root = tempDir();
-    const { bare, clones } = bareWithClones(root, ["machine-a", "machine-b"]);
-    const [a, b] = clones as [string, string];
-    const counts = join(root, "counts.jsonl");
-    const env = isolatedEnv(root, { FIXPOINT_TEST_COUNTS: counts, FIXPOINT_DATABASE_URL: db.url });
-    for (const c of [a, b]) {
-      expect(runCli(["init"], { cwd: c, env }).code).toBe(0);
-      writeProjectFiles(c, { pushRemote: "origin" });
-    }
+    const { bare, a, b, counts, env } = twoMachines(db.url);
     for (let i = 1; i <= TASKS; i++) {
       expect(runCli(["add", `task number ${i}`], { cwd: i % 2 ? a : b, env }).code).toBe(0);
     }
