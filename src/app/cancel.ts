@@ -1,4 +1,4 @@
-import type { Task } from "../domain/types.js";
+import { heldByLiveWorker, type Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import type { AppContext } from "./context.js";
 import { requireTask } from "./task-ref.js";
@@ -40,9 +40,4 @@ export async function cancelTask(
     );
     return { task: updated, was: task.status };
   });
-}
-
-/** A running task whose lease has not run out: its worker ends the run when it sees the cancel. */
-export function heldByLiveWorker(task: Task, now: number): boolean {
-  return task.status === "running" && task.leaseExpiresAt !== null && task.leaseExpiresAt > now;
 }

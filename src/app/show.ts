@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { worktreePath } from "../domain/naming.js";
 import {
   type Finding,
+  heldByLiveWorker,
   type Run,
   type StageExecution,
   type Task,
@@ -9,7 +10,6 @@ import {
   totalTokens,
 } from "../domain/types.js";
 import { listReviewArtifacts, restoreArtifacts } from "../engine/artifacts.js";
-import { heldByLiveWorker } from "./cancel.js";
 import type { AppContext } from "./context.js";
 import { type ReviewerRow, reviewerStats, reviewersDeps } from "./reviewers.js";
 import { requireTask } from "./task-ref.js";

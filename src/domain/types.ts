@@ -33,6 +33,11 @@ export function isActiveTask(status: TaskStatus): boolean {
   return status === "queued" || status === "running";
 }
 
+/** A running task whose lease has not run out at `now`: its worker is alive and will end its run. */
+export function heldByLiveWorker(task: Pick<Task, "status" | "leaseExpiresAt">, now: number): boolean {
+  return task.status === "running" && task.leaseExpiresAt !== null && task.leaseExpiresAt > now;
+}
+
 export const TASK_TYPES = ["implement", "review", "improve", "pr-rework"] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 

@@ -19,7 +19,7 @@ const CLAIM_RETRY_MAX_MS = 5_000;
  * Claims for every slot. A watching worker outlives a store it cannot reach (a network partition,
  * a database restart): a retryable store error is said once, in one line, and the claim is tried
  * again with backoff until the store answers (then it says so). Without `--watch` the error ends
- * the worker, as any other.
+ * the worker, like any other error.
  */
 export function claimer(deps: ClaimerDeps, opts: { watch: boolean }, stop: AbortSignal) {
   let failures = 0;
