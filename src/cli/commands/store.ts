@@ -8,7 +8,7 @@ export function registerStore(program: Command, io: Io): void {
   store
     .command("copy")
     .description(
-      "copy every task, run, stage, checkpoint, finding, event and marker from a SQLite store into an empty PostgreSQL database",
+      "copy every task, run, stage, checkpoint, finding, event, marker, stored artifact and learning from a SQLite store into an empty PostgreSQL database",
     )
     .requiredOption("--from <store>", "the SQLite store, e.g. sqlite:.fixpoint/fixpoint.db")
     .requiredOption("--to <url>", "the PostgreSQL database, postgres://user@host/db")
