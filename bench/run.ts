@@ -12,6 +12,7 @@ import { benchRegistry, REGISTRY_SIZES } from "./registry.js";
 import { fmt, renderReport } from "./report.js";
 import { benchStatus, STATUS_SIZES } from "./status.js";
 import { type BenchResult, machine } from "./util.js";
+import { benchWorkflowSize, WORKFLOW_SIZES } from "./workflow-size.js";
 
 /**
  * `npm run bench`: every SPEC §14 budget we can measure here, one after another (never in
@@ -34,11 +35,13 @@ const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_FINDINGS",
   "FIXPOINT_BENCH_TASKS",
   "FIXPOINT_BENCH_RESOLVED",
+  "FIXPOINT_BENCH_WORKFLOW",
 ];
 
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["engine", benchEngineOverhead],
   ["chain", () => benchChains(sizes("FIXPOINT_BENCH_CHAIN", CHAIN_SIZES))],
+  ["workflow", () => benchWorkflowSize(sizes("FIXPOINT_BENCH_WORKFLOW", WORKFLOW_SIZES))],
   ["registry", () => benchRegistry(sizes("FIXPOINT_BENCH_FINDINGS", REGISTRY_SIZES))],
   ["prompt", () => benchPromptBytes(sizes("FIXPOINT_BENCH_RESOLVED", [5_000])[0])],
   ["status", () => benchStatus(sizes("FIXPOINT_BENCH_TASKS", STATUS_SIZES))],

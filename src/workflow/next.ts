@@ -28,11 +28,12 @@ export function selectNext(workflow: Workflow, from: string, env: ConditionEnv):
 
 /**
  * Each workflow's transitions by `from`, in declaration order, built once: a scan of every
- * transition per stage made a 3,000-stage chain quadratic (issue 10). Workflows are immutable.
+ * transition per stage made a 3,000-stage chain quadratic (issue 10), and validating a
+ * 30,000-stage workflow too. Workflows are immutable once read.
  */
 const byFrom = new WeakMap<Workflow, Map<string, Transition[]>>();
 
-function transitionsFrom(workflow: Workflow, from: string): readonly Transition[] {
+export function transitionsFrom(workflow: Workflow, from: string): readonly Transition[] {
   let index = byFrom.get(workflow);
   if (index === undefined) {
     index = new Map();

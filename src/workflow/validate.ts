@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { type Diagnostic, errorMessage, type SourceLocation } from "../errors.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
 import { readWorkflow } from "./read-workflow.js";
+import { transitionsFrom } from "./next.js";
 import { checkConditionReferences } from "./references.js";
 import type { WorkflowSource } from "./source-info.js";
 import type { Route, StageDef, Transition, Workflow } from "./types.js";
@@ -35,7 +36,7 @@ export function checkGraph(workflow: Workflow, source: WorkflowSource): Diagnost
   for (const stage of workflow.stages.values()) {
     if (stage.kind === "decision") checkDecision(stage, source, report, checkTarget);
     else if (stage.kind !== "exit" && stage.parentId === undefined) {
-      if (!workflow.transitions.some((t) => t.from === stage.id)) {
+      if (transitionsFrom(workflow, stage.id).length === 0) {
         report(stage.loc, `${stage.kind} stage \`${stage.id}\` has no outgoing transition`);
       }
     }
@@ -112,13 +113,14 @@ function checkDecision(stage: StageDef, source: WorkflowSource, report: Report, 
 function reachableFrom(start: string, workflow: Workflow): Set<string> {
   const seen = new Set<string>();
   const queue = [start];
-  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i] as string;
     if (seen.has(id)) continue;
     seen.add(id);
     const stage = workflow.stages.get(id);
     for (const child of stage?.children ?? []) queue.push(child.id);
     for (const route of stage?.routes ?? []) queue.push(route.to);
-    for (const t of workflow.transitions) if (t.from === id) queue.push(t.to);
+    for (const t of transitionsFrom(workflow, id)) queue.push(t.to);
   }
   return seen;
 }

@@ -6,6 +6,7 @@ import { benchPromptBytes } from "../../bench/prompt-bytes.js";
 import { benchRegistry } from "../../bench/registry.js";
 import { renderReport } from "../../bench/report.js";
 import { benchStatus } from "../../bench/status.js";
+import { benchWorkflowSize } from "../../bench/workflow-size.js";
 import type { BenchResult } from "../../bench/util.js";
 
 /**
@@ -13,19 +14,21 @@ import type { BenchResult } from "../../bench/util.js";
  * is asserted here (CI machines vary); `npm run bench` measures at full size.
  */
 describe("benchmarks at smoke-test sizes", () => {
-  it("chain, registry, prompt and status benchmarks each produce a row per size in the report", async () => {
+  it("chain, registry, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
     expect(existsSync(fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url)))).toBe(true);
     const results: BenchResult[] = [
       ...(await benchChains([3, 5])),
       ...(await benchRegistry([50, 120])),
       ...(await benchPromptBytes(200)),
       ...(await benchStatus([20])),
+      ...(await benchWorkflowSize([20, 60])),
     ];
     const report = renderReport(results, { date: "2026-01-01", machine: "test machine" });
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
     // Chains: a ratio row per size and kind and the growth row of the no-op chain (the marginal
     // cost rows need sizes at least 50 stages apart).
-    expect(rows).toHaveLength(4 + 1 + 2 + 1 + 1);
+    // Workflows: a row per size and the growth row.
+    expect(rows).toHaveLength(4 + 1 + 2 + 1 + 1 + 3);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -36,6 +39,8 @@ describe("benchmarks at smoke-test sizes", () => {
     expect(report).toMatch(/registry work \(CPU\) in one fix cycle, \d+ findings/);
     expect(report).toContain("fix prompt at cycle 10 ÷ cycle 2, 200 resolved findings");
     expect(report).toContain("`fixpoint status --json`, 20 tasks, whole process");
+    expect(report).toContain("reading and checking a workflow of 60 stages");
+    expect(report).toContain("per-stage time reading a workflow, 60 ÷ 20 stages");
     for (const r of results) {
       expect(Number.isFinite(r.value) && r.value > 0).toBe(true);
       expect(rows.some((row) => row.startsWith(`| ${r.name} |`))).toBe(true);
