@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { type Diagnostic, errorMessage, type SourceLocation } from "../errors.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
-import { readWorkflow } from "./read-workflow.js";
 import { transitionsFrom } from "./next.js";
+import { readWorkflow } from "./read-workflow.js";
 import { checkConditionReferences } from "./references.js";
 import type { WorkflowSource } from "./source-info.js";
 import type { Route, StageDef, Transition, Workflow } from "./types.js";

@@ -6,8 +6,8 @@ import { benchPromptBytes } from "../../bench/prompt-bytes.js";
 import { benchRegistry } from "../../bench/registry.js";
 import { renderReport } from "../../bench/report.js";
 import { benchStatus } from "../../bench/status.js";
-import { benchWorkflowSize } from "../../bench/workflow-size.js";
 import type { BenchResult } from "../../bench/util.js";
+import { benchWorkflowSize } from "../../bench/workflow-size.js";
 
 /**
  * The issue 10 benchmarks at tiny sizes: they run end to end and produce their table. No timing
