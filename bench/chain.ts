@@ -181,10 +181,16 @@ export async function fixpointChain(n: number, edit: boolean): Promise<ChainTime
   }
 }
 
-/** Per-stage medians, last tenth vs first tenth: flat means per-stage cost does not grow with the stage number. */
-function growth(times: number[]): number {
+/**
+ * Last tenth vs first tenth of a chain's per-stage times, as medians (the typical stage) and as
+ * means (every stage's share of periodic work too: counter snapshots, SQLite's WAL checkpoints).
+ * Flat means per-stage cost does not grow with the stage number.
+ */
+function growth(times: number[]): { median: number; mean: number } {
   const tenth = Math.max(1, Math.floor(times.length / 10));
-  return median(times.slice(-tenth)) / median(times.slice(0, tenth));
+  const [first, last] = [times.slice(0, tenth), times.slice(-tenth)];
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { median: median(last) / median(first), mean: mean(last) / mean(first) };
 }
 
 /** The marginal-cost row needs chains at least this many stages apart. */
@@ -267,14 +273,18 @@ function slopeRow(small: Measured, large: Measured, edit: boolean): BenchResult 
   };
 }
 
+/** Judged by the larger of the two ratios (medians, means). */
 function growthRow(m: Measured): BenchResult {
-  const g = median(m.ours.map((t) => growth(t.gaps)));
+  const each = m.ours.map((t) => growth(t.gaps));
+  const med = median(each.map((g) => g.median));
+  const mean = median(each.map((g) => g.mean));
+  const g = Math.max(med, mean);
   return {
     name: `per-stage time at the end ÷ start of a ${m.n.toLocaleString("en")}-stage no-op chain`,
     value: g,
     unit: "×",
     budget: `≤ ${CHAIN_TARGET}×`,
     ok: g <= CHAIN_TARGET,
-    detail: `median of the last tenth of the stages over the first tenth, through \`fixpoint work\` (constant-size checkpoints); ${m.ours.length} run${m.ours.length === 1 ? "" : "s"}`,
+    detail: `last tenth of the stages over the first tenth, through \`fixpoint work\` (constant-size checkpoints): medians ${med.toFixed(2)}×, means ${mean.toFixed(2)}×; ${m.ours.length} run${m.ours.length === 1 ? "" : "s"}`,
   };
 }

@@ -6,37 +6,53 @@ import { parseRunState, type RunState, stateToJson } from "./state.js";
 
 /**
  * Checkpoints of constant size. The run state is small except for two maps that grow with the
- * number of distinct stages a run visits (`visits`, `outcomes`): a 3,000-stage pipeline would
- * copy 3,000 entries into every checkpoint. So a checkpoint stores the small part whole and,
- * of the two maps, only the entries changed since the last counter snapshot; the snapshot itself
- * lives in one marker per run (`counters:<task>:<run>`), rewritten — in the same transaction as
- * a checkpoint — once the changes since it exceed SNAPSHOT_AFTER entries. Writing a checkpoint
- * costs O(SNAPSHOT_AFTER) amortised; loading one reads one checkpoint row and one marker.
+ * number of distinct stages a run visits (`visits`, `outcomes`): a 10,000-stage pipeline would
+ * copy 10,000 entries into every checkpoint. So a checkpoint stores the small part whole and,
+ * of the two maps, only the entries changed since the last counter snapshot. The snapshot lives
+ * in pages: markers `counters:<task>:<run>:p<k>`, each holding the counters of PAGE_SIZE stage
+ * ids in the order the run first counted them. Once the changes since the last snapshot exceed
+ * SNAPSHOT_AFTER entries, the pages holding them are rewritten, in the same transaction as the
+ * checkpoint. A pipeline's changes sit in one or two pages and a loop's in a few, so a stage
+ * costs O(SNAPSHOT_AFTER + PAGE_SIZE) amortised at any length (one snapshot of the whole map,
+ * as before, cost O(stages) every 64 stages: at 10,000 stages, 12 ms). Loading reads one
+ * checkpoint row and every page once.
  *
  * A checkpoint without `counters` holds both maps whole (version 1 rows, `resume`'s rewrites,
- * a run's first checkpoint) and loads on its own.
+ * a run's first checkpoint) and loads on its own; one whose `counters` has no `pages` refers to
+ * the single snapshot marker `counters:<task>:<run>` earlier versions wrote.
  */
 export const SNAPSHOT_AFTER = 64;
+/** Stage ids per snapshot page. */
+export const PAGE_SIZE = 64;
 
-/** Which counter entries changed since the run's last snapshot (in memory, per run). */
+/** Where a run's counters stand against their snapshot (in memory, per run). */
 export interface CounterLog {
-  /** Generation of the snapshot marker; 0 before the first. */
+  /** Generation of the snapshot; 0 before the first (the next checkpoint writes every page). */
   gen: number;
+  /** Ids whose counters changed since the snapshot. */
   changed: Set<string>;
+  /** The ids of each page, in first-counted order; `pageOf` is its inverse. */
+  pages: string[][];
+  pageOf: Map<string, number>;
 }
 
 export function newCounterLog(): CounterLog {
-  return { gen: 0, changed: new Set() };
+  return { gen: 0, changed: new Set(), pages: [], pageOf: new Map() };
 }
 
+/** The single snapshot marker of checkpoints written before pages (read only). */
 export function countersKey(taskId: string, runId: number): string {
   return `counters:${taskId}:${runId}`;
 }
 
-/** What to write for a checkpoint: the checkpoint JSON and, when due, a new counter snapshot. */
+export function counterPageKey(taskId: string, runId: number, page: number): string {
+  return `counters:${taskId}:${runId}:p${page}`;
+}
+
+/** What to write for a checkpoint: the checkpoint JSON and, when due, the snapshot pages. */
 export interface CheckpointWrite {
   state: JsonObject;
-  snapshot: { key: string; value: JsonObject } | null;
+  snapshot: { key: string; value: JsonObject }[] | null;
 }
 
 /**
@@ -61,12 +77,37 @@ export function encodeCheckpoint(
     failedReviews: [...rest.failedReviews],
   };
   if (log.gen === 0 || log.changed.size > SNAPSHOT_AFTER) {
+    // The first snapshot of a log holds every counter: whatever an earlier form stored is replaced.
+    const ids =
+      log.gen === 0
+        ? new Set([...Object.keys(toRecord(visits)), ...Object.keys(toRecord(outcomes))])
+        : log.changed;
+    const dirty = new Set<number>();
+    for (const id of ids) dirty.add(pageFor(log, id));
     log.gen += 1;
     log.changed.clear();
-    const value = { gen: log.gen, visits: toRecord(visits), outcomes: toRecord(outcomes) };
+    const snapshot = [...dirty].map((page) => {
+      const pv: Record<string, number> = {};
+      const po: Record<string, string> = {};
+      for (const id of log.pages[page] ?? []) {
+        const v = getCount(visits, id);
+        if (v !== undefined) pv[id] = v;
+        const o = getCount(outcomes, id);
+        if (o !== undefined) po[id] = o;
+      }
+      return {
+        key: counterPageKey(where.taskId, where.runId, page),
+        value: { gen: log.gen, visits: pv, outcomes: po },
+      };
+    });
     return {
-      state: toJson({ ...small, visits: {}, outcomes: {}, counters: { gen: log.gen } }),
-      snapshot: { key: countersKey(where.taskId, where.runId), value: toJson(value) },
+      state: toJson({
+        ...small,
+        visits: {},
+        outcomes: {},
+        counters: { gen: log.gen, pages: log.pages.length },
+      }),
+      snapshot,
     };
   }
   const dv: Record<string, number> = {};
@@ -78,9 +119,28 @@ export function encodeCheckpoint(
     if (o !== undefined) dout[id] = o;
   }
   return {
-    state: toJson({ ...small, visits: dv, outcomes: dout, counters: { gen: log.gen } }),
+    state: toJson({
+      ...small,
+      visits: dv,
+      outcomes: dout,
+      counters: { gen: log.gen, pages: log.pages.length },
+    }),
     snapshot: null,
   };
+}
+
+/** The page holding `id`, given one (the last, or a new one when it is full) if it has none. */
+function pageFor(log: CounterLog, id: string): number {
+  const known = log.pageOf.get(id);
+  if (known !== undefined) return known;
+  let page = log.pages.length - 1;
+  if (page < 0 || (log.pages[page]?.length ?? 0) >= PAGE_SIZE) {
+    log.pages.push([]);
+    page += 1;
+  }
+  log.pages[page]?.push(id);
+  log.pageOf.set(id, page);
+  return page;
 }
 
 /**
@@ -92,9 +152,9 @@ function toJson(value: object): JsonObject {
   return value as JsonObject;
 }
 
-/** Writes a checkpoint and its snapshot (when due) through `tx`, which must be one transaction. */
+/** Writes a checkpoint's snapshot pages (when due) through `tx`, which must be one transaction. */
 export async function writeSnapshot(tx: StoreOps, write: CheckpointWrite, now: number): Promise<void> {
-  if (write.snapshot) await tx.setMarker(write.snapshot.key, write.snapshot.value, now);
+  for (const page of write.snapshot ?? []) await tx.setMarker(page.key, page.value, now);
 }
 
 /**
@@ -117,34 +177,62 @@ export async function loadRunState(
       return { state: parseRunState(cp.state, taskId), log: newCounterLog() };
     }
   }
-  const gen = counterGen(raw);
-  if (gen === null || raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+  const counters = counterRef(raw);
+  if (counters === null || raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     return { state: parseRunState(raw, taskId), log: newCounterLog() };
   }
-  const snap = await store.getMarker(countersKey(taskId, runId));
-  const base = snap !== null && typeof snap === "object" && !Array.isArray(snap) ? snap : null;
-  if (base === null || base.gen !== gen) {
-    throw new FixpointError(
+  const missing = (what: string) =>
+    new FixpointError(
       "checkpoint",
-      `task ${taskId}: its checkpoint refers to counter snapshot ${gen}, which is missing; run \`fixpoint retry ${taskId}\` to start a new run from scratch`,
+      `task ${taskId}: its checkpoint refers to counter snapshot ${counters.gen}${what}, which is missing; run \`fixpoint retry ${taskId}\` to start a new run from scratch`,
     );
+  const log = newCounterLog();
+  const base = { visits: {} as JsonObject, outcomes: {} as JsonObject };
+  if (counters.pages === null) {
+    // The single marker of earlier versions; the next checkpoint rewrites it as pages (gen 0).
+    const snap = asObject((await store.getMarker(countersKey(taskId, runId))) ?? undefined);
+    if (snap.gen !== counters.gen) throw missing("");
+    base.visits = asObject(snap.visits);
+    base.outcomes = asObject(snap.outcomes);
+  } else {
+    log.gen = counters.gen;
+    for (let page = 0; page < counters.pages; page++) {
+      const snap = asObject((await store.getMarker(counterPageKey(taskId, runId, page))) ?? undefined);
+      // A page is rewritten only with a checkpoint of its generation: never a newer one than ours.
+      if (typeof snap.gen !== "number" || snap.gen > counters.gen) throw missing(` (page ${page})`);
+      const pv = asObject(snap.visits);
+      const po = asObject(snap.outcomes);
+      const ids = [...new Set([...Object.keys(pv), ...Object.keys(po)])];
+      log.pages.push(ids);
+      for (const id of ids) log.pageOf.set(id, page);
+      Object.assign(base.visits, pv);
+      Object.assign(base.outcomes, po);
+    }
   }
-  const { counters: _gen, ...delta } = raw as JsonObject;
+  const { counters: _ref, ...delta } = raw as JsonObject;
   const merged = {
     ...delta,
-    visits: { ...asObject(base.visits), ...asObject(delta.visits) },
-    outcomes: { ...asObject(base.outcomes), ...asObject(delta.outcomes) },
+    visits: { ...base.visits, ...asObject(delta.visits) },
+    outcomes: { ...base.outcomes, ...asObject(delta.outcomes) },
   };
   const state = parseRunState(merged, taskId);
-  const changed = new Set([...Object.keys(asObject(delta.visits)), ...Object.keys(asObject(delta.outcomes))]);
-  return { state, log: { gen, changed } };
+  if (counters.pages !== null) {
+    for (const id of [...Object.keys(asObject(delta.visits)), ...Object.keys(asObject(delta.outcomes))])
+      log.changed.add(id);
+  }
+  return { state, log };
 }
 
-function counterGen(raw: Json): number | null {
+/** A checkpoint's reference to its snapshot: its generation and page count (null: one marker). */
+function counterRef(raw: Json): { gen: number; pages: number | null } | null {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return null;
   const c = raw.counters;
   if (c === null || typeof c !== "object" || Array.isArray(c)) return null;
-  return typeof c.gen === "number" ? c.gen : null;
+  if (typeof c.gen !== "number") return null;
+  return {
+    gen: c.gen,
+    pages: typeof c.pages === "number" && Number.isSafeInteger(c.pages) && c.pages >= 0 ? c.pages : null,
+  };
 }
 
 function asObject(v: Json | undefined): JsonObject {

@@ -1,44 +1,49 @@
 /**
- * Per-stage counters (visits, last outcomes) as a persistent two-level table: stage id → bucket
- * (a hash) → value. The pure step returns a new state after every stage; copying a flat map of
- * every stage a 3,000-stage run visited would cost O(stages) per stage, quadratic over the run.
- * An update here copies one bucket and the bucket index: O(stages / BUCKETS + BUCKETS).
+ * Per-stage counters (visits, last outcomes) as a persistent three-level table: stage id → two
+ * hash digits (64 × 64) → value. The pure step returns a new state after every stage; copying a
+ * flat map of every stage a 10,000-stage run visited would cost O(stages) per stage, quadratic
+ * over the run. An update here copies one leaf and the two index levels above it: O(64 + 64 +
+ * stages / 4,096), the same at any size a run reaches (`max-stages` defaults to 10,000).
  *
  * `{}` is an empty table. Checkpoints store the flat form (`toRecord` / `fromRecord`).
  */
-export type Counters<V> = Readonly<Record<string, Readonly<Record<string, V>>>>;
+export type Counters<V> = Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, V>>>>>>;
 
-const BUCKETS = 64;
+const FAN_OUT = 64;
 
-function bucketOf(id: string): string {
+/** The two hash digits of a stage id (djb2). */
+function slotsOf(id: string): [string, string] {
   let h = 5381;
   for (let i = 0; i < id.length; i++) h = ((h << 5) + h + id.charCodeAt(i)) | 0;
-  return String((h >>> 0) % BUCKETS);
+  const u = h >>> 0;
+  return [String(u % FAN_OUT), String(Math.floor(u / FAN_OUT) % FAN_OUT)];
 }
 
 export function getCount<V>(table: Counters<V>, id: string): V | undefined {
-  return table[bucketOf(id)]?.[id];
+  const [a, b] = slotsOf(id);
+  return table[a]?.[b]?.[id];
 }
 
 /** A new table with `id` set to `value`; `table` is left as it was. */
 export function setCount<V>(table: Counters<V>, id: string, value: V): Counters<V> {
-  const b = bucketOf(id);
-  return { ...table, [b]: { ...table[b], [id]: value } };
+  const [a, b] = slotsOf(id);
+  const mid = table[a];
+  return { ...table, [a]: { ...mid, [b]: { ...mid?.[b], [id]: value } } };
 }
 
 /** The flat `id → value` form, for checkpoints and for reading. */
 export function toRecord<V>(table: Counters<V>): Record<string, V> {
   const out: Record<string, V> = {};
-  for (const bucket of Object.values(table)) Object.assign(out, bucket);
+  for (const mid of Object.values(table)) for (const leaf of Object.values(mid)) Object.assign(out, leaf);
   return out;
 }
 
 export function fromRecord<V>(flat: Readonly<Record<string, V>>): Counters<V> {
-  const out: Record<string, Record<string, V>> = {};
+  const out: Record<string, Record<string, Record<string, V>>> = {};
   for (const [id, value] of Object.entries(flat)) {
-    const b = bucketOf(id);
-    out[b] ??= {};
-    (out[b] as Record<string, V>)[id] = value;
+    const [a, b] = slotsOf(id);
+    const mid = (out[a] ??= {});
+    (mid[b] ??= {})[id] = value;
   }
   return out;
 }

@@ -2,7 +2,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/domain/types.js";
-import { countersKey, loadRunState, SNAPSHOT_AFTER } from "../../src/engine/checkpoint.js";
+import {
+  counterPageKey,
+  countersKey,
+  loadRunState,
+  PAGE_SIZE,
+  SNAPSHOT_AFTER,
+} from "../../src/engine/checkpoint.js";
 import { toRecord } from "../../src/engine/counters.js";
 import { initialRunState } from "../../src/engine/state.js";
 import { approveAll } from "../helpers/agent-replies.js";
@@ -58,6 +64,94 @@ describe("checkpoints", () => {
       400,
     );
     expect(Object.values(toRecord(loaded?.state.visits ?? {})).every((v) => v === 1)).toBe(true);
+  });
+
+  it("keep their counter snapshot in pages of PAGE_SIZE stages, in the order the run reached them", async () => {
+    h = await harnessWith(400);
+    const t = await h.addTask({ workflow: "chain400" });
+    await h.runAll();
+    expect((await h.task(t.id)).finalVerdict).toBe("APPROVED");
+    const [run] = await h.runs(t.id);
+    const runId = run?.id ?? -1;
+    const cp = await h.store.getCheckpoint(runId);
+    const ref = (cp?.state as { counters?: { gen: number; pages: number } }).counters;
+    // 400 chain stages and the exit: 401 ids, 7 pages of 64.
+    expect(ref?.pages).toBe(Math.ceil(401 / PAGE_SIZE));
+    const seen: string[] = [];
+    for (let page = 0; page < (ref?.pages ?? 0); page++) {
+      const marker = (await h.store.getMarker(counterPageKey(t.id, runId, page))) as {
+        gen: number;
+        visits: Record<string, number>;
+      } | null;
+      expect(marker).not.toBeNull();
+      expect(marker?.gen).toBeLessThanOrEqual(ref?.gen ?? 0);
+      expect(Object.keys(marker?.visits ?? {}).length).toBeLessThanOrEqual(PAGE_SIZE);
+      seen.push(...Object.keys(marker?.visits ?? {}));
+    }
+    // A chain fills its pages in order: s1…s64 in page 0, and so on.
+    expect(seen.slice(0, 3)).toEqual(["s1", "s2", "s3"]);
+    expect(new Set(seen).size).toBeGreaterThanOrEqual(400 - SNAPSHOT_AFTER - 1);
+  });
+
+  it("refuse, naming the task and the page, a checkpoint whose snapshot page is missing", async () => {
+    h = await harnessWith(10);
+    const t = await h.addTask({ workflow: "chain10" });
+    const run = await h.store.createRun(t.id, "start", {}, 1);
+    await h.store.setMarker(counterPageKey(t.id, run.id, 0), { gen: 2, visits: { s1: 1 }, outcomes: {} }, 1);
+    const state = { ...initialRunState("s3"), counters: { gen: 2, pages: 2 } } as unknown as JsonObject;
+    await h.store.commitStage({
+      taskId: t.id,
+      runId: run.id,
+      stage: null,
+      checkpoint: { state },
+      findings: [],
+      events: [],
+      task: {},
+      now: 2,
+    });
+    await expect(loadRunState(h.store, t.id, run.id)).rejects.toMatchObject({
+      code: "checkpoint",
+      message: expect.stringMatching(new RegExp(`task ${t.id}.*page 1`)),
+    });
+  });
+
+  it("written with the single snapshot marker of earlier versions load and continue in pages", async () => {
+    h = await harnessWith(10);
+    const t = await h.addTask({ workflow: "chain10" });
+    const run = await h.store.createRun(t.id, "start", {}, 1);
+    const counted = { s1: 1, s2: 1, s3: 1 };
+    const done = { s1: "success", s2: "success", s3: "success" };
+    await h.store.setMarker(countersKey(t.id, run.id), { gen: 3, visits: counted, outcomes: done }, 1);
+    const state = {
+      ...initialRunState("s5"),
+      visits: { s4: 1 },
+      outcomes: { s4: "success" },
+      counters: { gen: 3 },
+    } as unknown as JsonObject;
+    await h.store.commitStage({
+      taskId: t.id,
+      runId: run.id,
+      stage: null,
+      checkpoint: { state },
+      findings: [],
+      events: [],
+      task: {},
+      now: 2,
+    });
+    const before = await loadRunState(h.store, t.id, run.id);
+    expect(toRecord(before?.state.visits ?? {})).toEqual({ s1: 1, s2: 1, s3: 1, s4: 1 });
+    await h.runAll();
+    expect((await h.task(t.id)).finalVerdict).toBe("APPROVED");
+    expect(await h.runs(t.id)).toHaveLength(1);
+    expect((await h.stages(t.id)).map((s) => s.stageId)[0]).toBe("s5");
+    const end = await loadRunState(h.store, t.id, run.id);
+    const visits = toRecord(end?.state.visits ?? {});
+    expect(Object.keys(visits).sort()).toEqual(
+      ["done", ...Array.from({ length: 10 }, (_, i) => `s${i + 1}`)].sort(),
+    );
+    expect(Object.values(visits).every((v) => v === 1)).toBe(true);
+    const cp = await h.store.getCheckpoint(run.id);
+    expect((cp?.state as { counters?: { pages?: number } }).counters?.pages).toBe(1);
   });
 
   it("resume a run interrupted between snapshots with every counter intact", async () => {
