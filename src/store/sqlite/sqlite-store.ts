@@ -97,7 +97,7 @@ class SqliteStore extends SqliteTaskOps implements Store {
     const tx = Object.create(this, { inTx: { value: true } }) as SqliteStore;
     try {
       try {
-        this.db.prepare("BEGIN IMMEDIATE").run();
+        this.sql.run("BEGIN IMMEDIATE");
       } catch (e) {
         throw toStoreError(e, this.path, this.busyTimeoutMs, "starting a transaction");
       }
@@ -105,13 +105,13 @@ class SqliteStore extends SqliteTaskOps implements Store {
         if (opts.fence) this.assertLease(opts.fence);
         const result = await fn(tx);
         try {
-          this.db.prepare("COMMIT").run();
+          this.sql.run("COMMIT");
         } catch (e) {
           throw toStoreError(e, this.path, this.busyTimeoutMs, "committing a transaction");
         }
         return result;
       } catch (e) {
-        if (this.db.inTransaction) this.db.prepare("ROLLBACK").run();
+        if (this.db.inTransaction) this.sql.run("ROLLBACK");
         throw e;
       }
     } finally {
