@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createScriptedBackend, type ScriptReply } from "../src/agents/scripted.js";
 import { loadConfig } from "../src/config/load.js";
 import { createDemoRepo } from "../src/demo/project.js";
@@ -17,9 +16,10 @@ import { createProcessRunner } from "../src/util/process-runner.js";
 import { loadWorkflow } from "../src/workflow/loader.js";
 import { parseWorkflow } from "../src/workflow/parse.js";
 import type { Workflow } from "../src/workflow/types.js";
-import type { BenchResult } from "./util.js";
+import { type BenchResult, repoRoot } from "./util.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** The checkout (compiled in dist-bench/bench or run from source in bench/). */
+const ROOT = repoRoot();
 
 /** The reference scenario (SPEC §14): 8 seeded defects spread over 3 reviewers. */
 const DEFECTS: { key: string; owner: string; title: string }[] = [

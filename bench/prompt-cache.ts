@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createAnthropicApiBackend } from "../src/agents/anthropic-api.js";
 import { priceFor } from "../src/agents/pricing.js";
 import { createScriptedBackend, type ScriptReply } from "../src/agents/scripted.js";
@@ -19,7 +18,7 @@ import { createProcessRunner } from "../src/util/process-runner.js";
 import { loadWorkflow } from "../src/workflow/loader.js";
 import { commonPrefix, createFakePromptCache } from "../test/e2e/fake-model/prompt-cache.js";
 import { startFakeModel } from "../test/e2e/fake-model/server.js";
-import type { BenchResult } from "./util.js";
+import { type BenchResult, repoRoot } from "./util.js";
 
 /**
  * Issue 16, item 6: the reference loop (three parallel reviewers, a 200-line change, two review
@@ -29,7 +28,8 @@ import type { BenchResult } from "./util.js";
  * at once (what the warm start costs and saves), and the layout before issue 16 (its templates
  * installed as project overrides), side by side.
  */
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** The checkout (compiled in dist-bench/bench or run from source in bench/). */
+const ROOT = repoRoot();
 const MODEL = "claude-sonnet-4-5";
 const FIRST_BYTE_MS = 400;
 const ANSWER_MS = 800;
@@ -90,8 +90,10 @@ const json = (v: unknown): string => `\`\`\`json\n${JSON.stringify(v)}\n\`\`\``;
 function reviewReply(prompt: string): { text: string } {
   const prior = [...prompt.matchAll(/^(F-\d+) \| P\d \|/gm)].map((m) => ({ id: m[1], status: "resolved" }));
   const isCode = /stage `review_code`|Review for correctness and design/.test(prompt);
+  // A removed line of a diff ("-…") shows the defect gone, not there.
+  const present = prompt.split("\n").some((line) => line.includes(BUG) && !line.startsWith("-"));
   const findings =
-    isCode && prompt.includes(BUG)
+    isCode && present
       ? [
           {
             severity: "P1",

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { benchChains } from "../../bench/chain.js";
 import { benchPromptBytes } from "../../bench/prompt-bytes.js";
+import { benchPromptCache } from "../../bench/prompt-cache.js";
 import { benchRegistry } from "../../bench/registry.js";
 import { renderReport } from "../../bench/report.js";
 import { benchStatus } from "../../bench/status.js";
@@ -45,5 +46,14 @@ describe("benchmarks at smoke-test sizes", () => {
       expect(Number.isFinite(r.value) && r.value > 0).toBe(true);
       expect(rows.some((row) => row.startsWith(`| ${r.name} |`))).toBe(true);
     }
+  }, 240_000);
+
+  it("the prompt-cache benchmark runs its reference loop (3 reviewers, 2 cycles) to APPROVED in every layout", async () => {
+    // It throws when a loop does not end APPROVED after exactly two review cycles.
+    const results = await benchPromptCache();
+    expect(results.map((r) => r.name)).toContain(
+      "review prompt bytes already sent by an earlier call of the task",
+    );
+    for (const r of results) expect(Number.isFinite(r.value)).toBe(true);
   }, 240_000);
 });
