@@ -22,14 +22,14 @@ describe("benchmarks at smoke-test sizes", () => {
       ...(await benchRegistry([50, 120])),
       ...(await benchPromptBytes(200)),
       ...(await benchStatus([20])),
-      ...(await benchWorkflowSize([20, 60])),
+      ...(await benchWorkflowSize([20, 40, 80])),
     ];
     const report = renderReport(results, { date: "2026-01-01", machine: "test machine" });
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
     // Chains: a ratio row per size and kind and the growth row of the no-op chain (the marginal
     // cost rows need sizes at least 50 stages apart).
     // Workflows: a row per size and the growth row.
-    expect(rows).toHaveLength(4 + 1 + 2 + 1 + 1 + 3);
+    expect(rows).toHaveLength(4 + 1 + 2 + 1 + 1 + 4);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -40,8 +40,8 @@ describe("benchmarks at smoke-test sizes", () => {
     expect(report).toMatch(/registry work \(CPU\) in one fix cycle, \d+ findings/);
     expect(report).toContain("fix prompt at cycle 10 ÷ cycle 2, 200 resolved findings");
     expect(report).toContain("`fixpoint status --json`, 20 tasks, whole process");
-    expect(report).toContain("reading and checking a workflow of 60 stages");
-    expect(report).toContain("per-stage time reading a workflow, 60 ÷ 20 stages");
+    expect(report).toContain("reading and checking a workflow of 80 stages");
+    expect(report).toContain("time per stage added reading a workflow, 40 → 80 ÷ 20 → 40 stages");
     for (const r of results) {
       expect(Number.isFinite(r.value) && r.value > 0).toBe(true);
       expect(rows.some((row) => row.startsWith(`| ${r.name} |`))).toBe(true);
