@@ -28,7 +28,8 @@ ${rows.join("\n")}
 
 Notes:
 - Side by side (issue 10): the chain benchmark runs its floor and fixpoint alternately in the same
-  process (5 rounds per size up to 100 stages, 3 up to 1,000, 1 above), after one untimed short
+  process (5 rounds per size up to 100 stages, 3 up to 1,000 and for longer no-op chains, 1 for
+  longer chains that edit a file), after one untimed short
   chain of each (module loading and first JIT compiles are start-up, not per-stage cost). The
   floor is the least any tool must do per stage: one SQLite commit of a row naming the stage and
   the next one, on a connection opened by the store's own \`openDatabase\` (WAL,
@@ -42,8 +43,10 @@ Notes:
   time" rows compare the medians. "marginal cost" rows divide the difference of the whole chain's
   wall time (fixpoint: the whole \`runWorker\` call, start-up included) between the smallest and the
   largest size by the difference in stages: start-up cancels out, pauses (GC, WAL checkpoints,
-  a busy machine) count. "end ÷ start" compares the per-stage median of a chain's last tenth with
-  its first tenth.
+  a busy machine) count. "end ÷ start" compares a chain's last tenth of stages with its first
+  tenth, as medians and as means (means count periodic work: counter snapshots, WAL
+  checkpoints), and is judged on the larger; the exit stage, which carries the run's end, is not
+  in the last tenth, as the first stage is not in the first.
 - Registry work is CPU time of one fix cycle (load, three reviewers' statuses and new findings
   against the whole registry, the bounded fix section, the fix report, the drain), so other
   processes on the machine do not count against it.
