@@ -12,6 +12,7 @@ import {
 import { toRecord } from "../../src/engine/counters.js";
 import { initialRunState } from "../../src/engine/state.js";
 import { approveAll } from "../helpers/agent-replies.js";
+import { putCheckpoint } from "../helpers/checkpoint.js";
 import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
 
 let h: EngineHarness | undefined;
@@ -99,16 +100,7 @@ describe("checkpoints", () => {
     const run = await h.store.createRun(t.id, "start", {}, 1);
     await h.store.setMarker(counterPageKey(t.id, run.id, 0), { gen: 2, visits: { s1: 1 }, outcomes: {} }, 1);
     const state = { ...initialRunState("s3"), counters: { gen: 2, pages: 2 } } as unknown as JsonObject;
-    await h.store.commitStage({
-      taskId: t.id,
-      runId: run.id,
-      stage: null,
-      checkpoint: { state },
-      findings: [],
-      events: [],
-      task: {},
-      now: 2,
-    });
+    await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, state);
     await expect(loadRunState(h.store, t.id, run.id)).rejects.toMatchObject({
       code: "checkpoint",
       message: expect.stringMatching(new RegExp(`task ${t.id}.*page 1`)),
@@ -128,16 +120,7 @@ describe("checkpoints", () => {
       outcomes: { s4: "success" },
       counters: { gen: 3 },
     } as unknown as JsonObject;
-    await h.store.commitStage({
-      taskId: t.id,
-      runId: run.id,
-      stage: null,
-      checkpoint: { state },
-      findings: [],
-      events: [],
-      task: {},
-      now: 2,
-    });
+    await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, state);
     const before = await loadRunState(h.store, t.id, run.id);
     expect(toRecord(before?.state.visits ?? {})).toEqual({ s1: 1, s2: 1, s3: 1, s4: 1 });
     await h.runAll();
@@ -184,16 +167,7 @@ describe("checkpoints", () => {
     const t = await h.addTask({ workflow: "chain10" });
     const run = await h.store.createRun(t.id, "start", {}, 1);
     const state = { ...initialRunState("s3"), counters: { gen: 4 } } as unknown as JsonObject;
-    await h.store.commitStage({
-      taskId: t.id,
-      runId: run.id,
-      stage: null,
-      checkpoint: { state },
-      findings: [],
-      events: [],
-      task: {},
-      now: 2,
-    });
+    await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, state);
     expect(await h.store.getMarker(countersKey(t.id, run.id))).toBeNull();
     await expect(loadRunState(h.store, t.id, run.id)).rejects.toMatchObject({
       code: "checkpoint",
@@ -212,16 +186,7 @@ describe("checkpoints", () => {
       visits: { s1: 1, s2: 1, s3: 1 },
       outcomes: { s1: "success", s2: "success", s3: "success" },
     };
-    await h.store.commitStage({
-      taskId: t.id,
-      runId: run.id,
-      stage: null,
-      checkpoint: { state: v1 as unknown as JsonObject },
-      findings: [],
-      events: [],
-      task: {},
-      now: 2,
-    });
+    await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, v1 as unknown as JsonObject);
     await h.runAll();
     expect((await h.task(t.id)).finalVerdict).toBe("APPROVED");
     expect(await h.runs(t.id)).toHaveLength(1);

@@ -9,6 +9,7 @@ import {
   implementFeature,
   reviewReply,
 } from "../helpers/agent-replies.js";
+import { putCheckpoint } from "../helpers/checkpoint.js";
 import { createEngineHarness, type EngineHarness } from "../helpers/engine-harness.js";
 
 let h: EngineHarness | undefined;
@@ -84,15 +85,10 @@ describe("the end of a run", () => {
     const cp = await h.store.getCheckpoint(run.id);
     const state = { ...(cp?.state as JsonObject), final: null, next: null };
     await h.store.updateRun(run.id, { status: "running", finalVerdict: null, endedAt: null }, 1);
-    await h.store.commitStage({
-      taskId: t.id,
-      runId: run.id,
-      stage: null,
-      checkpoint: { state },
-      findings: [],
-      events: [],
-      task: { status: "queued", finalVerdict: null, reason: null },
-      now: 2,
+    await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, state, {
+      status: "queued",
+      finalVerdict: null,
+      reason: null,
     });
 
     await h.runAll();
