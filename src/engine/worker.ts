@@ -168,7 +168,6 @@ async function runClaimed(
     if (why !== "cancelled") sayLost(why);
     local.abort(why === "cancelled" ? "cancelled" : LEASE_LOST);
   });
-  let lost = false;
   try {
     // An agent its dead predecessor left running is killed before this run touches the worktree.
     const end = await withAgentGroups(deps, task.id, workerId, () =>
@@ -180,7 +179,6 @@ async function runClaimed(
     );
     if (end.kind === "interrupted" && end.reason === LEASE_LOST) {
       // Not ours any more: nothing is read or written for it (the store may be out of reach).
-      lost = true;
       sayLost("refused");
       summary.ran.push({ taskId: task.id, end: end.kind, verdict: null, status: "running" });
       return null;
@@ -201,7 +199,6 @@ async function runClaimed(
     const message = redactSecrets(errorMessage(e));
     if (isLeaseLost(e) || local.signal.reason === LEASE_LOST) {
       // Another worker owns the task now; it is not ours to mark failed.
-      lost = true;
       sayLost("refused", message);
       summary.ran.push({ taskId: task.id, end: "interrupted", verdict: null, status: "running" });
       return null;
@@ -212,10 +209,10 @@ async function runClaimed(
     await kept.stop();
     outer.removeEventListener("abort", onOuter);
   }
-  // The caller releases the lease, with its next claim. A lost lease is left to end on the
-  // server's clock (or already moved on): releasing it would be refused anyway, and would wait on
-  // a store that may be out of reach.
-  return lost ? null : lease;
+  // The caller releases the lease, with its next claim. A lost lease (returned as null above) is
+  // left to end on the server's clock (or already moved on): releasing it would be refused anyway,
+  // and would wait on a store that may be out of reach.
+  return lease;
 }
 
 /** Says the one lease-lost line of a task, once, whoever notices first: the keeper or a refused write. */
