@@ -1,5 +1,6 @@
 import type { Finding, Severity } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
+import { withEnvReadOnce } from "../util/redact.js";
 import { fenceUntrusted, oneLine } from "./fence.js";
 import { lines, safePath } from "./render-finding.js";
 import { byteSize, countsBySeverity, priorityOrder, resolvedLine } from "./select.js";
@@ -43,7 +44,7 @@ function compose(rows: string[], tail: string[]): string {
  */
 export function renderPriorForReview(findings: Finding[]): string {
   if (findings.length === 0) return "";
-  return compose(findings.map(row), []);
+  return withEnvReadOnce(() => compose(findings.map(row), []));
 }
 
 export interface PriorWithinOptions {
@@ -63,6 +64,14 @@ export interface PriorWithinOptions {
  * naming `budgetKey` when not even one row fits.
  */
 export function renderPriorWithin(
+  budgetBytes: number,
+  findings: readonly Finding[],
+  opts: PriorWithinOptions,
+): { text: string; shown: string[] } {
+  return withEnvReadOnce(() => priorWithin(budgetBytes, findings, opts));
+}
+
+function priorWithin(
   budgetBytes: number,
   findings: readonly Finding[],
   opts: PriorWithinOptions,

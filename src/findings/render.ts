@@ -1,5 +1,6 @@
 import type { Finding, Severity } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
+import { withEnvReadOnce } from "../util/redact.js";
 import { byId, numericId } from "./registry-core.js";
 import {
   type Detail,
@@ -150,6 +151,10 @@ export function renderFindingsWithin(
   findings: readonly Finding[],
   opts: WithinOptions,
 ): Rendered {
+  return withEnvReadOnce(() => renderWithin(budgetBytes, findings, opts));
+}
+
+function renderWithin(budgetBytes: number, findings: readonly Finding[], opts: WithinOptions): Rendered {
   const s: Section = {
     threshold: opts.blockingSeverity,
     taskId: opts.taskId,

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactDeep, redactSecrets, setRedactedEnvNames, TOKEN_HINT, TOKEN_SHAPES } from "./redact.js";
+import {
+  redactDeep,
+  redactSecrets,
+  setRedactedEnvNames,
+  TOKEN_HINT,
+  TOKEN_SHAPES,
+  withEnvReadOnce,
+} from "./redact.js";
 
 const noEnv = {};
 
@@ -259,6 +266,29 @@ describe("redactSecrets: a token glued to what comes before it", () => {
       "TASKIA",
     ]) {
       expect(redactSecrets(ok, noEnv)).toBe(ok);
+    }
+  });
+});
+
+describe("withEnvReadOnce", () => {
+  it("redacts with process.env as it was when the call began, and reads it afresh after", () => {
+    const name = "FIXPOINT_TEST_PINNED_TOKEN";
+    process.env[name] = "pinned-secret-value";
+    try {
+      const inside = withEnvReadOnce(() => [
+        redactSecrets("a pinned-secret-value"),
+        redactDeep({ nested: ["b pinned-secret-value"] }),
+        withEnvReadOnce(() => redactSecrets("c pinned-secret-value")),
+      ]);
+      expect(inside).toEqual(["a [REDACTED]", { nested: ["b [REDACTED]"] }, "c [REDACTED]"]);
+      process.env[name] = "another-secret-value";
+      expect(redactSecrets("d another-secret-value")).toBe("d [REDACTED]");
+      // An explicit environment is used as given.
+      expect(withEnvReadOnce(() => redactSecrets("e another-secret-value", noEnv))).toBe(
+        "e another-secret-value",
+      );
+    } finally {
+      delete process.env[name];
     }
   });
 });

@@ -125,13 +125,32 @@ function envSecrets(env: NodeJS.ProcessEnv): string[] {
   return sorted;
 }
 
+/** `process.env` copied once while `withEnvReadOnce` runs; null otherwise. */
+let pinnedEnv: NodeJS.ProcessEnv | null = null;
+
+/**
+ * Runs `fn` with `process.env` read once for every redaction it makes, instead of once per
+ * string: a prompt section redacts a line per finding, and reading the environment (each name a
+ * call into C++) was a fifth of a fix cycle's registry work at 5,000 findings. `fn` must be
+ * synchronous and must not change `process.env`; nested calls share the outer copy.
+ */
+export function withEnvReadOnce<T>(fn: () => T): T {
+  if (pinnedEnv !== null) return fn();
+  pinnedEnv = { ...process.env };
+  try {
+    return fn();
+  } finally {
+    pinnedEnv = null;
+  }
+}
+
 /** Replaces secrets in `text` with `[REDACTED]`. `env` defaults to `process.env`. Never throws. */
 export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
   // Nothing this short can hold a secret value (≥ MIN_SECRET_LENGTH) or a token shape (the
   // shortest, `a://:p@`, is 7 characters): ids, stage names and outcomes skip every pattern.
   if (text.length < SHORTEST_REDACTABLE) return text;
   let out = text;
-  for (const secret of envSecrets(env)) {
+  for (const secret of envSecrets(env === process.env && pinnedEnv !== null ? pinnedEnv : env)) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   if (!TOKEN_HINT.test(out)) return out;
