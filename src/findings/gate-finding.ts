@@ -1,5 +1,6 @@
 import type { RawFinding } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
+import { trimTrailing } from "../util/trim.js";
 
 /** Tails kept per stream: enough to see the failure, bounded so a noisy gate cannot flood the prompt. */
 export const GATE_TAIL_BYTES = 4096;
@@ -35,7 +36,7 @@ function digest(stdout: string, stderr: string): string[] {
 function section(name: string, text: string): string {
   if (text.trim() === "") return `${name}: (empty)`;
   const t = tail(text);
-  return `${name}${t.cut ? ` (last ${GATE_TAIL_BYTES} bytes)` : ""}:\n${t.text.replace(/\n+$/, "")}`;
+  return `${name}${t.cut ? ` (last ${GATE_TAIL_BYTES} bytes)` : ""}:\n${trimTrailing(t.text, "\n")}`;
 }
 
 /** SPEC §7: a failing gate as a finding — P1, category "gate", digest and bounded tails. */

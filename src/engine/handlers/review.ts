@@ -6,6 +6,7 @@ import { effectiveVerdict, honourChangesRequested, parseReviewOutput } from "../
 import { REVIEW_OUTPUT_SCHEMA } from "../../findings/schemas.js";
 import { byteSize } from "../../findings/select.js";
 import { redactSecrets } from "../../util/redact.js";
+import { trimTrailing } from "../../util/trim.js";
 import type { StageDef } from "../../workflow/types.js";
 import type { StageContext, StageHandler, StageResult } from "../deps.js";
 import { reviewSummary } from "../effects.js";
@@ -122,7 +123,7 @@ function reviewRenderer(
     });
     // A project template without {{learnings}} still tells them, at the end (the least shared part).
     return learnings.shown.length > 0 && !r.text.includes(learnings.text)
-      ? { ...r, text: `${r.text.replace(/\n*$/, "")}\n\n# Learnings\n\n${learnings.text}\n` }
+      ? { ...r, text: `${trimTrailing(r.text, "\n")}\n\n# Learnings\n\n${learnings.text}\n` }
       : r;
   };
 }
