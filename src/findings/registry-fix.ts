@@ -51,14 +51,14 @@ function deferOrReject(
   const j = judgeJustification(justification);
   if (j.weak) {
     const rejection = rejectionMessage(justification, j.why);
-    f.attempts.push(attempt(ctx, now, { status: "rejected", justification, rejection }));
+    core.addAttempt(f, attempt(ctx, now, { status: "rejected", justification, rejection }));
     core.setStatus(f, "open", ctx.cycle, "deferral rejected: weak justification");
     core.touch(f);
     core.emit("fix.rejected", { id: f.id, cycle: ctx.cycle, justification, rejection });
     out.rejected.push({ id: f.id, reason: rejection });
     return;
   }
-  f.attempts.push(attempt(ctx, now, { status: "deferred", justification }));
+  core.addAttempt(f, attempt(ctx, now, { status: "deferred", justification }));
   core.setStatus(f, "deferred", ctx.cycle, "deferred by the fixer");
   core.touch(f);
   out.deferred.push(f.id);
@@ -74,7 +74,8 @@ function applyEntry(
   const now = core.opts.now();
   const justification = e.justification.trim();
   if (e.status === "fixed") {
-    f.attempts.push(
+    core.addAttempt(
+      f,
       attempt(ctx, now, { status: "fixed", justification: justification || "(no description)" }),
     );
     core.setStatus(f, "fixed", ctx.cycle, "fixed per the fixer");
@@ -90,7 +91,7 @@ function applyEntry(
   const reason = matchBlockedReason(e.reason) ?? (e.reason ? null : matchBlockedReason(justification));
   if (justification === "") {
     const why = `blocked without justification${e.reason ? ` (reason: ${e.reason})` : ""}`;
-    f.attempts.push(attempt(ctx, now, { status: "deferred", justification: why }));
+    core.addAttempt(f, attempt(ctx, now, { status: "deferred", justification: why }));
     core.setStatus(f, "deferred", ctx.cycle, why);
     core.touch(f);
     out.deferred.push(f.id);
@@ -98,7 +99,10 @@ function applyEntry(
     // Not one of the accepted reasons: it is a deferral and is judged like one.
     deferOrReject(core, f, e.reason ? `${e.reason}: ${justification}` : justification, ctx, out);
   } else {
-    f.attempts.push(attempt(ctx, now, { status: "blocked", justification: `${reason}: ${justification}` }));
+    core.addAttempt(
+      f,
+      attempt(ctx, now, { status: "blocked", justification: `${reason}: ${justification}` }),
+    );
     core.setStatus(f, "blocked", ctx.cycle, reason);
     core.touch(f);
     out.blocked.push(f.id);
@@ -134,7 +138,7 @@ export function applyFixReport(core: RegistryCore, report: FixReport, ctx: FixCo
   for (const id of ctx.shownIds) {
     const f = core.findings.get(id);
     if (entries.has(id) || !f || (f.status !== "open" && f.status !== "deferred")) continue;
-    f.attempts.push(attempt(ctx, now, { status: "no_report", justification: "no report" }));
+    core.addAttempt(f, attempt(ctx, now, { status: "no_report", justification: "no report" }));
     core.setStatus(f, "deferred", ctx.cycle, "no report");
     core.touch(f);
     out.missing.push(id);
@@ -161,7 +165,7 @@ export async function autoBlockDeleted(
       answers.set(f.file, present);
     }
     if (present) continue;
-    f.attempts.push({
+    core.addAttempt(f, {
       cycle,
       status: "blocked",
       justification: "referenced file deleted",

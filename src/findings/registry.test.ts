@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { finding } from "../../test/store/samples.js";
 import type { Finding, RawFinding } from "../domain/types.js";
 import { Registry } from "./registry.js";
 
@@ -277,5 +279,76 @@ describe("deleted files", () => {
     await r.autoBlockDeleted(() => false, 2);
     expect(r.allBlocked()).toBe(true);
     expect(r.blockingOpen()).toBe(0);
+  });
+});
+
+describe("what the registry hands out", () => {
+  it("a finding handed out stays as it was when the registry changes it later", () => {
+    const r = fresh();
+    r.addFindings([raw()], { source: "review:a", cycle: 0 });
+    const [shown] = r.forFix();
+    if (!shown) throw new Error("no finding");
+    r.applyFixReport(
+      { summary: "", entries: [{ id: "F-1", status: "fixed", justification: "parameterized the query" }] },
+      { cycle: 1, commitSha: "abc", shownIds: ["F-1"] },
+    );
+    r.addFindings([raw()], { source: "review:b", cycle: 2 });
+    expect(shown.status).toBe("open");
+    expect(shown.attempts).toEqual([]);
+    expect(shown.sources.map((s) => s.source)).toEqual(["review:a"]);
+    const now = r.get("F-1");
+    expect(now?.attempts.map((a) => a.status)).toEqual(["fixed"]);
+    expect(now?.sources.map((s) => s.source)).toEqual(["review:a", "review:b"]);
+    // The lists are the registry's: changing them in place is refused, not silently shared.
+    expect(() => now?.attempts.push({ ...(now.attempts[0] as Finding["attempts"][0]) })).toThrow(TypeError);
+  });
+
+  it("lists most severe first, then by id, whatever order the findings were loaded in", () => {
+    const severities = ["P0", "P1", "P2", "P3"] as const;
+    const statuses = ["open", "fixed", "deferred", "resolved", "blocked"] as const;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            n: fc.integer({ min: 1, max: 500 }),
+            severity: fc.constantFrom(...severities),
+            status: fc.constantFrom(...statuses),
+          }),
+          { maxLength: 40 },
+        ),
+        fc.boolean(),
+        (rows, oddId) => {
+          const seen = new Set<number>();
+          const loaded = rows
+            .filter((x) => !seen.has(x.n) && seen.add(x.n))
+            .map((x) =>
+              finding("t-1", `F-${x.n}`, {
+                severity: x.severity,
+                status: x.status,
+                file: `src/f${x.n}.ts`,
+                sources: [{ source: "review:a", cycle: 0 }],
+              }),
+            );
+          if (oddId) loaded.push(finding("t-1", "legacy-1", { severity: "P2", status: "open" }));
+          const r = fresh(loaded);
+          r.addFindings([raw({ severity: "P3", file: "src/new.ts" })], { source: "review:a", cycle: 1 });
+          const rank = (f: Finding) => severities.indexOf(f.severity);
+          const num = (f: Finding) =>
+            f.id.startsWith("F-") ? Number(f.id.slice(2)) : Number.MAX_SAFE_INTEGER;
+          const expected = (keep: (f: Finding) => boolean) =>
+            r
+              .all()
+              .filter(keep)
+              .sort((a, b) => rank(a) - rank(b) || num(a) - num(b))
+              .map((f) => f.id);
+          expect(r.forFix().map((f) => f.id)).toEqual(
+            expected((f) => f.status === "open" || f.status === "deferred"),
+          );
+          expect(r.forReview().map((f) => f.id)).toEqual(
+            expected((f) => f.status === "open" || f.status === "fixed" || f.status === "deferred"),
+          );
+        },
+      ),
+    );
   });
 });

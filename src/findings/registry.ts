@@ -169,10 +169,19 @@ export class Registry {
     return max;
   }
 
+  /** Snapshots of the findings `pred` picks, most severe first, then by id. */
   private select(pred: (f: Finding) => boolean): Finding[] {
-    const picked: Finding[] = [];
-    for (const f of this.core.findings.values()) if (pred(f)) picked.push(f);
-    return sortFindings(picked, (f) => severityRank(f.severity)).map(cloneFinding);
+    if (!this.core.inIdOrder) {
+      const picked: Finding[] = [];
+      for (const f of this.core.findings.values()) if (pred(f)) picked.push(f);
+      return sortFindings(picked, (f) => severityRank(f.severity)).map(cloneFinding);
+    }
+    // In id order already: grouping by severity (rank -1 for an unknown one sorts first) is the sort.
+    const groups: Finding[][] = [[], [], [], [], []];
+    for (const f of this.core.findings.values()) {
+      if (pred(f)) groups[severityRank(f.severity) + 1]?.push(cloneFinding(f));
+    }
+    return groups.flat();
   }
 
   private count(pred: (f: Finding) => boolean): number {

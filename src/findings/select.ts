@@ -15,15 +15,16 @@ export function priorityOrder(
 ): Finding[] {
   const keyed = findings.map((f) => {
     const sev = severityRank(f.severity);
-    const tier = isBlocking(f.severity, blocking)
-      ? 0
-      : raisedBy !== undefined && f.sources.some((s) => s.source === raisedBy)
-        ? 1
-        : 2;
+    const tier = isBlocking(f.severity, blocking) ? 0 : raisedBy !== undefined && raised(f, raisedBy) ? 1 : 2;
     return { f, tier, sev, id: numericId(f.id) };
   });
   keyed.sort((a, b) => a.tier - b.tier || a.sev - b.sev || a.id - b.id);
   return keyed.map((k) => k.f);
+}
+
+function raised(f: Finding, by: string): boolean {
+  for (const s of f.sources) if (s.source === by) return true;
+  return false;
 }
 
 /** UTF-8 size: budgets are in bytes because that is what a provider bills and caches. */
