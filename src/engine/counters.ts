@@ -42,8 +42,11 @@ export function fromRecord<V>(flat: Readonly<Record<string, V>>): Counters<V> {
   const out: Record<string, Record<string, Record<string, V>>> = {};
   for (const [id, value] of Object.entries(flat)) {
     const [a, b] = slotsOf(id);
-    const mid = (out[a] ??= {});
-    (mid[b] ??= {})[id] = value;
+    const mid = out[a] ?? {};
+    out[a] = mid;
+    const leaf = mid[b] ?? {};
+    mid[b] = leaf;
+    leaf[id] = value;
   }
   return out;
 }

@@ -75,7 +75,7 @@ describe("checkpoints", () => {
     const [run] = await h.runs(t.id);
     const runId = run?.id ?? -1;
     const cp = await h.store.getCheckpoint(runId);
-    const ref = (cp?.state as { counters?: { gen: number; pages: number } }).counters;
+    const ref = (cp?.state as { counters?: { gen: number; pages: number } } | undefined)?.counters;
     // 400 chain stages and the exit: 401 ids, 7 pages of 64.
     expect(ref?.pages).toBe(Math.ceil(401 / PAGE_SIZE));
     const seen: string[] = [];
@@ -134,7 +134,7 @@ describe("checkpoints", () => {
     );
     expect(Object.values(visits).every((v) => v === 1)).toBe(true);
     const cp = await h.store.getCheckpoint(run.id);
-    expect((cp?.state as { counters?: { pages?: number } }).counters?.pages).toBe(1);
+    expect((cp?.state as { counters?: { pages?: number } } | undefined)?.counters?.pages).toBe(1);
   });
 
   it("resume a run interrupted between snapshots with every counter intact", async () => {
