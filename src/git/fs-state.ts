@@ -26,26 +26,36 @@ function readText(path: string): string | null {
   }
 }
 
-/** The git folder of a worktree top level (`.git` folder or `gitdir:` file); null otherwise. */
+/**
+ * The git folder of a worktree top level (`.git` folder or `gitdir:` file); null otherwise.
+ * Remembered per top level with the `.git` entry's inode, size and change time, so asking again
+ * (a stage asks three times) costs one lstat instead of reading the file; a worktree removed and
+ * made again at the same place has a new `.git` entry and is read afresh.
+ */
+const gitDirs = new Map<string, { stamp: string; dir: string }>();
+
 function gitDirOf(top: string): string | null {
   const dotGit = join(top, ".git");
-  // A linked worktree (every task's) has a `.git` file: one read answers. Reading a folder
-  // fails with EISDIR; only then is it a stat.
-  let text: string;
+  let stamp: string;
   try {
-    text = readFileSync(dotGit, "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EISDIR") return null;
-    try {
-      return statSync(dotGit).isDirectory() ? dotGit : null;
-    } catch {
-      return null;
-    }
+    const s = lstatSync(dotGit, { throwIfNoEntry: false });
+    if (!s) return null;
+    if (s.isDirectory()) return dotGit;
+    if (!s.isFile()) return null;
+    stamp = `${s.ino}:${s.size}:${s.ctimeMs}:${s.mtimeMs}`;
+  } catch {
+    return null;
   }
-  const m = /^gitdir: (.+)$/m.exec(text);
+  const known = gitDirs.get(top);
+  if (known?.stamp === stamp) return known.dir;
+  const text = readText(dotGit);
+  const m = text === null ? null : /^gitdir: (.+)$/m.exec(text);
   if (!m?.[1]) return null;
   const dir = m[1].trim();
-  return isAbsolute(dir) ? dir : resolve(top, dir);
+  const abs = isAbsolute(dir) ? dir : resolve(top, dir);
+  if (gitDirs.size > 1000) gitDirs.clear();
+  gitDirs.set(top, { stamp, dir: abs });
+  return abs;
 }
 
 /**
