@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { loadConfig } from "../src/config/load.js";
 import type { AgentBackend, AgentResolver } from "../src/domain/agent.js";
+import type { Store } from "../src/domain/store.js";
 import { ZERO_USAGE } from "../src/domain/types.js";
 import type { EngineDeps } from "../src/engine/deps.js";
 import type { EngineEvent } from "../src/engine/events.js";
@@ -119,14 +120,42 @@ function gapsOf(ends: number[]): number[] {
   return out;
 }
 
+/**
+ * The store with a stage's two writes left out: its record (`commitStage`, in or out of a
+ * transaction) and its saved agent reply (`setMarker`). For the decomposition row only: what
+ * fixpoint costs per stage besides writing, with every read and every other write as they are.
+ */
+function withoutStageWrites(store: Store): Store {
+  const dropped = new Set(["commitStage", "setMarker"]);
+  const wrap = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(o, prop, receiver) {
+        if (typeof prop === "string" && dropped.has(prop)) return async () => null;
+        const value: unknown = Reflect.get(o, prop, receiver);
+        if (typeof value !== "function") return value;
+        if (prop === "transaction") {
+          return (fn: (tx: object) => Promise<unknown>, ...rest: unknown[]) =>
+            Reflect.apply(value, o, [(tx: object) => fn(wrap(tx)), ...rest]);
+        }
+        return value.bind(o);
+      },
+    });
+  return wrap(store);
+}
+
 /** The same chain through the worker `fixpoint work` runs: real engine, SQLite store, real git. */
-export async function fixpointChain(n: number, edit: boolean): Promise<ChainTimes> {
+export async function fixpointChain(
+  n: number,
+  edit: boolean,
+  opts: { withoutStageWrites?: boolean } = {},
+): Promise<ChainTimes> {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-chain-"));
   try {
     const repo = await gitRepo(root);
     const env = { ...GIT_ENV, HOME: join(root, "home"), FIXPOINT_HOME: join(root, "fh") };
     const config = await loadConfig({ projectRoot: repo, env, cwd: repo });
-    const store = await openStore("sqlite", repo);
+    const opened = await openStore("sqlite", repo);
+    const store = opts.withoutStageWrites ? withoutStageWrites(opened) : opened;
     let count = 0;
     const agent = noopAgent(
       edit ? (cwd) => writeFileSync(join(cwd, "notes.txt"), `stage ${count++}\n`) : null,
@@ -241,8 +270,40 @@ export async function benchChains(sizes: number[] = CHAIN_SIZES): Promise<BenchR
     // A slope over a few stages is start-up noise (it can even come out negative).
     if (small && large && large.n - small.n >= MIN_SLOPE_SPAN) out.push(slopeRow(small, large, edit));
     if (!edit && large) out.push(growthRow(large));
+    if (!edit) out.push(await decompositionRow(sizes));
   }
   return out;
+}
+
+/** The size the decomposition row measures at: the largest measured up to 1,000 stages. */
+function decompositionSize(sizes: number[]): number {
+  return Math.max(...sizes.filter((n) => n <= 1_000), Math.min(...sizes));
+}
+
+/**
+ * Where a no-op stage's time goes: fixpoint with and without the stage's two writes, and the
+ * floor, alternately. Reported, not judged: it says how far the engine alone is from the floor.
+ */
+async function decompositionRow(sizes: number[]): Promise<BenchResult> {
+  const n = decompositionSize(sizes);
+  const floor: number[] = [];
+  const whole: number[] = [];
+  const unwritten: number[] = [];
+  await fixpointChain(5, false, { withoutStageWrites: true });
+  for (let round = 0; round < 3; round++) {
+    floor.push(...(await floorChain(n, false)).gaps);
+    whole.push(...(await fixpointChain(n, false)).gaps);
+    unwritten.push(...(await fixpointChain(n, false, { withoutStageWrites: true })).gaps);
+  }
+  const [f, w, u] = [median(floor), median(whole), median(unwritten)];
+  return {
+    name: `per-stage time, chain of ${n.toLocaleString("en")} no-op stages, stage record and saved reply not written, ÷ floor`,
+    value: u / f,
+    unit: "×",
+    budget: "report",
+    ok: true,
+    detail: `median per stage: fixpoint without the two writes ${u.toFixed(3)} ms, whole fixpoint ${w.toFixed(3)} ms (the writes: ${(w - u).toFixed(3)} ms), floor ${f.toFixed(3)} ms; 3 alternating rounds. The engine's own work per stage (choosing the next stage, the agent call, the worktree check from the files, the checkpoint's encoding, the redaction of what is written) is already ${(u / f).toFixed(1)}× the floor's one commit`,
+  };
 }
 
 const what = (edit: boolean) => (edit ? "stages that each edit a file" : "no-op stages");

@@ -449,14 +449,18 @@ export function runStoreContract(name: string, open: OpenStore): void {
         const r1 = await store.createRun(a.id, "start", {}, 3);
         const r2 = await store.createRun(a.id, "retry", {}, 4);
         const usage = { input: 100, output: 20, cacheRead: 5, cacheWrite: 1 };
-        for (const [runId, cost] of [
-          [r1.id, 0.25],
-          [r2.id, 0.5],
+        const none = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+        // Paid stages, one that used tokens a subscription paid for (cost 0), one that spent nothing.
+        for (const [runId, cost, used] of [
+          [r1.id, 0.25, usage],
+          [r2.id, 0.5, usage],
+          [r2.id, 0, { ...none, output: 7 }],
+          [r2.id, 0, none],
         ] as const) {
           await store.commitStage({
             taskId: a.id,
             runId,
-            stage: stage(a.id, runId, { usage, costUsd: cost }),
+            stage: stage(a.id, runId, { usage: used, costUsd: cost }),
             checkpoint: null,
             findings: [],
             events: [],
@@ -465,7 +469,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
           });
         }
         const [sa, sb] = await store.listTaskSummaries();
-        expect(sa).toMatchObject({ id: a.id, costUsd: 0.75, tokens: 252, status: "queued" });
+        expect(sa).toMatchObject({ id: a.id, costUsd: 0.75, tokens: 259, status: "queued" });
         expect(sa).not.toHaveProperty("prompt");
         expect(sb).toMatchObject({ id: b.id, costUsd: 0, tokens: 0 });
         expect(await store.listTaskSummaries({ ids: [b.id] })).toHaveLength(1);

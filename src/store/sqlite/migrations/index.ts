@@ -9,6 +9,7 @@ import { sql as learnings } from "./009_learnings.js";
 import { sql as taskPriority } from "./010_task_priority.js";
 import { sql as artifacts } from "./011_artifacts.js";
 import { sql as taskJson } from "./012_task_json.js";
+import { sql as spendWhenSpent } from "./013_spend_when_spent.js";
 
 export interface Migration {
   /** Increasing from 1; the database's `user_version` is the last one applied. */
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: "task_priority", sql: taskPriority },
   { version: 11, name: "artifacts", sql: artifacts },
   { version: 12, name: "task_json", sql: taskJson },
+  { version: 13, name: "spend_when_spent", sql: spendWhenSpent },
 ];
 
 /** The last migration's version (not the count: versions are assigned up front and may leave gaps). */
