@@ -46,7 +46,9 @@ Notes:
   a busy machine) count. "end ÷ start" compares a chain's last tenth of stages with its first
   tenth, as medians and as means (means count periodic work: counter snapshots, WAL
   checkpoints), and is judged on the larger; the exit stage, which carries the run's end, is not
-  in the last tenth, as the first stage is not in the first.
+  in the last tenth, as the first stage is not in the first. The decomposition row runs, in the
+  same rounds, the no-op chain once more with the stage's record (\`commitStage\`) and its saved
+  agent reply (\`setMarker\`) not written: what fixpoint costs per stage besides those two writes.
 - Registry work is CPU time of one fix cycle (load, three reviewers' statuses and new findings
   against the whole registry, the bounded fix section, the fix report, the drain), so other
   processes on the machine do not count against it.
