@@ -1,3 +1,9 @@
+/** The trigger's body: a stage record's spend added to its task (013 guards it with a WHEN). */
+export const SPEND_UPDATE = `  UPDATE tasks SET
+    cost_usd = cost_usd + NEW.cost_usd,
+    tokens = tokens + NEW.input_tokens + NEW.output_tokens + NEW.cache_read_tokens + NEW.cache_write_tokens
+  WHERE id = NEW.task_id;`;
+
 /**
  * What each task has cost, kept on the task row so listing 10,000 tasks does not sum their stage
  * records. A trigger adds every stage record's spend in the same transaction that inserts it;
@@ -12,9 +18,6 @@ UPDATE tasks SET
               FROM stage_executions s WHERE s.task_id = tasks.id);
 CREATE TRIGGER stage_executions_spend AFTER INSERT ON stage_executions
 BEGIN
-  UPDATE tasks SET
-    cost_usd = cost_usd + NEW.cost_usd,
-    tokens = tokens + NEW.input_tokens + NEW.output_tokens + NEW.cache_read_tokens + NEW.cache_write_tokens
-  WHERE id = NEW.task_id;
+${SPEND_UPDATE}
 END;
 `;

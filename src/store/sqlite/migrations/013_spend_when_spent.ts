@@ -1,3 +1,5 @@
+import { SPEND_UPDATE } from "./003_task_spend.js";
+
 /**
  * A stage record that spent nothing (a gate, a skipped stage, a no-op agent) no longer rewrites its
  * task's row: the spend trigger of 003 ran an UPDATE of `cost_usd` and `tokens` for every stage,
@@ -9,9 +11,6 @@ CREATE TRIGGER stage_executions_spend AFTER INSERT ON stage_executions
 WHEN NEW.cost_usd <> 0
   OR NEW.input_tokens + NEW.output_tokens + NEW.cache_read_tokens + NEW.cache_write_tokens <> 0
 BEGIN
-  UPDATE tasks SET
-    cost_usd = cost_usd + NEW.cost_usd,
-    tokens = tokens + NEW.input_tokens + NEW.output_tokens + NEW.cache_read_tokens + NEW.cache_write_tokens
-  WHERE id = NEW.task_id;
+${SPEND_UPDATE}
 END;
 `;
