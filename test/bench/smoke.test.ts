@@ -26,10 +26,10 @@ describe("benchmarks at smoke-test sizes", () => {
     ];
     const report = renderReport(results, { date: "2026-01-01", machine: "test machine" });
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
-    // Chains: a ratio row per size and kind and the growth row of the no-op chain (the marginal
-    // cost rows need sizes at least 50 stages apart).
+    // Chains: a ratio row per size and kind, the growth and the decomposition rows of the no-op
+    // chain (the marginal cost rows need sizes at least 50 stages apart).
     // Workflows: a row per size and the growth row.
-    expect(rows).toHaveLength(4 + 1 + 2 + 1 + 1 + 4);
+    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 1 + 1 + 4);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -37,6 +37,8 @@ describe("benchmarks at smoke-test sizes", () => {
     }
     expect(report).not.toContain("marginal cost per stage");
     expect(report).toContain("per-stage time at the end ÷ start of a 5-stage no-op chain");
+    // The largest size up to 1,000 stages: here 5.
+    expect(report).toContain("chain of 5 no-op stages, stage record and saved reply not written, ÷ floor");
     expect(report).toMatch(/registry work \(CPU\) in one fix cycle, \d+ findings/);
     expect(report).toContain("fix prompt at cycle 10 ÷ cycle 2, 200 resolved findings");
     expect(report).toContain("`fixpoint status --json`, 20 tasks, whole process");
