@@ -120,7 +120,7 @@ describe("store copy", () => {
       stage_executions: 1,
       events: 2,
       findings: 11,
-      checkpoints: 2,
+      checkpoints: 1,
       markers: 2,
       artifacts: 2,
       learnings: 1,

@@ -16,7 +16,7 @@ import type { Store } from "../../src/domain/store.js";
 import { migrate } from "../../src/store/sqlite/migrate.js";
 import { MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { taskJsonPageSql } from "../../src/store/sqlite/task-json-sql.js";
+import { taskJsonOnlyPageSql, taskJsonPageSql } from "../../src/store/sqlite/task-json-sql.js";
 import { filterSql } from "../../src/store/sqlite/task-sql.js";
 import { newTask } from "./samples.js";
 
@@ -92,6 +92,14 @@ describe("SQLite task_json", () => {
       const newestFirst = await store.listTaskJson({ limit: 10, newestFirst: true });
       expect(JSON.parse(`[${newestFirst.json}]`).map((t: { id: string }) => t.id)).toEqual(["t-3", "t-1"]);
       expect(newestFirst.lastSeq).toBe(1);
+      // The filter columns `task_json` keeps (migration 015) follow plain SQL too.
+      const again = new Database(path);
+      again.prepare("UPDATE tasks SET status = 'cancelled', updated_at = 99 WHERE id = 't-1'").run();
+      again.close();
+      const queued = await store.listTaskJson({ limit: 10, statuses: ["queued"] });
+      expect(JSON.parse(`[${queued.json}]`).map((t: { id: string }) => t.id)).toEqual(["t-3"]);
+      const since = await store.listTaskJson({ limit: 10, updatedSince: 50 });
+      expect(JSON.parse(`[${since.json}]`).map((t: { id: string }) => t.id)).toEqual(["t-1"]);
     } finally {
       await store.close();
     }
@@ -121,6 +129,39 @@ describe("SQLite task_json", () => {
           expect(plan).not.toMatch(/TEMP B-TREE|SCAN tasks|SCAN j$/m);
         }
       }
+    } finally {
+      db.close();
+    }
+  });
+
+  it("reads a page of status's own filters from the stored text alone, with no sort", () => {
+    const path = tempPath();
+    const db = new Database(path);
+    try {
+      migrate(db, path);
+      for (const query of [{}, { all: true }, { statuses: ["failed"] }, { since: "12h" }]) {
+        for (const newestFirst of [false, true]) {
+          const filter = {
+            ...statusFilter(query, 1_700_000_000_000),
+            limit: 5000,
+            newestFirst,
+            afterSeq: 10,
+          };
+          const { clause, params } = filterSql(filter, false, true);
+          const sql = taskJsonOnlyPageSql(clause, filter);
+          expect(sql).not.toBeNull();
+          const plan = db
+            .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+            .all(params)
+            .map((r) => (r as { detail: string }).detail)
+            .join("\n");
+          expect(plan).toMatch(/SEARCH task_json USING INTEGER PRIMARY KEY \(rowid[<>]\?\)/);
+          expect(plan).not.toMatch(/TEMP B-TREE|tasks_listing/);
+        }
+      }
+      // A filter on a column only `tasks` has goes through the listing index.
+      expect(taskJsonOnlyPageSql("", { ids: ["t-1"] })).toBeNull();
+      expect(taskJsonOnlyPageSql("", { parentId: "t-1" })).toBeNull();
     } finally {
       db.close();
     }

@@ -93,7 +93,9 @@ describe("SQLite store: the file", () => {
     const indexes = db
       .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks'")
       .pluck();
-    expect(indexes.all()).toContain("tasks_status_lease");
+    expect(indexes.all()).toEqual(
+      expect.arrayContaining(["tasks_queue", "tasks_leases", "tasks_status_seq"]),
+    );
     db.close();
   });
 
@@ -120,6 +122,60 @@ describe("SQLite store: the file", () => {
     const store = await openSqliteStore(path);
     expect((await store.listTaskSummaries())[0]).toMatchObject({ id: "t-1", costUsd: 0.75, tokens: 165 });
     await store.close();
+  });
+
+  it("keeps each run's latest checkpoint and every marker when checkpoints become one row per run", async () => {
+    const path = join(tempDir(), "f.db");
+    const old = raw(path);
+    migrate(
+      old,
+      path,
+      MIGRATIONS.filter((m) => m.version < 14),
+    );
+    old
+      .prepare(
+        "INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, created_at, updated_at) VALUES ('t-1', 1, 'implement', 'old', 'p', 'default', '/r', 'main', 3, 1, 1)",
+      )
+      .run();
+    const run = old.prepare(
+      "INSERT INTO runs (id, task_id, kind, status, started_at) VALUES (?, 't-1', 'start', 'completed', 1)",
+    );
+    run.run(1);
+    run.run(2);
+    const checkpoint = old.prepare(
+      "INSERT INTO checkpoints (run_id, seq, task_id, state, created_at) VALUES (?, ?, 't-1', ?, ?)",
+    );
+    for (const seq of [1, 2, 3]) checkpoint.run(1, seq, JSON.stringify({ next: `s${seq}` }), seq);
+    checkpoint.run(2, 1, JSON.stringify({ next: "only" }), 9);
+    const marker = old.prepare("INSERT INTO markers (key, value, created_at) VALUES (?, ?, ?)");
+    marker.run("turns:t-1:1:s1", JSON.stringify({ visit: "0.1" }), 5);
+    marker.run("counters:t-1:1:p0", JSON.stringify({ gen: 2 }), 6);
+    old.close();
+
+    const store = await openSqliteStore(path);
+    expect(await store.getCheckpoint(1)).toMatchObject({ seq: 3, state: { next: "s3" }, createdAt: 3 });
+    expect(await store.getCheckpoint(2)).toMatchObject({ seq: 1, state: { next: "only" } });
+    expect(await store.getMarker("turns:t-1:1:s1")).toEqual({ visit: "0.1" });
+    expect(await store.getMarker("counters:t-1:1:p0")).toEqual({ gen: 2 });
+    // The next checkpoint of run 1 replaces its row and counts on.
+    await store.commitStage({
+      taskId: "t-1",
+      runId: 1,
+      stage: null,
+      checkpoint: { state: { next: "s4" } },
+      findings: [],
+      events: [],
+      task: {},
+      now: 10,
+    });
+    expect(await store.getCheckpoint(1)).toMatchObject({ seq: 4, state: { next: "s4" }, createdAt: 10 });
+    await store.close();
+    const db = raw(path);
+    expect(db.prepare("SELECT run_id, seq FROM checkpoints ORDER BY run_id").all()).toEqual([
+      { run_id: 1, seq: 4 },
+      { run_id: 2, seq: 1 },
+    ]);
+    db.close();
   });
 
   it("refuses a database written by a newer fixpoint, saying what to do", async () => {
@@ -279,6 +335,9 @@ describe("claims by priority at size", () => {
       .all({ workerId: "w", leaseUntil: 1, now: 1, exclude: "" })
       .map((r) => (r as { detail: string }).detail);
     db.close();
-    expect(plan).toContain("SEARCH tasks USING COVERING INDEX tasks_claim_order (status=?)");
+    // The first queued task is the first entry of the partial queue index: no sort, no other row.
+    expect(plan).toContain("SCAN tasks USING COVERING INDEX tasks_queue");
+    expect(plan).toContain("SEARCH tasks USING INDEX tasks_leases (lease_expires_at<?)");
+    expect(plan.join("\n")).not.toMatch(/tasks_status_seq/);
   });
 });

@@ -61,10 +61,15 @@ export function stageParams(s: NewStageExecution): Params {
   };
 }
 
-/** The checkpoint's seq is the run's next one, computed in the same statement. */
+/**
+ * A run's checkpoint replaces its previous one in place (migration 014: one row per run, only the
+ * latest is ever read); `seq` counts the checkpoints the run has written.
+ */
 export const INSERT_CHECKPOINT = `
 INSERT INTO checkpoints (run_id, seq, task_id, state, created_at)
-VALUES (@runId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM checkpoints WHERE run_id = @runId), @taskId, @state, @now)`;
+VALUES (@runId, 1, @taskId, @state, @now)
+ON CONFLICT (run_id) DO UPDATE SET seq = seq + 1, task_id = excluded.task_id, state = excluded.state,
+  created_at = excluded.created_at`;
 
 /** A full-row upsert: the registry owns the row and writes every field, createdAt included. */
 export const UPSERT_FINDING = `

@@ -109,6 +109,7 @@ class SqliteStore extends SqliteTaskOps implements Store {
         } catch (e) {
           throw toStoreError(e, this.path, this.busyTimeoutMs, "committing a transaction");
         }
+        this.committed();
         return result;
       } catch (e) {
         if (this.db.inTransaction) this.sql.run("ROLLBACK");
@@ -207,9 +208,7 @@ class SqliteStore extends SqliteTaskOps implements Store {
 
   getCheckpoint(runId: number): Promise<StoredCheckpoint | null> {
     return this.op("reading a checkpoint", () => {
-      const row = this.sql.get("SELECT * FROM checkpoints WHERE run_id = @runId ORDER BY seq DESC LIMIT 1", {
-        runId,
-      });
+      const row = this.sql.get("SELECT * FROM checkpoints WHERE run_id = @runId", { runId });
       return row === undefined ? null : toCheckpoint(row);
     });
   }
@@ -444,6 +443,10 @@ class SqliteStore extends SqliteTaskOps implements Store {
   }
 
   async close(): Promise<void> {
+    // The thread's connection first: the last one to close removes the WAL.
+    const thread = this.checkpoints.thread;
+    this.checkpoints.thread = null;
+    await thread?.stop();
     if (this.db.open) this.db.close();
   }
 }

@@ -21,3 +21,18 @@ export function taskJsonPageSql(clause: string, newestFirst: boolean): string {
   return `SELECT group_concat(j.json, ',') AS json, COUNT(*) AS n, ${newestFirst ? "MIN" : "MAX"}(page.seq) AS last
 FROM (SELECT seq FROM tasks${clause}) AS page LEFT JOIN task_json AS j ON j.seq = page.seq`;
 }
+
+/**
+ * The same page read from `task_json` alone (migration 015 keeps `status` and `updated_at` there),
+ * for filters that test only those columns and `seq`: one b-tree range instead of the listing
+ * index joined to the text. Null for a filter on other columns (`ids`, `parentId`): use
+ * taskJsonPageSql. `clause` is filterSql's, whose column names `task_json` shares.
+ */
+export function taskJsonOnlyPageSql(
+  clause: string,
+  filter: { ids?: unknown; parentId?: unknown; newestFirst?: boolean },
+): string | null {
+  if (filter.ids !== undefined || filter.parentId !== undefined) return null;
+  return `SELECT group_concat(json, ',') AS json, COUNT(*) AS n, ${filter.newestFirst === true ? "MIN" : "MAX"}(seq) AS last
+FROM (SELECT seq, json FROM task_json${clause})`;
+}

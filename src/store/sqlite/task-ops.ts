@@ -1,11 +1,16 @@
 import type { ClaimRequest, Lease, TaskFilter, TaskJsonPage, TaskPatch } from "../../domain/store.js";
 import type { NewTask, Task, TaskSummary } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
+import {
+  type BackgroundCheckpoints,
+  startBackgroundCheckpoints,
+  WRITES_BEFORE_THREAD,
+} from "./background-checkpoints.js";
 import type { SqliteDatabase } from "./connection.js";
 import { toStoreError } from "./errors.js";
 import { SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "./rows.js";
 import { Statements } from "./statements.js";
-import { taskJsonPageSql } from "./task-json-sql.js";
+import { taskJsonOnlyPageSql, taskJsonPageSql } from "./task-json-sql.js";
 import { CLAIM_AMONG, CLAIM_ANY, filterSql, INSERT_TASK, insertTaskParams, patchSql } from "./task-sql.js";
 
 const NUMERIC_ID = /^\d+$/;
@@ -33,6 +38,23 @@ export abstract class SqliteTaskOps {
   protected gate: Promise<void> | null = null;
   protected readonly inTx: boolean = false;
 
+  /**
+   * Committed write transactions, and the checkpoint thread started after WRITES_BEFORE_THREAD of
+   * them (background-checkpoints.ts). One object shared with every transaction handle (`tx`
+   * inherits it), so a count made through a handle is the store's.
+   */
+  protected readonly checkpoints: { writes: number; thread: BackgroundCheckpoints | null } = {
+    writes: 0,
+    thread: null,
+  };
+
+  /** Called after each committed write transaction. */
+  protected committed(): void {
+    const c = this.checkpoints;
+    if (c.thread !== null || ++c.writes < WRITES_BEFORE_THREAD || !this.db.open) return;
+    c.thread = startBackgroundCheckpoints(this.db, this.path);
+  }
+
   /** Runs `fn` synchronously, mapping any failure to a FixpointError (as a rejection). */
   protected async op<T>(action: string, fn: () => T): Promise<T> {
     if (!this.inTx) while (this.gate !== null) await this.gate;
@@ -45,7 +67,11 @@ export abstract class SqliteTaskOps {
 
   /** better-sqlite3 caches the BEGIN/COMMIT statements per connection, so a wrapper is cheap. */
   protected write<T>(action: string, fn: () => T): Promise<T> {
-    return this.op(action, () => this.db.transaction(fn).immediate());
+    return this.op(action, () => {
+      const out = this.db.transaction(fn).immediate();
+      if (!this.inTx) this.committed();
+      return out;
+    });
   }
 
   // ---- tasks
@@ -105,7 +131,8 @@ export abstract class SqliteTaskOps {
   listTaskJson(filter: TaskFilter & { limit: number }): Promise<TaskJsonPage> {
     return this.op("listing tasks", () => {
       const { clause, params } = filterSql(filter, false, true);
-      const row = this.sql.get(taskJsonPageSql(clause, filter.newestFirst === true), params);
+      const sql = taskJsonOnlyPageSql(clause, filter) ?? taskJsonPageSql(clause, filter.newestFirst === true);
+      const row = this.sql.get(sql, params);
       const count = Number(row?.n ?? 0);
       return {
         json: typeof row?.json === "string" ? row.json : "",

@@ -45,21 +45,23 @@ export function insertTaskParams(input: NewTask, id: string, seq: number, now: n
 
 // Claims: the first queued task (highest priority, then oldest), or a running one whose lease
 // expired. One UPDATE, so the pick and the take cannot be split by another worker. The two
-// candidates are looked up apart, each through its own index: the first queued one is one seek
-// in (status, priority DESC, seq) (migration 010), and expired
-// leases are a range of (status, lease_expires_at). A combined `status IN (…)` would sort every
-// live task on each claim: quadratic over a 10,000-task queue.
+// candidates are looked up apart, each through its own partial index (migration 014): the first
+// queued one is the first entry of `tasks_queue` (priority DESC, seq), and expired leases are a
+// range of `tasks_leases`. A combined `status IN (…)` would sort every live task on each claim:
+// quadratic over a 10,000-task queue. INDEXED BY, because without statistics the planner prefers
+// (status, seq) and sorts every queued task for each claim (measured: 5× slower at 5,000).
 const CLAIM = (idFilter: string): string => `
 UPDATE tasks SET status = 'running', worker_id = @workerId, lease_expires_at = @leaseUntil,
   lease_token = lease_token + 1, updated_at = @now
 WHERE id = (
   SELECT id FROM (
     SELECT * FROM (
-      SELECT id, priority, seq FROM tasks WHERE status = 'queued' AND id <> @exclude${idFilter}
+      SELECT id, priority, seq FROM tasks INDEXED BY tasks_queue WHERE status = 'queued' AND id <> @exclude${idFilter}
       ORDER BY priority DESC, seq LIMIT 1)
     UNION ALL
     SELECT * FROM (
-      SELECT id, priority, seq FROM tasks WHERE status = 'running' AND lease_expires_at < @now AND id <> @exclude${idFilter}
+      SELECT id, priority, seq FROM tasks INDEXED BY tasks_leases
+      WHERE status = 'running' AND lease_expires_at < @now AND id <> @exclude${idFilter}
       ORDER BY priority DESC, seq LIMIT 1)
   ) ORDER BY priority DESC, seq LIMIT 1)
 RETURNING ${TASK_SELECT}`;

@@ -52,14 +52,15 @@ const FIELDS: [key: string, format: string, args: (col: Col) => string[]][] = [
  * The columns the text is made of, but `seq` (its key, see below): an UPDATE of any other column
  * (a lease renewal) runs no trigger.
  */
-const SOURCE_COLUMNS =
+export const SOURCE_COLUMNS =
   "id, type, title, status, final_verdict, reason, cycle, max_cycles, priority, current_stage, workflow, base_branch, branch, worktree_path, parent_id, created_at, updated_at, cost_usd, tokens";
 
 /** One task's text in one printf (a chain of `||` copies the text at every step). */
 const taskJson = (col: Col) =>
   `printf('{${FIELDS.map(([k, f]) => `"${k}":${f}`).join(",")}}', ${FIELDS.flatMap(([, , args]) => args(col)).join(", ")})`;
 
-const NEW_JSON = taskJson((c) => `NEW.${c}`);
+/** The text of the task a trigger sees as `NEW` (migration 015 rebuilds the triggers with it). */
+export const NEW_JSON = taskJson((c) => `NEW.${c}`);
 
 // A plain UPDATE in place on a write (an upsert costs a failed insert first); fixpoint never
 // changes a task's seq, but a hand edit that does moves its text along.

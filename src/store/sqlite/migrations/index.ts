@@ -10,6 +10,8 @@ import { sql as taskPriority } from "./010_task_priority.js";
 import { sql as artifacts } from "./011_artifacts.js";
 import { sql as taskJson } from "./012_task_json.js";
 import { sql as spendWhenSpent } from "./013_spend_when_spent.js";
+import { sql as fewerPagesPerWrite } from "./014_fewer_pages_per_write.js";
+import { sql as taskJsonFilters } from "./015_task_json_filters.js";
 
 export interface Migration {
   /** Increasing from 1; the database's `user_version` is the last one applied. */
@@ -35,6 +37,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: "artifacts", sql: artifacts },
   { version: 12, name: "task_json", sql: taskJson },
   { version: 13, name: "spend_when_spent", sql: spendWhenSpent },
+  { version: 14, name: "fewer_pages_per_write", sql: fewerPagesPerWrite },
+  { version: 15, name: "task_json_filters", sql: taskJsonFilters },
 ];
 
 /** The last migration's version (not the count: versions are assigned up front and may leave gaps). */

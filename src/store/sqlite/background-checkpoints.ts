@@ -1,0 +1,85 @@
+import { Worker } from "node:worker_threads";
+import type { CheckpointThreadData, CheckpointThreadMessage } from "./checkpoint-thread.js";
+import type { SqliteDatabase } from "./connection.js";
+
+/**
+ * WAL checkpoints off the committing thread (issue 10). In WAL mode SQLite copies the log into the
+ * database every 1,000 frames, on whichever connection's commit crosses the mark, with an fsync
+ * of the log before and of the database after. For a worker that commits a stage or a claim every
+ * few hundred microseconds, that copy was the largest part of each write on average (a claim:
+ * 360 µs with it, 205 µs without, measured on a virtual disk). A store that keeps writing starts a
+ * thread with its own connection that checkpoints every CHECKPOINT_EVERY_MS; its own commits then
+ * checkpoint only when the log reaches BACKSTOP_FRAMES (the thread fell behind or died), so the
+ * log stays bounded whatever happens to the thread. Durability is unchanged: the same syncs
+ * happen, on another thread.
+ */
+
+/** SQLite's default: the committing connection checkpoints once the log holds this many frames. */
+export const INLINE_FRAMES = 1000;
+/** While the thread runs: the committing connection checkpoints only past this (64 MiB of log). */
+export const BACKSTOP_FRAMES = 16_000;
+export const CHECKPOINT_EVERY_MS = 100;
+/** Write transactions a store makes before it starts the thread: a short command never does. */
+export const WRITES_BEFORE_THREAD = 64;
+
+export interface BackgroundCheckpoints {
+  /** Ends the thread and closes its connection; the store's own checkpoints take over. */
+  stop(): Promise<void>;
+}
+
+const NONE: BackgroundCheckpoints = { stop: async () => undefined };
+
+/**
+ * Starts the checkpoint thread for the database at `path`, whose committing connection is `db`.
+ * When the thread cannot start (the compiled thread file is absent, as when running the
+ * TypeScript sources) or its connection fails, nothing changes: `db` keeps checkpointing itself.
+ */
+export function startBackgroundCheckpoints(
+  db: SqliteDatabase,
+  path: string,
+  opts: { threadUrl?: URL; everyMs?: number } = {},
+): BackgroundCheckpoints {
+  const url = opts.threadUrl ?? new URL("./checkpoint-thread.js", import.meta.url);
+  const data: CheckpointThreadData = { path, everyMs: opts.everyMs ?? CHECKPOINT_EVERY_MS };
+  let thread: Worker;
+  try {
+    thread = new Worker(url, { workerData: data });
+  } catch {
+    return NONE;
+  }
+  // A finished command exits without waiting for this thread.
+  thread.unref();
+  let alive = true;
+  const setFrames = (frames: number) => {
+    try {
+      if (db.open) db.pragma(`wal_autocheckpoint = ${frames}`);
+    } catch {
+      // The store is closing: nothing to hand back.
+    }
+  };
+  thread.on("message", (msg: CheckpointThreadMessage) => {
+    if (msg === "ready") setFrames(BACKSTOP_FRAMES);
+  });
+  const ended = () => {
+    alive = false;
+    setFrames(INLINE_FRAMES);
+  };
+  thread.once("error", ended);
+  thread.once("exit", ended);
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (!alive) return resolve();
+        // Not unref'd: it keeps the process alive until the thread has closed its connection.
+        const timer = setTimeout(() => {
+          void thread.terminate();
+          resolve();
+        }, 2000);
+        thread.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        thread.postMessage("stop" satisfies CheckpointThreadMessage);
+      }),
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * WAL checkpoints off the committing thread (src/store/sqlite/background-checkpoints.ts), with
+ * the compiled thread file of dist/ (built by the global setup): the thread copies the log into
+ * the database file while the committing connection only keeps a backstop, and when the thread
+ * is gone or cannot start the connection checkpoints itself again.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  BACKSTOP_FRAMES,
+  INLINE_FRAMES,
+  startBackgroundCheckpoints,
+} from "../../src/store/sqlite/background-checkpoints.js";
+import { openDatabase } from "../../src/store/sqlite/connection.js";
+
+const THREAD = new URL("../../dist/store/sqlite/checkpoint-thread.js", import.meta.url);
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function database(): { db: Database.Database; path: string; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), "fixpoint-ckpt-"));
+  dirs.push(dir);
+  const path = join(dir, "f.db");
+  const db = openDatabase(path, 1000);
+  db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+  return { db, path, dir };
+}
+
+const frames = (db: Database.Database) => db.pragma("wal_autocheckpoint", { simple: true });
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * Rows the database file holds without its WAL: what checkpoints have copied into it. A copy
+ * taken while a checkpoint writes may be torn: that reads as "not yet" (-1).
+ */
+function rowsInFile(path: string, dir: string): number {
+  const copy = join(dir, "copy.db");
+  copyFileSync(path, copy);
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(copy, { readonly: true });
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 't'").get();
+    return table === undefined ? 0 : Number(db.prepare("SELECT COUNT(*) FROM t").pluck().get());
+  } catch {
+    return -1;
+  } finally {
+    db?.close();
+  }
+}
+
+describe("background WAL checkpoints", () => {
+  it("copy the log into the database from another thread while commits only keep a backstop", async () => {
+    const { db, path, dir } = database();
+    const bg = startBackgroundCheckpoints(db, path, { threadUrl: THREAD, everyMs: 20 });
+    await until(() => frames(db) === BACKSTOP_FRAMES);
+    const insert = db.prepare("INSERT INTO t (v) VALUES (?)");
+    // Far fewer frames than the backstop, more than SQLite's own mark: only the thread copies them.
+    for (let i = 0; i < 1500; i++) insert.run(`row ${i}`);
+    await until(() => rowsInFile(path, dir) === 1500);
+    await bg.stop();
+    expect(frames(db)).toBe(INLINE_FRAMES);
+    db.close();
+  });
+
+  it("leave checkpoints to the committing connection when the thread cannot start", async () => {
+    const { db, path } = database();
+    const bg = startBackgroundCheckpoints(db, path, { threadUrl: new URL("./no-such-thread.js", THREAD) });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(frames(db)).toBe(INLINE_FRAMES);
+    await bg.stop();
+    db.close();
+  });
+
+  it("hand checkpoints back when the thread's connection fails", async () => {
+    const { db, dir } = database();
+    const bg = startBackgroundCheckpoints(db, join(dir, "missing.db"), { threadUrl: THREAD, everyMs: 20 });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(frames(db)).toBe(INLINE_FRAMES);
+    await bg.stop();
+    db.close();
+  });
+});
