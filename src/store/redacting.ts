@@ -20,6 +20,10 @@ const IDENTITY_KEYS: ReadonlySet<string> = new Set([
   "baseBranch",
   "workflow",
   "key",
+  // A checkpoint's counters (stage id → visit count, stage id → outcome): ids from the workflow
+  // file and numbers, never agent text, and walking them per stage cost more than their write.
+  "visits",
+  "outcomes",
 ]);
 
 /** The store with every write redacted; `env` (default `process.env`) supplies secret values. */

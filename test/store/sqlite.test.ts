@@ -178,6 +178,85 @@ describe("SQLite store: the file", () => {
     db.close();
   });
 
+  it("keeps stage records and events with their ids when they move to plain row ids, and counts on", async () => {
+    const path = join(tempDir(), "f.db");
+    const old = raw(path);
+    migrate(
+      old,
+      path,
+      MIGRATIONS.filter((m) => m.version < 16),
+    );
+    old
+      .prepare(
+        "INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, created_at, updated_at) VALUES ('t-1', 1, 'implement', 'old', 'p', 'default', '/r', 'main', 3, 1, 1)",
+      )
+      .run();
+    old
+      .prepare(
+        "INSERT INTO runs (id, task_id, kind, status, started_at) VALUES (1, 't-1', 'start', 'running', 1)",
+      )
+      .run();
+    const stage = old.prepare(
+      "INSERT INTO stage_executions (id, run_id, task_id, stage_id, kind, visit, cycle, outcome, started_at, ended_at, cost_usd) VALUES (?, 1, 't-1', ?, 'agent', 1, 0, 'success', 1, 2, 0.5)",
+    );
+    stage.run(7, "implement");
+    stage.run(9, "review");
+    const event = old.prepare(
+      "INSERT INTO events (id, task_id, run_id, ts, type, data) VALUES (?, 't-1', 1, 1, ?, '{}')",
+    );
+    event.run(40, "stage.finished");
+    event.run(41, "stage.finished");
+    old.close();
+
+    const store = await openSqliteStore(path);
+    expect((await store.listStageExecutions("t-1")).map((s) => [s.id, s.stageId])).toEqual([
+      [7, "implement"],
+      [9, "review"],
+    ]);
+    expect((await store.listEvents("t-1")).map((e) => e.id)).toEqual([40, 41]);
+    const next = await store.commitStage({
+      taskId: "t-1",
+      runId: 1,
+      stage: {
+        runId: 1,
+        taskId: "t-1",
+        stageId: "fix",
+        kind: "fix",
+        visit: 1,
+        cycle: 1,
+        outcome: "success",
+        failureClass: null,
+        failureReason: null,
+        verdict: null,
+        startedAt: 3,
+        endedAt: 4,
+        usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 },
+        costUsd: 0.25,
+        headBefore: null,
+        headAfter: null,
+        sessionId: null,
+        summary: null,
+        attempts: 1,
+      },
+      checkpoint: null,
+      findings: [],
+      events: [{ taskId: "t-1", runId: 1, type: "stage.finished", data: {} }],
+      task: {},
+      now: 4,
+    });
+    // Ids go on after the largest; the spend trigger still adds what a stage cost to its task.
+    expect(next?.id).toBe(10);
+    expect((await store.listEvents("t-1")).map((e) => e.id)).toEqual([40, 41, 42]);
+    expect((await store.listTaskSummaries())[0]?.costUsd).toBeCloseTo(1.25);
+    await store.close();
+    const db = raw(path);
+    expect(db.prepare("SELECT name FROM sqlite_sequence").pluck().all()).not.toContain("events");
+    expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'events'").pluck().get()).not.toMatch(
+      /AUTOINCREMENT/,
+    );
+    db.close();
+  });
+
   it("refuses a database written by a newer fixpoint, saying what to do", async () => {
     const path = join(tempDir(), "f.db");
     await (await openSqliteStore(path)).close();

@@ -12,6 +12,7 @@ import { sql as taskJson } from "./012_task_json.js";
 import { sql as spendWhenSpent } from "./013_spend_when_spent.js";
 import { sql as fewerPagesPerWrite } from "./014_fewer_pages_per_write.js";
 import { sql as taskJsonFilters } from "./015_task_json_filters.js";
+import { sql as plainRowIds } from "./016_plain_row_ids.js";
 
 export interface Migration {
   /** Increasing from 1; the database's `user_version` is the last one applied. */
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: "spend_when_spent", sql: spendWhenSpent },
   { version: 14, name: "fewer_pages_per_write", sql: fewerPagesPerWrite },
   { version: 15, name: "task_json_filters", sql: taskJsonFilters },
+  { version: 16, name: "plain_row_ids", sql: plainRowIds },
 ];
 
 /** The last migration's version (not the count: versions are assigned up front and may leave gaps). */
