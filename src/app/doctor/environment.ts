@@ -7,7 +7,7 @@ import type { GitRunner } from "../../git/exec.js";
 import { defaultSqlitePath, openStore } from "../../store/open.js";
 import { describeUrl } from "../../store/postgres/errors.js";
 import { openDatabase } from "../../store/sqlite/connection.js";
-import { LATEST_SCHEMA_VERSION } from "../../store/sqlite/migrations/index.js";
+import { LATEST_SCHEMA_VERSION } from "../../store/sqlite/migrations/latest.js";
 import type { Check } from "./check.js";
 
 /** Checks of what every command needs: git, the repository, the config and the store. */

@@ -1,18 +1,6 @@
-import { FixpointError } from "../../errors.js";
 import type { SqliteDatabase } from "./connection.js";
 import { MIGRATIONS, type Migration } from "./migrations/index.js";
-
-function schemaVersion(db: SqliteDatabase): number {
-  const v: unknown = db.pragma("user_version", { simple: true });
-  return typeof v === "number" ? v : 0;
-}
-
-function refuseNewer(path: string, version: number, latest: number): FixpointError {
-  return new FixpointError(
-    "store_version",
-    `the database ${path} has schema version ${version}, which is newer than this fixpoint (${latest}); upgrade fixpoint to use it`,
-  );
-}
+import { refuseNewer, schemaVersion } from "./schema-version.js";
 
 /**
  * Brings the schema up to date. Safe when several processes open a fresh file at once: the

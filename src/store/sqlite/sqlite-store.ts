@@ -40,7 +40,6 @@ import { openDatabase } from "./connection.js";
 import { findingSearchSql, taskTotalsSql } from "./dashboard-sql.js";
 import { toStoreError } from "./errors.js";
 import { INSERT_LEARNING, LEARNING_HIT, learningSeq, learningValues, toLearning } from "./learnings-sql.js";
-import { migrate } from "./migrate.js";
 import {
   eventParams,
   findingParams,
@@ -53,6 +52,7 @@ import {
   UPSERT_FINDING,
 } from "./record-sql.js";
 import { toCheckpoint, toEvent, toFinding, toRun, toStageExecution, toWorker } from "./rows.js";
+import { isCurrentSchema } from "./schema-version.js";
 import { SqliteTaskOps } from "./task-ops.js";
 import { parseJsonOrText } from "./tolerant.js";
 
@@ -71,7 +71,8 @@ export async function openSqliteStore(path: string, opts: SqliteStoreOptions = {
   const busyTimeoutMs = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const db = openDatabase(path, busyTimeoutMs);
   try {
-    migrate(db, path);
+    // The migrations' SQL is loaded only when one is due: opening a current file reads one pragma.
+    if (!isCurrentSchema(db, path)) (await import("./migrate.js")).migrate(db, path);
   } catch (e) {
     db.close();
     throw toStoreError(e, path, busyTimeoutMs, "migrating the database");

@@ -13,6 +13,7 @@ import { sql as spendWhenSpent } from "./013_spend_when_spent.js";
 import { sql as fewerPagesPerWrite } from "./014_fewer_pages_per_write.js";
 import { sql as taskJsonFilters } from "./015_task_json_filters.js";
 import { sql as plainRowIds } from "./016_plain_row_ids.js";
+import { LATEST_SCHEMA_VERSION } from "./latest.js";
 
 export interface Migration {
   /** Increasing from 1; the database's `user_version` is the last one applied. */
@@ -43,5 +44,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: "plain_row_ids", sql: plainRowIds },
 ];
 
-/** The last migration's version (not the count: versions are assigned up front and may leave gaps). */
-export const LATEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
+// The last migration's version (not the count: versions are assigned up front and may leave gaps).
+if (MIGRATIONS.at(-1)?.version !== LATEST_SCHEMA_VERSION) {
+  throw new Error(
+    `migrations/latest.ts says ${LATEST_SCHEMA_VERSION}; the last migration is ${MIGRATIONS.at(-1)?.version}`,
+  );
+}
+
+export { LATEST_SCHEMA_VERSION };
