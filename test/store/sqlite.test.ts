@@ -44,6 +44,23 @@ function raw(path: string): Database.Database {
   return new Database(path);
 }
 
+/** A database file left at the migrations before `version`, holding task t-1 as rows of that time. */
+function databaseBefore(version: number): { path: string; old: Database.Database } {
+  const path = join(tempDir(), "f.db");
+  const old = raw(path);
+  migrate(
+    old,
+    path,
+    MIGRATIONS.filter((m) => m.version < version),
+  );
+  old
+    .prepare(
+      "INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, created_at, updated_at) VALUES ('t-1', 1, 'implement', 'old', 'p', 'default', '/r', 'main', 3, 1, 1)",
+    )
+    .run();
+  return { path, old };
+}
+
 describe("SQLite store: the file", () => {
   it("creates .fixpoint owner-only and the database and its WAL files 0600", async () => {
     const root = tempDir();
@@ -75,14 +92,7 @@ describe("SQLite store: the file", () => {
   });
 
   it("upgrades a database left at an older schema version step by step, keeping its rows", async () => {
-    const path = join(tempDir(), "f.db");
-    const old = raw(path);
-    migrate(old, path, MIGRATIONS.slice(0, 1));
-    old
-      .prepare(
-        "INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, created_at, updated_at) VALUES ('t-1', 1, 'implement', 'old', 'p', 'default', '/r', 'main', 3, 1, 1)",
-      )
-      .run();
+    const { path, old } = databaseBefore(2);
     old.close();
     const store = await openSqliteStore(path);
     expect((await store.getTask("1"))?.title).toBe("old");
@@ -100,14 +110,7 @@ describe("SQLite store: the file", () => {
   });
 
   it("backfills each task's spend from its stage records when it adds the spend columns", async () => {
-    const path = join(tempDir(), "f.db");
-    const old = raw(path);
-    migrate(old, path, MIGRATIONS.slice(0, 2));
-    old
-      .prepare(
-        "INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, created_at, updated_at) VALUES ('t-1', 1, 'implement', 'old', 'p', 'default', '/r', 'main', 3, 1, 1)",
-      )
-      .run();
+    const { path, old } = databaseBefore(3);
     old
       .prepare(
         "INSERT INTO runs (id, task_id, kind, status, started_at) VALUES (1, 't-1', 'start', 'completed', 1)",
@@ -125,18 +128,7 @@ describe("SQLite store: the file", () => {
   });
 
   it("keeps each run's latest checkpoint and every marker when checkpoints become one row per run", async () => {
-    const path = join(tempDir(), "f.db");
-    const old = raw(path);
-    migrate(
-      old,
-      path,
-      MIGRATIONS.filter((m) => m.version < 14),
-    );
-    old
-      .prepare(
-        "INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, created_at, updated_at) VALUES ('t-1', 1, 'implement', 'old', 'p', 'default', '/r', 'main', 3, 1, 1)",
-      )
-      .run();
+    const { path, old } = databaseBefore(14);
     const run = old.prepare(
       "INSERT INTO runs (id, task_id, kind, status, started_at) VALUES (?, 't-1', 'start', 'completed', 1)",
     );
@@ -179,18 +171,7 @@ describe("SQLite store: the file", () => {
   });
 
   it("keeps stage records and events with their ids when they move to plain row ids, and counts on", async () => {
-    const path = join(tempDir(), "f.db");
-    const old = raw(path);
-    migrate(
-      old,
-      path,
-      MIGRATIONS.filter((m) => m.version < 16),
-    );
-    old
-      .prepare(
-        "INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, created_at, updated_at) VALUES ('t-1', 1, 'implement', 'old', 'p', 'default', '/r', 'main', 3, 1, 1)",
-      )
-      .run();
+    const { path, old } = databaseBefore(16);
     old
       .prepare(
         "INSERT INTO runs (id, task_id, kind, status, started_at) VALUES (1, 't-1', 'start', 'running', 1)",
