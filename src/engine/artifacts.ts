@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import type { ArtifactKind, Lease, Store, StoreOps } from "../domain/store.js";
+import type { ArtifactInput, ArtifactKind, Lease, Store, StoreOps } from "../domain/store.js";
 import type { ReviewOutput, ReviewVerdict } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
 
@@ -122,20 +122,27 @@ export async function storeArtifactFile(
   now: number,
   fence?: Lease,
 ): Promise<void> {
+  const artifact = await readArtifactFile(taskId, kind, path);
+  if (artifact === null) return;
+  // Fenced like every write of a run: a worker whose lease moved on stores nothing.
+  await store.transaction((tx) => tx.saveArtifact(artifact, now), { ...(fence ? { fence } : {}) });
+}
+
+/** A file the run wrote, as the artifact to store; null when the backend did not write it. */
+export async function readArtifactFile(
+  taskId: string,
+  kind: ArtifactKind,
+  path: string,
+): Promise<ArtifactInput | null> {
   // Most stages' backends write no transcript: one stat answers that without a round trip
   // through the thread pool (issue 10: a no-op stage's cost).
-  if (!statSync(path, { throwIfNoEntry: false })) return;
-  let text: string;
+  if (!statSync(path, { throwIfNoEntry: false })) return null;
   try {
-    text = await readFile(path, "utf8");
+    return { taskId, kind, name: basename(path), text: await readFile(path, "utf8") };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw e;
   }
-  // Fenced like every write of a run: a worker whose lease moved on stores nothing.
-  await store.transaction((tx) => tx.saveArtifact({ taskId, kind, name: basename(path), text }, now), {
-    ...(fence ? { fence } : {}),
-  });
 }
 
 /** A stored name fit to be a file name in one folder (never a path, never hidden). */

@@ -1,4 +1,5 @@
 import type { AgentResult } from "../domain/agent.js";
+import type { ArtifactInput } from "../domain/store.js";
 import type { Json, JsonObject } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
 import type { StageContext } from "./deps.js";
@@ -41,23 +42,35 @@ export async function loadTurns(ctx: StageContext, stageId: string): Promise<Map
   return out;
 }
 
-/** Saves one reply durably (fenced by the run's lease). A cancelled turn is never saved: it reruns. */
+/**
+ * Saves one reply durably (fenced by the run's lease), with the turn's transcript when there is
+ * one: one commit for both. A cancelled turn is never saved (it reruns); its transcript still is.
+ */
 export async function saveTurn(
   ctx: StageContext,
   stageId: string,
   attempt: number,
   result: AgentResult,
   earlier: Map<number, AgentResult>,
+  transcript: ArtifactInput | null = null,
 ): Promise<void> {
-  if (result.failure?.kind === "cancelled" || ctx.signal.aborted) return;
-  earlier.set(attempt, result);
-  const turns: Record<string, AgentResult> = {};
-  for (const [n, r] of earlier) turns[String(n)] = redactTurn(r);
-  const value = { visit: visitKey(ctx), turns } as unknown as JsonObject;
+  const keep = result.failure?.kind !== "cancelled" && !ctx.signal.aborted;
+  if (!keep && transcript === null) return;
+  let value: JsonObject | null = null;
+  if (keep) {
+    earlier.set(attempt, result);
+    const turns: Record<string, AgentResult> = {};
+    for (const [n, r] of earlier) turns[String(n)] = redactTurn(r);
+    value = { visit: visitKey(ctx), turns } as unknown as JsonObject;
+  }
   const now = ctx.deps.clock.now();
-  await ctx.deps.store.transaction((tx) => tx.setMarker(markerKey(ctx, stageId), value, now), {
-    fence: ctx.deps.lease,
-  });
+  await ctx.deps.store.transaction(
+    async (tx) => {
+      if (value !== null) await tx.setMarker(markerKey(ctx, stageId), value, now);
+      if (transcript !== null) await tx.saveArtifact(transcript, now);
+    },
+    { fence: ctx.deps.lease },
+  );
 }
 
 function redactTurn(r: AgentResult): AgentResult {

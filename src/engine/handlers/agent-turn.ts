@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { AgentRequest, AgentResult } from "../../domain/agent.js";
 import { addUsage, type TokenUsage, ZERO_USAGE } from "../../domain/types.js";
 import type { StageDef } from "../../workflow/types.js";
-import { storeArtifactFile } from "../artifacts.js";
+import { readArtifactFile } from "../artifacts.js";
 import { crashPoint } from "../crash-points.js";
 import type { StageContext } from "../deps.js";
 import { LEASE_LOST } from "../run-env.js";
@@ -108,13 +108,14 @@ export async function runAgentTurn<T>(
           ...(p.responseStarted ? { responseStarted: true as const } : {}),
         }),
     });
-    await saveTurn(ctx, turnId, attempt, result, saved);
-    // In the store too: `fixpoint logs --agent` on another machine reads it from there.
-    // Not once the lease is gone: the store may be out of reach, and the task is another worker's.
-    if (ctx.signal.reason !== LEASE_LOST) {
-      const now = ctx.deps.clock.now();
-      await storeArtifactFile(ctx.deps.store, ctx.task.id, "transcript", transcriptPath, now, ctx.deps.lease);
-    }
+    // The transcript goes into the store too, in the reply's own commit: `fixpoint logs --agent`
+    // on another machine reads it from there. Not once the lease is gone: the store may be out
+    // of reach, and the task is another worker's.
+    const transcript =
+      ctx.signal.reason === LEASE_LOST
+        ? null
+        : await readArtifactFile(ctx.task.id, "transcript", transcriptPath);
+    await saveTurn(ctx, turnId, attempt, result, saved, transcript);
     return result;
   };
   for (;;) {
