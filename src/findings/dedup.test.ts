@@ -137,4 +137,37 @@ describe("DedupIndex against a plain scan", () => {
       { numRuns: 400 },
     );
   });
+
+  it("property: adds between lookups (a bucket indexed, then added to) find what a plain scan finds", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(item, fc.boolean()), { maxLength: 60 }),
+        fc.integer({ min: 0, max: 3 }),
+        (steps, skip) => {
+          const index = new DedupIndex<Item>();
+          const added: Item[] = [];
+          const accept = (it: Item) => it.n % 4 !== skip;
+          steps.forEach(([r, lookup], n) => {
+            const it = toItem(r, n);
+            if (lookup) {
+              let best: Item | undefined;
+              let bestD = Number.POSITIVE_INFINITY;
+              for (const other of added) {
+                if (!isDuplicate(it, other) || !accept(other)) continue;
+                const d = normalizedDistance(normalizeTitle(it.title), normalizeTitle(other.title));
+                if (d < bestD) {
+                  best = other;
+                  bestD = d;
+                }
+              }
+              expect(index.findBest(it, accept)?.n).toBe(best?.n);
+            }
+            index.add(it);
+            added.push(it);
+          });
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
 });

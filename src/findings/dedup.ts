@@ -49,9 +49,13 @@ function matchDistance(a: Prepared, b: Prepared): number | null {
 }
 
 interface Bucket<T extends Locatable> {
-  /** In insertion order: the index is the tie-breaker (earliest wins). */
+  /** The normalized file every item here has (null: no file). */
+  file: string | null;
+  /** Indexed, in insertion order: the index is the tie-breaker (earliest wins). */
   items: Prepared<T>[];
-  /** Indexes of items with a line, sorted by lineStart. */
+  /** Added after `items` and not indexed yet, in insertion order (see DedupIndex). */
+  pending: T[];
+  /** Indexes of items with a line, sorted by lineStart, then by index. */
   byLine: number[];
   /** Indexes of items without a line: they are near any line. */
   noLine: number[];
@@ -74,38 +78,105 @@ function lowerBound(bucket: Bucket<Locatable>, line: number): number {
 }
 
 /**
+ * Gives `p` the next index and files it by title, and when it has no line as near every line;
+ * returns the index. An item with a line is the caller's to place in `byLine`.
+ */
+function enter<T extends Locatable>(b: Bucket<T>, p: Prepared<T>): number {
+  const at = b.items.length;
+  b.items.push(p);
+  const same = b.byTitle.get(p.title);
+  if (same) same.push(at);
+  else b.byTitle.set(p.title, [at]);
+  const start = p.item.lineStart;
+  if (start === null) b.noLine.push(at);
+  else b.maxSpan = Math.max(b.maxSpan, (p.item.lineEnd ?? start) - start);
+  return at;
+}
+
+/** Indexes one more item: the newest, it goes after every item with the same line start. */
+function indexItem<T extends Locatable>(b: Bucket<T>, p: Prepared<T>): void {
+  const at = enter(b, p);
+  const start = p.item.lineStart;
+  if (start !== null) b.byLine.splice(lowerBound(b, start + 0.5), 0, at);
+}
+
+/**
+ * Indexes the bucket's pending items: what `indexItem` does one by one, but their line entries
+ * are sorted once and merged in, so indexing k items costs O(k log k), not O(k²) splices.
+ */
+function flush<T extends Locatable>(b: Bucket<T>): void {
+  if (b.pending.length === 0) return;
+  const lined: number[] = [];
+  for (const item of b.pending) {
+    const at = enter(b, { item, file: b.file, title: normalizeTitle(item.title) });
+    if (item.lineStart !== null) lined.push(at);
+  }
+  b.pending = [];
+  const line = (i: number) => b.items[i]?.item.lineStart ?? 0;
+  // Stable: equal line starts stay in index order, as inserting one at a time leaves them.
+  lined.sort((x, y) => line(x) - line(y));
+  b.byLine = mergeByLine(b.byLine, lined, line);
+}
+
+/** Two index lists sorted by (line, index) merged into one; every index in `added` is larger. */
+function mergeByLine(old: number[], added: number[], line: (i: number) => number): number[] {
+  if (old.length === 0) return added;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < old.length && j < added.length) {
+    const a = old[i] as number;
+    const b = added[j] as number;
+    // On equal lines the older index (from `old`) goes first.
+    if (line(a) <= line(b)) {
+      out.push(a);
+      i++;
+    } else {
+      out.push(b);
+      j++;
+    }
+  }
+  for (; i < old.length; i++) out.push(old[i] as number);
+  for (; j < added.length; j++) out.push(added[j] as number);
+  return out;
+}
+
+/**
  * Findings bucketed by file so a lookup compares only against findings of the same file; inside a
  * file, only against those whose lines are within the window (a sorted line index), so a file
  * holding thousands of findings costs a lookup O(log k + nearby), not O(k). An exact title match
- * is found by hash first. Items are indexed with their title and place at insertion; callers must
- * not change those later.
+ * is found by hash first.
+ *
+ * `add` only files an item under its file; the bucket is indexed (titles normalized, lines
+ * sorted) when a lookup first reaches it. A registry loads every finding of a task but a cycle's
+ * new findings touch a few files, so most buckets are never indexed. Callers must not change an
+ * item's title or place after adding it: when it is indexed is not theirs to know.
  */
 export class DedupIndex<T extends Locatable> {
+  /** By normalized file; findings without a file have their own bucket. */
   private readonly buckets = new Map<string, Bucket<T>>();
+  private fileless: Bucket<T> | undefined;
 
   add(item: T): void {
-    this.addPrepared(prepare(item));
+    this.bucket(normalizeFile(item.file), true).pending.push(item);
   }
 
   addPrepared(p: Prepared<T>): void {
-    const key = p.file ?? "\u0000";
-    let b = this.buckets.get(key);
-    if (!b) {
-      b = { items: [], byLine: [], noLine: [], maxSpan: 0, byTitle: new Map() };
-      this.buckets.set(key, b);
-    }
-    const at = b.items.length;
-    b.items.push(p);
-    const same = b.byTitle.get(p.title);
-    if (same) same.push(at);
-    else b.byTitle.set(p.title, [at]);
-    const start = p.item.lineStart;
-    if (start === null) {
-      b.noLine.push(at);
-      return;
-    }
-    b.maxSpan = Math.max(b.maxSpan, (p.item.lineEnd ?? start) - start);
-    b.byLine.splice(lowerBound(b, start + 0.5), 0, at);
+    const b = this.bucket(p.file, true);
+    // Keeps insertion order: whatever `add` left pending is indexed first.
+    flush(b);
+    indexItem(b, p);
+  }
+
+  private bucket(file: string | null, create: true): Bucket<T>;
+  private bucket(file: string | null, create: false): Bucket<T> | undefined;
+  private bucket(file: string | null, create: boolean): Bucket<T> | undefined {
+    let b = file === null ? this.fileless : this.buckets.get(file);
+    if (b || !create) return b;
+    b = { file, items: [], pending: [], byLine: [], noLine: [], maxSpan: 0, byTitle: new Map() };
+    if (file === null) this.fileless = b;
+    else this.buckets.set(file, b);
+    return b;
   }
 
   /** The closest match (smallest title distance, earliest inserted on ties) that `accept` allows. */
@@ -114,8 +185,9 @@ export class DedupIndex<T extends Locatable> {
   }
 
   findBestPrepared(c: Prepared, accept: (item: T) => boolean = () => true): T | undefined {
-    const b = this.buckets.get(c.file ?? "\u0000");
+    const b = this.bucket(c.file, false);
     if (!b) return undefined;
+    flush(b);
     // Distance 0 cannot be beaten: the earliest exact title that matches wins outright.
     for (const i of b.byTitle.get(c.title) ?? []) {
       const p = b.items[i];

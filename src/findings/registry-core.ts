@@ -10,6 +10,7 @@ import type {
   Severity,
 } from "../domain/types.js";
 import { DedupIndex } from "./dedup.js";
+import { copyFinding, hasFindingShape } from "./finding-copy.js";
 import { fingerprint, normalizeFile } from "./fingerprint.js";
 
 export interface RegistryOptions {
@@ -18,11 +19,30 @@ export interface RegistryOptions {
 }
 
 export function numericId(id: string): number {
-  // Sorting calls this O(n log n) times: no regex on the usual `F-<n>` shape.
+  // Sorting and every prompt section call this per finding: no regex on the usual `F-<n>` shape.
   const c = id.charCodeAt(0);
   const prefixed = (c === 70 || c === 102) && id.charCodeAt(1) === 45;
+  const digits = prefixed ? digitsFrom(id, 2) : -1;
+  if (digits >= 0) return digits;
   const n = Number.parseInt(prefixed ? id.slice(2) : id, 10);
   return Number.isNaN(n) ? Number.MAX_SAFE_INTEGER : n;
+}
+
+/**
+ * `text` from `start` on read as a decimal number when it is 1–15 plain digits (exact in a
+ * double, and what parseInt would return), else -1: the common `F-<n>` id without the string
+ * slice parseInt needs.
+ */
+function digitsFrom(text: string, start: number): number {
+  const len = text.length - start;
+  if (len < 1 || len > 15) return -1;
+  let n = 0;
+  for (let i = start; i < text.length; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
 }
 
 export function byId(a: Finding, b: Finding): number {
@@ -55,30 +75,38 @@ function inOrder<T extends Finding>(list: readonly T[], rank: (f: T) => number):
   return true;
 }
 
-/**
- * A finding's nested lists (`sources`, `attempts`) are frozen, and the registry replaces them
- * instead of changing them (`addSource`, `addAttempt`). So a shallow copy is a snapshot that later
- * registry changes do not reach: what `forReview` and `forFix` hand out costs one object per
- * finding, not three (at 50,000 findings the deep copies were a third of a cycle).
- */
-export function cloneFinding(f: Finding): Finding {
-  return { ...f };
-}
-
-/** `xs` frozen: a list inside a finding is replaced, never changed in place (see cloneFinding). */
+/** `xs` frozen: a list inside a finding is replaced, never changed in place (see snapshot). */
 export function frozen<T>(xs: readonly T[]): T[] {
   return Object.freeze(xs) as T[];
 }
 
-/** A finding from outside (the store, a caller) as the registry keeps it: its own, lists frozen. */
-function adopt(f: Finding): Finding {
-  return { ...f, sources: frozen(f.sources.slice()), attempts: frozen(f.attempts.slice()) };
+/**
+ * A finding from outside (the store, a caller) as the registry keeps it: its own, lists frozen.
+ * A list that is frozen already (a snapshot from `all()` fed back to `load`) cannot change, so it
+ * is shared rather than copied; any other list is copied, since its owner may still change it.
+ * `regular`: whether `f` has exactly Finding's keys, so that the copy can be made by a literal.
+ */
+function adopt(f: Finding, regular: boolean): Finding {
+  const own = regular ? copyFinding(f) : { ...f };
+  own.sources = ownFrozen(f.sources);
+  own.attempts = ownFrozen(f.attempts);
+  return own;
+}
+
+function ownFrozen<T>(xs: T[]): T[] {
+  return Object.isFrozen(xs) ? xs : frozen(xs.slice());
 }
 
 /** A finding raised only by gates: reviewers' statuses do not touch it, only gates resolve it. */
 export function isGateOnly(f: Finding, gate?: string): boolean {
-  if (f.sources.length === 0) return false;
-  return f.sources.every((s) => (gate ? s.source === `gate:${gate}` : s.source.startsWith("gate:")));
+  // A loop, not `every` with a closure: selections ask this of every finding.
+  const sources = f.sources;
+  if (sources.length === 0) return false;
+  const named = gate === undefined || gate === "" ? null : `gate:${gate}`;
+  for (const s of sources) {
+    if (named === null ? !s.source.startsWith("gate:") : s.source !== named) return false;
+  }
+  return true;
 }
 
 /**
@@ -95,6 +123,17 @@ export class RegistryCore {
    * up), and a selection in that order needs no sort.
    */
   inIdOrder = true;
+  /**
+   * The findings `isGateOnly` holds for, kept up to date wherever sources change (load, create,
+   * addSource), so a selection asks a set instead of reading every finding's sources.
+   */
+  private readonly gateOnly = new Set<Finding>();
+  /**
+   * Findings loaded with keys other than exactly Finding's (see finding-copy.ts): snapshots of
+   * them are spreads, keeping those keys. Every other finding is copied by a literal. Findings
+   * gain or lose no keys in the registry, so what is irregular at load stays so, and only so.
+   */
+  private readonly irregular = new Set<Finding>();
   private readonly changed = new Set<string>();
   private events: NewTaskEvent[] = [];
   /** Learnings taught and learning hits since the last drain (written with the stage). */
@@ -106,13 +145,36 @@ export class RegistryCore {
     initial: Finding[],
   ) {
     for (const f of sortFindings(initial)) {
-      const copy = adopt(f);
+      const regular = hasFindingShape(f);
+      const copy = adopt(f, regular);
+      if (!regular) this.irregular.add(copy);
       this.findings.set(copy.id, copy);
-      if (!isGateOnly(copy)) this.index.add(copy);
+      this.track(copy);
       const n = numericId(copy.id);
       if (n !== Number.MAX_SAFE_INTEGER) this.nextNumber = Math.max(this.nextNumber, n + 1);
       else this.inIdOrder = false;
     }
+  }
+
+  /**
+   * A copy of `f`, one of this registry's findings, to hand out. Its lists are frozen and the
+   * registry replaces them instead of changing them (`addSource`, `addAttempt`), so a shallow
+   * copy is a snapshot that later registry changes do not reach: what `forReview` and `forFix`
+   * hand out costs one object per finding, not three.
+   */
+  snapshot(f: Finding): Finding {
+    return this.irregular.size > 0 && this.irregular.has(f) ? { ...f } : copyFinding(f);
+  }
+
+  /** Whether `f`, one of this registry's findings, is raised only by gates (see isGateOnly). */
+  isGateOnly(f: Finding): boolean {
+    return this.gateOnly.size > 0 && this.gateOnly.has(f);
+  }
+
+  /** A new finding of the registry: gate-only ones are noted, the others indexed for dedup. */
+  private track(f: Finding): void {
+    if (isGateOnly(f)) this.gateOnly.add(f);
+    else this.index.add(f);
   }
 
   emit(type: string, data: JsonObject): void {
@@ -153,6 +215,8 @@ export class RegistryCore {
   addSource(f: Finding, source: FindingSource): void {
     if (!f.sources.some((s) => s.source === source.source && s.cycle === source.cycle)) {
       f.sources = frozen([...f.sources, { ...source }]);
+      if (isGateOnly(f)) this.gateOnly.add(f);
+      else this.gateOnly.delete(f);
     }
     f.lastCycle = Math.max(f.lastCycle, source.cycle);
     this.touch(f);
@@ -183,7 +247,7 @@ export class RegistryCore {
       updatedAt: now,
     };
     this.findings.set(f.id, f);
-    if (!isGateOnly(f)) this.index.add(f);
+    this.track(f);
     this.changed.add(f.id);
     this.emit("finding.added", {
       id: f.id,
@@ -213,7 +277,7 @@ export class RegistryCore {
     const changed = [...this.changed]
       .map((id) => this.findings.get(id))
       .filter((f): f is Finding => f !== undefined);
-    const findings = sortFindings(changed).map(cloneFinding);
+    const findings = sortFindings(changed).map((f) => this.snapshot(f));
     const events = this.events;
     const learnings = this.learnings;
     this.changed.clear();

@@ -1,6 +1,6 @@
 import type { Finding, FindingStatus, PriorVerdict } from "../domain/types.js";
 import { isActiveFinding } from "../domain/types.js";
-import { isGateOnly, type RegistryCore } from "./registry-core.js";
+import type { RegistryCore } from "./registry-core.js";
 
 export interface PriorResult {
   resolved: string[];
@@ -85,7 +85,7 @@ export function applyPrior(
       continue;
     }
     given.add(f.id);
-    if (isGateOnly(f)) continue;
+    if (core.isGateOnly(f)) continue;
     const note = v.note?.trim();
     if (note) {
       f.note = v.status === "not_applicable" ? `not applicable: ${note}` : note;

@@ -303,6 +303,65 @@ describe("what the registry hands out", () => {
     expect(() => now?.attempts.push({ ...(now.attempts[0] as Finding["attempts"][0]) })).toThrow(TypeError);
   });
 
+  it("a snapshot loaded again shares its frozen lists, and neither registry's changes reach the other", () => {
+    const first = fresh();
+    first.addFindings([raw()], { source: "review:a", cycle: 0 });
+    const snapshot = first.all();
+    const second = fresh(snapshot);
+    second.addFindings([raw()], { source: "review:b", cycle: 1 });
+    second.applyFixReport(
+      { summary: "", entries: [{ id: "F-1", status: "fixed", justification: "parameterized the query" }] },
+      { cycle: 1, commitSha: "abc", shownIds: ["F-1"] },
+    );
+    expect(snapshot[0]?.sources.map((s) => s.source)).toEqual(["review:a"]);
+    expect(snapshot[0]?.attempts).toEqual([]);
+    expect(first.get("F-1")?.sources.map((s) => s.source)).toEqual(["review:a"]);
+    expect(second.get("F-1")?.sources.map((s) => s.source)).toEqual(["review:a", "review:b"]);
+    expect(second.get("F-1")?.attempts.map((a) => a.status)).toEqual(["fixed"]);
+    // A list handed in unfrozen is copied: the caller changing it later changes nothing here.
+    const mine = finding("t-1", "F-1", { sources: [{ source: "review:a", cycle: 0 }] });
+    const third = fresh([mine]);
+    mine.sources.push({ source: "review:z", cycle: 9 });
+    expect(third.get("F-1")?.sources.map((s) => s.source)).toEqual(["review:a"]);
+  });
+
+  it("reviewers are asked about findings raised by anyone but gates, whenever the sources came", () => {
+    const loaded = [
+      finding("t-1", "F-1", { sources: [{ source: "gate:lint", cycle: 0 }] }),
+      finding("t-1", "F-2", { sources: [] }),
+      finding("t-1", "F-3", {
+        sources: [
+          { source: "gate:lint", cycle: 0 },
+          { source: "review:a", cycle: 0 },
+        ],
+      }),
+    ];
+    const r = fresh(loaded);
+    r.applyGate("test", 1, {
+      passed: false,
+      finding: raw({ title: "tests fail", file: null, lineStart: null, lineEnd: null }),
+    });
+    r.addFindings([raw({ title: "Problem F-2", file: "src/main.ts", lineStart: 10, lineEnd: 12 })], {
+      source: "review:b",
+      cycle: 1,
+    });
+    expect(r.forReview().map((f) => f.id)).toEqual(["F-2", "F-3"]);
+    // A gate's finding takes no status from a reviewer; another one does.
+    r.applyPrior(
+      [
+        { id: "F-1", status: "resolved" },
+        { id: "F-4", status: "resolved" },
+        { id: "F-3", status: "resolved" },
+      ],
+      { source: "review:b", cycle: 2, expectedIds: [] },
+    );
+    expect([r.get("F-1")?.status, r.get("F-3")?.status, r.get("F-4")?.status]).toEqual([
+      "open",
+      "resolved",
+      "open",
+    ]);
+  });
+
   it("lists most severe first, then by id, whatever order the findings were loaded in", () => {
     const severities = ["P0", "P1", "P2", "P3"] as const;
     const statuses = ["open", "fixed", "deferred", "resolved", "blocked"] as const;

@@ -12,13 +12,7 @@ import { isActiveFinding } from "../domain/types.js";
 import { gateFinding } from "./gate-finding.js";
 import type { LearnedDismissal } from "./learnings.js";
 import { type AddResult, addFindings, addLearned } from "./registry-add.js";
-import {
-  cloneFinding,
-  isGateOnly,
-  RegistryCore,
-  type RegistryOptions,
-  sortFindings,
-} from "./registry-core.js";
+import { RegistryCore, type RegistryOptions, sortFindings } from "./registry-core.js";
 import { applyFixReport, autoBlockDeleted, type FixContext, type FixReportOutcome } from "./registry-fix.js";
 import { applyGate, type GateResult } from "./registry-gate.js";
 import { applyPrior, type PriorContext, PriorLedger, type PriorResult } from "./registry-prior.js";
@@ -50,12 +44,12 @@ export class Registry {
 
   /** Every finding, sorted by numeric id. Copies: mutate through the methods only. */
   all(): Finding[] {
-    return sortFindings(this.core.findings.values()).map(cloneFinding);
+    return sortFindings(this.core.findings.values()).map((f) => this.core.snapshot(f));
   }
 
   get(id: string): Finding | undefined {
     const f = this.core.findings.get(id);
-    return f ? cloneFinding(f) : undefined;
+    return f ? this.core.snapshot(f) : undefined;
   }
 
   /**
@@ -130,7 +124,7 @@ export class Registry {
    * the gate itself decides), so the reviewer is never asked for an answer that changes nothing.
    */
   forReview(): Finding[] {
-    return this.select((f) => isActiveFinding(f.status) && !isGateOnly(f));
+    return this.select((f) => isActiveFinding(f.status) && !this.core.isGateOnly(f));
   }
 
   /** Ids of resolved findings, oldest first: prompts name them, never show them. */
@@ -174,14 +168,15 @@ export class Registry {
     if (!this.core.inIdOrder) {
       const picked: Finding[] = [];
       for (const f of this.core.findings.values()) if (pred(f)) picked.push(f);
-      return sortFindings(picked, (f) => severityRank(f.severity)).map(cloneFinding);
+      return sortFindings(picked, (f) => severityRank(f.severity)).map((f) => this.core.snapshot(f));
     }
-    // In id order already: grouping by severity (rank -1 for an unknown one sorts first) is the sort.
+    // In id order already: grouping by severity (rank -1 for an unknown one sorts first) is the
+    // sort. Joined by concat, which copies: `flat()` takes V8's generic path (~20 ms at 50,000).
     const groups: Finding[][] = [[], [], [], [], []];
     for (const f of this.core.findings.values()) {
-      if (pred(f)) groups[severityRank(f.severity) + 1]?.push(cloneFinding(f));
+      if (pred(f)) groups[severityRank(f.severity) + 1]?.push(this.core.snapshot(f));
     }
-    return groups.flat();
+    return ([] as Finding[]).concat(...groups);
   }
 
   private count(pred: (f: Finding) => boolean): number {

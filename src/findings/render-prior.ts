@@ -2,8 +2,9 @@ import type { Finding, Severity } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { withEnvReadOnce } from "../util/redact.js";
 import { fenceUntrusted, oneLine } from "./fence.js";
+import { countsBySeverity, rankFindings } from "./ranked.js";
 import { lines, safePath } from "./render-finding.js";
-import { byteSize, countsBySeverity, priorityOrder, resolvedLine } from "./select.js";
+import { byteSize, resolvedLine } from "./select.js";
 
 export const PRIOR_HEADING = "## Findings from earlier cycles";
 
@@ -78,18 +79,20 @@ function priorWithin(
 ): { text: string; shown: string[] } {
   const resolved = resolvedLine(opts.resolvedIds ?? [], opts.taskId);
   if (findings.length === 0) return { text: resolved ? `${resolved}\n` : "", shown: [] };
-  const all = priorityOrder(findings, opts.blockingSeverity, opts.raisedBy);
-  const leftOut = (rest: readonly Finding[]) =>
-    rest.length === 0
+  const ranked = rankFindings(findings, opts.blockingSeverity, opts.raisedBy);
+  const all = ranked.findings;
+  // What is not listed: the findings from the n-th on.
+  const leftOut = (n: number) =>
+    n >= all.length
       ? []
       : [
           "",
-          `Not listed, to fit the prompt budget: ${countsBySeverity(rest)}. Give no status for them this cycle; \`fixpoint findings ${opts.taskId}\` lists them all.`,
+          `Not listed, to fit the prompt budget: ${countsBySeverity(ranked, n)}. Give no status for them this cycle; \`fixpoint findings ${opts.taskId}\` lists them all.`,
         ];
-  const tail = (rest: readonly Finding[]) => [...leftOut(rest), ...(resolved ? ["", resolved] : [])];
+  const tail = (n: number) => [...leftOut(n), ...(resolved ? ["", resolved] : [])];
   // Everything but the rows, with the "not listed" line at its largest; a fence can grow by a
   // few backticks, hence the slack.
-  const fixed = byteSize(compose([], tail(all))) + 16;
+  const fixed = byteSize(compose([], tail(0))) + 16;
   const rows: string[] = [];
   let total = fixed;
   for (const f of all) {
@@ -100,7 +103,7 @@ function priorWithin(
     rows.push(r);
   }
   for (let n = rows.length; n > 0; n--) {
-    const text = compose(rows.slice(0, n), tail(all.slice(n)));
+    const text = compose(rows.slice(0, n), tail(n));
     if (byteSize(text) <= budgetBytes) return { text, shown: all.slice(0, n).map((f) => f.id) };
   }
   const first = all[0];
