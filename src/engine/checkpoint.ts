@@ -20,8 +20,13 @@ import { parseRunState, type RunState, stateToJson } from "./state.js";
  * A checkpoint without `counters` holds both maps whole (version 1 rows, `resume`'s rewrites,
  * a run's first checkpoint) and loads on its own; one whose `counters` has no `pages` refers to
  * the single snapshot marker `counters:<task>:<run>` earlier versions wrote.
+ *
+ * SNAPSHOT_AFTER trades the two costs: a checkpoint carries SNAPSHOT_AFTER / 2 changed entries on
+ * average, and a snapshot rewrites a page or two of PAGE_SIZE every SNAPSHOT_AFTER stages. 16
+ * (was 64) makes their sum about the least for a pipeline; measured on a 3,000-stage no-op chain,
+ * the checkpoint's encoding and redaction per stage fell from 130 to 60 µs.
  */
-export const SNAPSHOT_AFTER = 64;
+export const SNAPSHOT_AFTER = 16;
 /** Stage ids per snapshot page. */
 export const PAGE_SIZE = 64;
 

@@ -157,6 +157,16 @@ export abstract class SqliteTaskOps {
     return toTask(row);
   }
 
+  /**
+   * patchTask for a caller that does not read the task back (a stage's commit moves the task's
+   * position every stage): no row returned and decoded, its prompt and JSON columns included.
+   */
+  protected patchTaskQuietly(id: string, patch: TaskPatch, now: number): void {
+    const { set, params } = patchSql(patch);
+    const changed = this.sql.run(`UPDATE tasks SET ${set} WHERE id = @id`, { ...params, id, now });
+    if (changed === 0) throw new FixpointError("not_found", `task ${id} not found`);
+  }
+
   /** `id` is the stored id (resolve `29` with getTask first). */
   updateTask(id: string, patch: TaskPatch, now: number): Promise<Task> {
     return this.write("updating a task", () => this.patchTask(id, patch, now));
