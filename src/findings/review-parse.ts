@@ -12,6 +12,7 @@ import {
   rawFindingSchema,
 } from "./lenient.js";
 import { isBlocking } from "./severity.js";
+import { verdictLine } from "./verdict-line.js";
 
 export type ReviewParseResult =
   | { ok: true; output: ReviewOutput; via: "structured" | "json" | "verdict-line" }
@@ -57,18 +58,6 @@ function validate(value: unknown): { ok: true; output: ReviewOutput } | { ok: fa
   if (r.success) return { ok: true, output: r.data };
   const issues = r.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
   return { ok: false, error: issues.join("; ") };
-}
-
-/** `**Verdict: X**`, `Verdict: X`, `## Verdict: X`; the last one in the text wins. */
-const VERDICT_LINE = /^[\s>#*_-]*verdict[\s*_]*[:：][\s*_`]*([A-Za-z][A-Za-z _-]*?)[\s*_`.]*$/gim;
-
-function verdictLine(text: string): { verdict: ReviewVerdict; at: number } | null {
-  let found: { verdict: ReviewVerdict; at: number } | null = null;
-  for (const m of text.matchAll(VERDICT_LINE)) {
-    const verdict = parseVerdict(m[1]);
-    if (verdict) found = { verdict, at: m.index ?? 0 };
-  }
-  return found;
 }
 
 /**
