@@ -53,7 +53,9 @@ Notes:
   against the whole registry, the bounded fix section, the fix report, the drain), so other
   processes on the machine do not count against it.
 - The status benchmark times the whole \`fixpoint status --json\` process, Node's own start-up
-  included, alternating with a bare \`node -e 0\`.
+  included, alternating with a bare \`node -e 0\` and with a bare Node program that writes the
+  same number of bytes to the pipe in the same page size (the least any Node CLI printing that
+  output pays on the machine).
 - The engine benchmark runs the real engine on a git that does nothing: fixpoint's own work per
   stage.
 - PostgreSQL claims: 8 worker processes per system on one throwaway PostgreSQL server (or
