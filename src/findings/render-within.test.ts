@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { finding as sampleFinding } from "../../test/store/samples.js";
 import type { Finding, FixAttempt, Severity } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
+import { priorityOrder } from "./ranked.js";
 import { renderFindingsWithin, renderPriorWithin } from "./render.js";
-import { byteSize, priorityOrder, resolvedLine } from "./select.js";
+import { byteSize, resolvedLine } from "./select.js";
 
 function finding(n: number, over: Partial<Finding> = {}): Finding {
   return sampleFinding("t-9", `F-${n}`, {

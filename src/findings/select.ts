@@ -1,7 +1,5 @@
 import { numericId } from "./registry-core.js";
 
-export { priorityOrder } from "./ranked.js";
-
 /** UTF-8 size: budgets are in bytes because that is what a provider bills and caches. */
 export function byteSize(text: string): number {
   return Buffer.byteLength(text, "utf8");
