@@ -290,6 +290,12 @@ export interface TaskJsonPage {
   json: string;
   count: number;
   lastSeq: number | null;
+  /**
+   * True only when the store vouches, from what it recorded as each text was written, that `json`
+   * holds none of the literals every token shape contains (redact.ts `TOKEN_HINT`): the printer
+   * may then skip the token-shape scan (it still hides its environment's secret values).
+   */
+  tokenFree: boolean;
 }
 
 export interface TaskTotals {

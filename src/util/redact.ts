@@ -149,11 +149,27 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
   // Nothing this short can hold a secret value (≥ MIN_SECRET_LENGTH) or a token shape (the
   // shortest, `a://:p@`, is 7 characters): ids, stage names and outcomes skip every pattern.
   if (text.length < SHORTEST_REDACTABLE) return text;
+  const out = redactSecretValues(text, env);
+  if (!TOKEN_HINT.test(out)) return out;
+  return redactTokenShapes(out);
+}
+
+/**
+ * The first net of redactSecrets alone: the values of `env`'s secret variables. For text already
+ * known to hold none of TOKEN_HINT's literals (a `status --json` page whose rows the store
+ * screened as they were written, `TaskJsonPage.tokenFree`), where the token scan would find nothing.
+ */
+export function redactSecretValues(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (text.length < SHORTEST_REDACTABLE) return text;
   let out = text;
   for (const secret of envSecrets(env === process.env && pinnedEnv !== null ? pinnedEnv : env)) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
-  if (!TOKEN_HINT.test(out)) return out;
+  return out;
+}
+
+function redactTokenShapes(text: string): string {
+  let out = text;
   for (const { re, keep } of TOKEN_PATTERNS) {
     out = out.replace(re, keep ? `$1${REDACTED}` : REDACTED);
   }

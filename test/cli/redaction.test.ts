@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createDemoRepo } from "../../src/demo/project.js";
 import { isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
@@ -42,5 +43,37 @@ describe("secrets never reach events, the stage timeline or review artifacts", (
     const logs = runCli(["logs", "t-2", "--json"], { cwd: repo, env }).stdout;
     expect(show).toContain("auth failed with key");
     for (const text of [show, logs]) expect(text).not.toContain(KEY);
+  });
+});
+
+describe("status prints no secret a stored row holds", () => {
+  it("hides a secret value on a token-free page, and a token in a row written without redaction", () => {
+    const root = tempDir();
+    const repo = join(root, "repo");
+    createDemoRepo(repo);
+    const secretValue = "deploy-value-4711-kept-in-env";
+    expect(runCli(["init"], { cwd: repo, env: isolatedEnv(root) }).code).toBe(0);
+    for (const title of ["first task", "second task", `ship it with ${secretValue}`])
+      expect(runCli(["add", title], { cwd: repo, env: isolatedEnv(root) }).code).toBe(0);
+    const env = isolatedEnv(root, { GITHUB_TOKEN: secretValue });
+    const titles = () => {
+      const r = runCli(["status", "--json"], { cwd: repo, env });
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.stdout) as { title: string }[]).map((t) => t.title);
+    };
+
+    // No text here holds a token's literal, so the page skips the token scan: the value of a
+    // secret variable of the printing process is still hidden.
+    expect(titles()).toEqual(["first task", "second task", "ship it with [REDACTED]"]);
+
+    // As a row stored before redaction existed would hold it (a hand edit bypasses every write net).
+    const db = new Database(join(repo, ".fixpoint", "fixpoint.db"));
+    db.prepare("UPDATE tasks SET title = ? WHERE id = 't-1'").run(`leaked ${TOKEN}`);
+    db.close();
+    expect(titles()).toEqual(["leaked [REDACTED]", "second task", "ship it with [REDACTED]"]);
+    const table = runCli(["status"], { cwd: repo, env }).stdout;
+    expect(table).toContain("leaked");
+    expect(table).not.toContain(TOKEN);
+    expect(table).not.toContain(secretValue);
   });
 });

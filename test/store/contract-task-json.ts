@@ -163,6 +163,7 @@ export function taskJsonContract(getStore: () => Store): void {
         json: "",
         count: 0,
         lastSeq: null,
+        tokenFree: false,
       });
     });
 

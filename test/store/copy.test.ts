@@ -46,7 +46,10 @@ async function snapshot(store: Store) {
   return {
     perTask,
     summaries: await store.listTaskSummaries(),
-    statusJson: await store.listTaskJson({ limit: 100 }),
+    // The text, count and paging; `tokenFree` is what each store can vouch for (SQLite only).
+    statusJson: (({ json, count, lastSeq }) => ({ json, count, lastSeq }))(
+      await store.listTaskJson({ limit: 100 }),
+    ),
     markers: [await store.getMarker("pr:1:reply"), await store.getMarker("watch")],
   };
 }

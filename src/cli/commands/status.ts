@@ -53,7 +53,8 @@ export function registerStatus(program: Command, io: Io): void {
           listTasksPage(ctx, filter, { limit: STATUS_PAGE, afterSeq });
         if (opts.json && !io.isTTY)
           return writeTaskJsonStream(
-            io.out,
+            (text, tokenFree) =>
+              tokenFree === true && io.outTokenFree ? io.outTokenFree(text) : io.out(text),
             (afterSeq) => listTaskJsonPage(ctx, filter, { limit: STATUS_JSON_PAGE, afterSeq }),
             async () => io.drained?.(),
           );

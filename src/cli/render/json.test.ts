@@ -33,8 +33,12 @@ describe("status --json rendering", () => {
       const all = tasks(n);
       const asked: (number | undefined)[] = [];
       const chunks: string[] = [];
+      const screened: string[] = [];
       await writeTaskJsonStream(
-        (t) => chunks.push(t),
+        (t, tokenFree) => {
+          chunks.push(t);
+          if (tokenFree) screened.push(t);
+        },
         async (after) => {
           asked.push(after);
           const from = after === undefined ? 0 : all.findIndex((t) => t.seq === after) + 1;
@@ -43,10 +47,21 @@ describe("status --json rendering", () => {
             json: page.map((t) => JSON.stringify(taskJson(t))).join(","),
             count: page.length,
             lastSeq: page.at(-1)?.seq ?? null,
+            // Every other page screened by the store: the flag travels with that page's text only.
+            tokenFree: asked.length % 2 === 1,
           };
         },
       );
       expect(chunks.join("")).toBe(`${JSON.stringify(all.map(taskJson))}\n`);
+      const pages = Math.ceil(n / PAGE);
+      expect(screened).toEqual(
+        Array.from({ length: Math.ceil(pages / 2) }, (_, i) =>
+          all
+            .slice(2 * i * PAGE, (2 * i + 1) * PAGE)
+            .map((t) => JSON.stringify(taskJson(t)))
+            .join(","),
+        ),
+      );
       // One query per page, the last one possibly empty; each continues after the previous page.
       expect(asked.length).toBe(Math.floor(n / PAGE) + 1);
       if (n > PAGE) expect(asked[1]).toBe(PAGE);
@@ -63,7 +78,7 @@ describe("status --json rendering", () => {
         log.push(`page after ${after}`);
         const from = after === undefined ? 0 : after;
         const page = all.slice(from, from + PAGE);
-        return { json: "{}", count: page.length, lastSeq: page.at(-1)?.seq ?? null };
+        return { json: "{}", count: page.length, lastSeq: page.at(-1)?.seq ?? null, tokenFree: false };
       },
       () => {
         log.push("wait");

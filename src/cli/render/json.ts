@@ -42,6 +42,7 @@ export const STATUS_JSON_PAGE = 250;
  * `status --json` for a script or pipe: a compact JSON array written page by page as the store
  * writes them (`nextPage(afterSeq)` → the next STATUS_JSON_PAGE tasks as JSON text, see
  * `Store.listTaskJson`), so memory and time to first byte do not grow with the number of tasks.
+ * `out` gets each page's `tokenFree` with its text.
  * The same values as `JSON.stringify(tasks.map(taskJson))`.
  *
  * `drained` (Io.drained) is awaited before each next page: a pipe takes 64 KiB at a time, so
@@ -49,7 +50,7 @@ export const STATUS_JSON_PAGE = 250;
  * collector would walk it all.
  */
 export async function writeTaskJsonStream(
-  out: (text: string) => void,
+  out: (text: string, tokenFree?: boolean) => void,
   nextPage: (afterSeq: number | undefined) => Promise<TaskJsonPage>,
   drained: () => Promise<void> = async () => undefined,
 ): Promise<void> {
@@ -61,7 +62,7 @@ export async function writeTaskJsonStream(
     if (page.count > 0) {
       // The separator apart: `,${json}` would make V8 copy the page once more to scan it.
       if (!first) out(",");
-      out(page.json);
+      out(page.json, page.tokenFree);
       first = false;
     }
     if (page.lastSeq === null || page.count < STATUS_JSON_PAGE) break;

@@ -105,6 +105,8 @@ export abstract class PgTaskOps extends PgQueries {
       json: typeof json === "string" ? json : "",
       count,
       lastSeq: count === 0 ? null : Number(rows[0]?.last),
+      // PostgreSQL keeps no token hint: the page goes through the whole output net.
+      tokenFree: false,
     };
   }
 

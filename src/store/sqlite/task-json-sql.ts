@@ -6,7 +6,8 @@
  */
 
 /**
- * One page as `SELECT json, n, last`: `clause` is filterSql's WHERE … ORDER BY … LIMIT over the
+ * One page as `SELECT json, n, last, hint` (hint: 0 when no row's text can hold a token shape,
+ * migration 017): `clause` is filterSql's WHERE … ORDER BY … LIMIT over the
  * task columns (the covering `tasks_listing` index), so every filter means what it means for
  * listTaskSummaries. `newestFirst` picks which end is the last seq.
  *
@@ -18,7 +19,8 @@
  * order both ways over several pages.
  */
 export function taskJsonPageSql(clause: string, newestFirst: boolean): string {
-  return `SELECT group_concat(j.json, ',') AS json, COUNT(*) AS n, ${newestFirst ? "MIN" : "MAX"}(page.seq) AS last
+  return `SELECT group_concat(j.json, ',') AS json, COUNT(*) AS n, ${newestFirst ? "MIN" : "MAX"}(page.seq) AS last,
+  MAX(j.token_hint) AS hint
 FROM (SELECT seq FROM tasks${clause}) AS page LEFT JOIN task_json AS j ON j.seq = page.seq`;
 }
 
@@ -33,6 +35,7 @@ export function taskJsonOnlyPageSql(
   filter: { ids?: unknown; parentId?: unknown; newestFirst?: boolean },
 ): string | null {
   if (filter.ids !== undefined || filter.parentId !== undefined) return null;
-  return `SELECT group_concat(json, ',') AS json, COUNT(*) AS n, ${filter.newestFirst === true ? "MIN" : "MAX"}(seq) AS last
-FROM (SELECT seq, json FROM task_json${clause})`;
+  return `SELECT group_concat(json, ',') AS json, COUNT(*) AS n, ${filter.newestFirst === true ? "MIN" : "MAX"}(seq) AS last,
+  MAX(token_hint) AS hint
+FROM (SELECT seq, json, token_hint FROM task_json${clause})`;
 }

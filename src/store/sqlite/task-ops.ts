@@ -138,6 +138,7 @@ export abstract class SqliteTaskOps {
         json: typeof row?.json === "string" ? row.json : "",
         count,
         lastSeq: count === 0 ? null : Number(row?.last),
+        tokenFree: row?.hint === 0,
       };
     });
   }

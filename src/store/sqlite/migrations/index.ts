@@ -13,6 +13,7 @@ import { sql as spendWhenSpent } from "./013_spend_when_spent.js";
 import { sql as fewerPagesPerWrite } from "./014_fewer_pages_per_write.js";
 import { sql as taskJsonFilters } from "./015_task_json_filters.js";
 import { sql as plainRowIds } from "./016_plain_row_ids.js";
+import { sql as taskJsonTokenHint } from "./017_task_json_token_hint.js";
 import { LATEST_SCHEMA_VERSION } from "./latest.js";
 
 export interface Migration {
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: "fewer_pages_per_write", sql: fewerPagesPerWrite },
   { version: 15, name: "task_json_filters", sql: taskJsonFilters },
   { version: 16, name: "plain_row_ids", sql: plainRowIds },
+  { version: 17, name: "task_json_token_hint", sql: taskJsonTokenHint },
 ];
 
 // The last migration's version (not the count: versions are assigned up front and may leave gaps).
