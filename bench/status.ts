@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { openStore } from "../src/store/open.js";
 import { type BenchResult, median, repoRoot } from "./util.js";
 
-const CLI = join(repoRoot(), "dist", "cli", "main.js");
+/** The `fixpoint` users run: the bundled binary (scripts/bundle-cli.mjs). */
+const CLI = join(repoRoot(), "dist", "bin", "fixpoint.js");
 /** Issue 10 (d) and SPEC §14: the whole `status --json` process. */
 export const STATUS_SIZES = [1_000, 10_000, 100_000];
 const TARGET_MS = (n: number) => (n <= 10_000 ? 250 : 300);

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
- * The CLI tests run the real `fixpoint` binary (dist/cli/main.js): build it once per test run.
+ * The CLI tests run the real `fixpoint` binary (dist/bin/fixpoint.js, bundled from tsc's
+ * dist/cli/main.js): build it once per test run.
  * Under CI a type error fails the run here; locally tsc's output is still used (it emits on
  * error) so one half-edited file does not stop every other test.
  */
@@ -17,6 +18,8 @@ export default function setup(): () => void {
     if (process.env.CI) throw e;
     process.stderr.write("global-setup: tsc reported errors; testing what it emitted\n");
   }
+  // The binary the CLI tests run is the bundle users get (dist/bin/fixpoint.js).
+  execFileSync(process.execPath, ["scripts/bundle-cli.mjs"], { stdio: "inherit" });
   return isolateTempDirs();
 }
 

@@ -20,14 +20,18 @@ export interface Io {
 }
 
 export function processIo(): Io {
+  // The environment as the command started (fixpoint never changes its own): its secret values
+  // are then listed once per command (and again if the config names more, setRedactedEnvNames),
+  // not once per page printed.
+  const env = { ...process.env };
   return {
     // The last net for SPEC §13: nothing a command prints carries a secret (rows stored before
     // redaction existed, an error quoting a token), whatever the command forgot.
-    out: (t) => process.stdout.write(redactSecrets(t)),
+    out: (t) => process.stdout.write(redactSecrets(t, env)),
     // Scanning 40 MB for token shapes was a fifth of `status --json` at 100,000 tasks (issue 10).
-    outTokenFree: (t) => process.stdout.write(redactSecretValues(t)),
+    outTokenFree: (t) => process.stdout.write(redactSecretValues(t, env)),
     drained: () => drained(process.stdout),
-    err: (t) => process.stderr.write(redactSecrets(t)),
+    err: (t) => process.stderr.write(redactSecrets(t, env)),
     isTTY: Boolean(process.stdout.isTTY),
     cwd: process.cwd(),
     env: process.env,

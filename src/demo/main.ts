@@ -9,7 +9,8 @@ import { createDemoRepo, demoConfig } from "./project.js";
  * `npm run demo`: a real implement → gates → reviews → fix loop on a real git repository with
  * scripted agents and SQLite, no API key, no network. It drives the real CLI as a user would.
  */
-const CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+// The bundled binary (scripts/bundle-cli.mjs), the `fixpoint` a user runs.
+const CLI = fileURLToPath(new URL("../bin/fixpoint.js", import.meta.url));
 
 function main(): number {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-demo-"));

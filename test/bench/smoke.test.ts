@@ -16,7 +16,7 @@ import { benchWorkflowSize } from "../../bench/workflow-size.js";
  */
 describe("benchmarks at smoke-test sizes", () => {
   it("chain, registry, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
-    expect(existsSync(fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url)))).toBe(true);
+    expect(existsSync(fileURLToPath(new URL("../../dist/bin/fixpoint.js", import.meta.url)))).toBe(true);
     const results: BenchResult[] = [
       ...(await benchChains([3, 5])),
       ...(await benchRegistry([50, 120])),

@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
 import { makeTempDir, TEMP_PREFIX } from "./temp.js";
 
-export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+/** The `fixpoint` users run: the bundled binary (scripts/bundle-cli.mjs), built by global-setup.ts. */
+export const CLI = fileURLToPath(new URL("../../dist/bin/fixpoint.js", import.meta.url));
 export const FIXTURE_AGENTS = fileURLToPath(new URL("../fixtures/agents/", import.meta.url));
 
 export interface CliResult {

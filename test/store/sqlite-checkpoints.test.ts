@@ -17,6 +17,8 @@ import {
 import { openDatabase } from "../../src/store/sqlite/connection.js";
 
 const THREAD = new URL("../../dist/store/sqlite/checkpoint-thread.js", import.meta.url);
+/** The same thread as the bundled binary starts it (scripts/bundle-cli.mjs). */
+const BUNDLED_THREAD = new URL("../../dist/bin/checkpoint-thread.js", import.meta.url);
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -62,18 +64,24 @@ function rowsInFile(path: string, dir: string): number {
 }
 
 describe("background WAL checkpoints", () => {
-  it("copy the log into the database from another thread while commits only keep a backstop", async () => {
-    const { db, path, dir } = database();
-    const bg = startBackgroundCheckpoints(db, path, { threadUrl: THREAD, everyMs: 20 });
-    await until(() => frames(db) === BACKSTOP_FRAMES);
-    const insert = db.prepare("INSERT INTO t (v) VALUES (?)");
-    // Far fewer frames than the backstop, more than SQLite's own mark: only the thread copies them.
-    for (let i = 0; i < 1500; i++) insert.run(`row ${i}`);
-    await until(() => rowsInFile(path, dir) === 1500);
-    await bg.stop();
-    expect(frames(db)).toBe(INLINE_FRAMES);
-    db.close();
-  });
+  it.each([
+    ["compiled", THREAD],
+    ["bundled", BUNDLED_THREAD],
+  ])(
+    "copy the log into the database from another thread (%s) while commits only keep a backstop",
+    async (_, threadUrl) => {
+      const { db, path, dir } = database();
+      const bg = startBackgroundCheckpoints(db, path, { threadUrl, everyMs: 20 });
+      await until(() => frames(db) === BACKSTOP_FRAMES);
+      const insert = db.prepare("INSERT INTO t (v) VALUES (?)");
+      // Far fewer frames than the backstop, more than SQLite's own mark: only the thread copies them.
+      for (let i = 0; i < 1500; i++) insert.run(`row ${i}`);
+      await until(() => rowsInFile(path, dir) === 1500);
+      await bg.stop();
+      expect(frames(db)).toBe(INLINE_FRAMES);
+      db.close();
+    },
+  );
 
   it("leave checkpoints to the committing connection when the thread cannot start", async () => {
     const { db, path } = database();
