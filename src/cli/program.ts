@@ -46,7 +46,8 @@ const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
 
 /**
  * Builds the command tree for `argv`: only the invoked command's module when the first argument
- * names one, every module otherwise (help, a typo that needs "unknown command"). `exit.code` is set
+ * names one, none for `--version` alone, every module otherwise (help, a typo that needs
+ * "unknown command"). `exit.code` is set
  * by commands whose outcome decides it (work, resume, pr, doctor).
  */
 export async function buildProgram(io: Io, exit: { code: number }, argv: string[] = []): Promise<Command> {
@@ -73,7 +74,10 @@ export async function buildProgram(io: Io, exit: { code: number }, argv: string[
   const first = args.find((a, i) => !a.startsWith("-") && args[i - 1] !== "--database");
   const wantsHelp = argv.includes("--help") || argv.includes("-h") || first === "help";
   const one = MODULES.find((m) => first !== undefined && m.names.includes(first));
-  const modules = one && !wantsHelp ? [one] : MODULES;
+  // `fixpoint --version` alone needs no command: loading them all took it to 0.6 s.
+  const wantsVersion =
+    first === undefined && !wantsHelp && (args.includes("--version") || args.includes("-V"));
+  const modules = wantsVersion ? [] : one && !wantsHelp ? [one] : MODULES;
   for (const m of modules) for (const register of await m.load()) register(program, io, exit);
   return program;
 }
