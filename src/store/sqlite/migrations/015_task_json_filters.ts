@@ -8,6 +8,10 @@ import { NEW_JSON, SOURCE_COLUMNS } from "./012_task_json.js";
  * for the whole listing). The triggers of 012 are rebuilt to keep the two columns too; the text
  * itself is unchanged.
  */
+/** The update trigger's statement: the task's text and the columns its filters test (017 reuses it). */
+export const UPDATE_TASK_JSON = `UPDATE task_json SET json = ${NEW_JSON}, status = NEW.status, updated_at = NEW.updated_at
+  WHERE seq = NEW.seq;`;
+
 export const sql = `
 ALTER TABLE task_json ADD COLUMN status TEXT NOT NULL DEFAULT '';
 ALTER TABLE task_json ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0;
@@ -22,8 +26,7 @@ END;
 DROP TRIGGER tasks_json_update;
 CREATE TRIGGER tasks_json_update AFTER UPDATE OF ${SOURCE_COLUMNS} ON tasks
 BEGIN
-  UPDATE task_json SET json = ${NEW_JSON}, status = NEW.status, updated_at = NEW.updated_at
-  WHERE seq = NEW.seq;
+  ${UPDATE_TASK_JSON}
 END;
 DROP TRIGGER tasks_json_reseq;
 CREATE TRIGGER tasks_json_reseq AFTER UPDATE OF seq ON tasks WHEN OLD.seq IS NOT NEW.seq

@@ -1,4 +1,5 @@
-import { NEW_JSON, SOURCE_COLUMNS } from "./012_task_json.js";
+import { SOURCE_COLUMNS } from "./012_task_json.js";
+import { UPDATE_TASK_JSON } from "./015_task_json_filters.js";
 
 /**
  * `status --json` at 100,000 tasks (issue 10): the output's last redaction net (SPEC §13, every
@@ -65,8 +66,7 @@ END;
 DROP TRIGGER tasks_json_update;
 CREATE TRIGGER tasks_json_update AFTER UPDATE OF ${SOURCE_COLUMNS} ON tasks
 BEGIN
-  UPDATE task_json SET json = ${NEW_JSON}, status = NEW.status, updated_at = NEW.updated_at
-  WHERE seq = NEW.seq;
+  ${UPDATE_TASK_JSON}
   UPDATE task_json SET token_hint = ${HINT("json")}
   WHERE seq = NEW.seq
     AND (${PRINTED_TEXT_CHANGED})
