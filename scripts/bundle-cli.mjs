@@ -1,7 +1,7 @@
 // Bundles the compiled CLI (tsc's dist/cli/main.js) into dist/bin/, the `fixpoint` on the PATH.
 //
 // Why: Node 20 loads ES modules one by one, resolving, reading and linking each, and a command
-// such as `status` needs about 120 of them (ours and its dependencies'): about 40 ms of every
+// such as `status` needs about 120 of them (ours and its dependencies'): 40–70 ms of every
 // command on a slow machine (issue 10, `status --json` at 100,000 tasks). Bundled, a command
 // loads the entry, its own chunk and the chunks it shares with others: a handful of files.
 // One bundle of everything was slower (1.7 MB compiled for every command), so each command stays

@@ -47,8 +47,8 @@ const MODULES: { names: string[]; load: () => Promise<Register[]> }[] = [
 /**
  * Builds the command tree for `argv`: only the invoked command's module when the first argument
  * names one, none for `--version` alone, every module otherwise (help, a typo that needs
- * "unknown command"). `exit.code` is set
- * by commands whose outcome decides it (work, resume, pr, doctor).
+ * "unknown command"). `exit.code` is set by commands whose outcome decides it (work, resume, pr,
+ * doctor).
  */
 export async function buildProgram(io: Io, exit: { code: number }, argv: string[] = []): Promise<Command> {
   const program = new Command("fixpoint")

@@ -1,5 +1,9 @@
 import { NEW_JSON, SOURCE_COLUMNS } from "./012_task_json.js";
 
+/** The update trigger's statement: the task's text and the columns its filters test (017 reuses it). */
+export const UPDATE_TASK_JSON = `UPDATE task_json SET json = ${NEW_JSON}, status = NEW.status, updated_at = NEW.updated_at
+  WHERE seq = NEW.seq;`;
+
 /**
  * `status --json` reads one b-tree instead of two (issue 10): `task_json` also keeps each task's
  * `status` and `updated_at`, the columns `status`'s filters test (a status list, `--since`), so a
@@ -8,10 +12,6 @@ import { NEW_JSON, SOURCE_COLUMNS } from "./012_task_json.js";
  * for the whole listing). The triggers of 012 are rebuilt to keep the two columns too; the text
  * itself is unchanged.
  */
-/** The update trigger's statement: the task's text and the columns its filters test (017 reuses it). */
-export const UPDATE_TASK_JSON = `UPDATE task_json SET json = ${NEW_JSON}, status = NEW.status, updated_at = NEW.updated_at
-  WHERE seq = NEW.seq;`;
-
 export const sql = `
 ALTER TABLE task_json ADD COLUMN status TEXT NOT NULL DEFAULT '';
 ALTER TABLE task_json ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0;
