@@ -52,8 +52,10 @@ describe("status filters", () => {
   it("--needs-me keeps only needs_human, also within --status; --all adds cancelled", () => {
     expect(statusFilter({ needsMe: true }, NOW).statuses).toEqual(["needs_human"]);
     expect(statusFilter({ needsMe: true, statuses: ["failed"] }, NOW).statuses).toEqual([]);
-    expect(statusFilter({}, NOW).statuses).not.toContain("cancelled");
-    expect(statusFilter({ all: true }, NOW).statuses).toContain("cancelled");
+    // No statuses named: every task but the cancelled ones, or every task.
+    expect(statusFilter({}, NOW)).toEqual({ excludeStatuses: ["cancelled"] });
+    expect(statusFilter({ all: true }, NOW)).toEqual({});
+    expect(statusFilter({ all: true, statuses: ["cancelled"] }, NOW)).toEqual({ statuses: ["cancelled"] });
   });
 });
 

@@ -23,10 +23,19 @@ export interface StatusQuery {
 
 /** Validates a status query into a store filter; unknown statuses and times are usage errors. */
 export function statusFilter(query: StatusQuery, now: number): TaskFilter {
+  const named = query.statuses !== undefined && query.statuses.length > 0;
   let statuses: readonly TaskStatus[] = query.all ? TASK_STATUSES : LISTED;
-  if (query.statuses !== undefined && query.statuses.length > 0) statuses = query.statuses.map(parseStatus);
+  if (named) statuses = (query.statuses ?? []).map(parseStatus);
   if (query.needsMe) statuses = statuses.filter((s) => NEEDS_ME_STATUSES.includes(s));
-  const filter: TaskFilter = { statuses: [...new Set(statuses)] };
+  // Without named statuses the listing is "all but cancelled" (or all): said as an exclusion,
+  // a page tests one value per task instead of looking each task's status up in a list
+  // (40 ms of `status --json` at 100,000 tasks).
+  const filter: TaskFilter =
+    named || query.needsMe
+      ? { statuses: [...new Set(statuses)] }
+      : query.all
+        ? {}
+        : { excludeStatuses: TASK_STATUSES.filter((s) => !LISTED.includes(s)) };
   if (query.since !== undefined) {
     const since = parseSince(query.since, now);
     if (since !== undefined) filter.updatedSince = since;
@@ -91,7 +100,8 @@ export async function statusTotals(
   ctx: Pick<AppContext, "store">,
   filter: TaskFilter,
 ): Promise<StatusTotals> {
-  const statuses = filter.statuses ?? TASK_STATUSES;
+  const excluded = filter.excludeStatuses ?? [];
+  const statuses = (filter.statuses ?? TASK_STATUSES).filter((s) => !excluded.includes(s));
   const counts = await Promise.all(
     statuses.map(async (s) => [s, await ctx.store.countTasks({ ...filter, statuses: [s] })] as const),
   );

@@ -256,6 +256,11 @@ export interface AgentGroup {
 
 export interface TaskFilter {
   statuses?: TaskStatus[];
+  /**
+   * Tasks whose status is none of these (`status` by default: every task but the cancelled ones,
+   * one comparison per task where a list of the other statuses costs a lookup per task).
+   */
+  excludeStatuses?: TaskStatus[];
   ids?: string[];
   parentId?: string;
   /** Most recent first when set; default oldest first. */

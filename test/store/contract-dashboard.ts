@@ -100,6 +100,10 @@ export function dashboardContract(getStore: () => Store): void {
         costUsd: 0.25,
         agentMs: 3000,
       });
+      expect(await store.taskTotals({ excludeStatuses: ["failed"] })).toMatchObject({
+        tasks: 1,
+        costUsd: 0.5,
+      });
       expect(await store.taskTotals({ statuses: ["completed"] })).toEqual({
         tasks: 0,
         costUsd: 0,

@@ -68,6 +68,12 @@ export function taskJsonContract(getStore: () => Store): void {
       }
       await expectSameAsSummaries(store, { limit: 10 });
       await expectSameAsSummaries(store, { limit: 10, statuses: ["needs_human"] });
+      await expectSameAsSummaries(store, { limit: 10, excludeStatuses: ["needs_human"] });
+      await expectSameAsSummaries(store, {
+        limit: 10,
+        excludeStatuses: ["cancelled", "queued"],
+        newestFirst: true,
+      });
       await expectSameAsSummaries(store, { limit: 10, newestFirst: true });
     });
 

@@ -93,6 +93,17 @@ export function runStoreContract(name: string, open: OpenStore): void {
         expect(await ids({ ids: [c2.id, p.id, "missing"] })).toEqual([p.id, c2.id]);
         expect(await store.countTasks({ statuses: ["queued"] })).toBe(2);
         expect(await store.countTasks({ parentId: p.id, statuses: ["completed"] })).toBe(1);
+        expect(await ids({ excludeStatuses: ["completed"] })).toEqual([p.id, c2.id]);
+        expect(await ids({ excludeStatuses: ["queued", "failed"] })).toEqual([c1.id]);
+        expect(await ids({ excludeStatuses: ["queued"], statuses: ["queued", "completed"] })).toEqual([
+          c1.id,
+        ]);
+        expect(await ids({ excludeStatuses: ["cancelled"], newestFirst: true, limit: 2 })).toEqual([
+          c2.id,
+          c1.id,
+        ]);
+        expect(await store.countTasks({ excludeStatuses: ["queued"] })).toBe(1);
+        expect(await store.countTasks({ parentId: p.id, excludeStatuses: ["completed", "failed"] })).toBe(1);
       });
 
       it("updates only the given fields, clears with null, and bumps updatedAt", async () => {

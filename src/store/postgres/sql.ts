@@ -128,6 +128,8 @@ export function filterClause(filter: TaskFilter, forCount: boolean, p: Params): 
       where.push("live");
     where.push(`status = ANY(${p.add(filter.statuses)}::text[])`);
   }
+  if (filter.excludeStatuses !== undefined && filter.excludeStatuses.length > 0)
+    where.push(`status <> ALL(${p.add(filter.excludeStatuses)}::text[])`);
   if (filter.ids !== undefined) where.push(`id = ANY(${p.add(filter.ids)}::text[])`);
   if (filter.parentId !== undefined) where.push(`parent_id = ${p.add(filter.parentId)}`);
   // Keyset paging: after `afterSeq` in the listing order (smaller seqs when newest first).

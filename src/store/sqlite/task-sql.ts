@@ -105,6 +105,13 @@ export function filterSql(
     where.push(`${bySeq ? "+" : ""}status IN (SELECT value FROM json_each(@statuses))`);
     params.statuses = JSON.stringify(filter.statuses);
   }
+  if (filter.excludeStatuses?.length === 1) {
+    where.push(`${bySeq ? "+" : ""}status <> @notStatus`);
+    params.notStatus = filter.excludeStatuses[0] ?? null;
+  } else if (filter.excludeStatuses !== undefined && filter.excludeStatuses.length > 1) {
+    where.push(`${bySeq ? "+" : ""}status NOT IN (SELECT value FROM json_each(@notStatuses))`);
+    params.notStatuses = JSON.stringify(filter.excludeStatuses);
+  }
   if (filter.ids !== undefined) {
     where.push("id IN (SELECT value FROM json_each(@ids))");
     params.ids = JSON.stringify(filter.ids);
