@@ -4,6 +4,7 @@
  * superset of redact.ts's TOKEN_HINT, on every text the triggers can write, and while TOKEN_HINT
  * stays the one the migration was written for.
  */
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +15,7 @@ import { migrate } from "../../src/store/sqlite/migrate.js";
 import { tokenHintSql } from "../../src/store/sqlite/migrations/017_task_json_token_hint.js";
 import { MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { TOKEN_HINT } from "../../src/util/redact.js";
+import { TOKEN_HINT, TOKEN_SHAPES } from "../../src/util/redact.js";
 import { newTask } from "./samples.js";
 
 const dirs: string[] = [];
@@ -70,24 +71,86 @@ const text = fc
   )
   .map((a) => a.join(""));
 
+/** Where a token may start (redact.ts START), for TOKEN_HINT with `sk-` only there. */
+const AT_START = String.raw`(?<=^|[^A-Za-z0-9]|\\[nrtbf]|\\u[0-9A-Fa-f]{4})`;
+const HINT_AT_START = new RegExp(TOKEN_HINT.source.replace("sk-", `${AT_START}sk-`));
+
+/** Around and inside tokens: bodies long enough for every shape, contexts where one may start. */
+const tokenText = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(...LITERALS),
+      fc.constantFrom("sk-ant-", "sk-proj-", "github_pat_11AB_", "xoxb-1234-", "Authorization: Bearer "),
+      fc.constantFrom(
+        "abcdefghijklmnopqrstuvwxyz_-0123",
+        "ABCDEFGHIJKLMNOP0123",
+        "eyJhbGciOiJ.eyJzdWIiOiJ.sig",
+        "u:secretpass@host",
+        "-----BEGIN RSA PRIVATE KEY-----",
+      ),
+      fc.constantFrom(
+        "a",
+        "9",
+        "\\n",
+        "\\t",
+        "\\u00e9",
+        "\\u",
+        " ",
+        "_",
+        "-",
+        ".",
+        "é",
+        "🙂",
+        "…",
+        "...",
+        "=",
+      ),
+      fc.string({ maxLength: 4 }),
+    ),
+    { maxLength: 8 },
+  )
+  .map((a) => a.join(""));
+
 describe("task_json's token hint (migration 017)", () => {
-  it("is the TOKEN_HINT the migration was written for (a wider one needs a new migration)", () => {
+  it("is for the token shapes and TOKEN_HINT the migration was written for (new ones need a new migration)", () => {
     expect(TOKEN_HINT.source).toBe(
       String.raw`sk-|gh[pousr]_|github_pat_|xox[abposr]-|eyJ|-----BEGIN|:\/\/|A(?:KIA|SIA|GPA|IDA|ROA|IPA|NPA|NVA|BIA|CCA)|[Bb][Ee][Aa][Rr][Ee][Rr]|[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]`,
     );
     expect(TOKEN_HINT.flags).toBe("");
+    const shapes = createHash("sha256")
+      .update(TOKEN_SHAPES.map((r) => `${r.source}/${r.flags}`).join("\n"))
+      .digest("hex");
+    expect(shapes).toBe("7cceae128538bb92fea3c730c7d84662c98e403e88d10115ae7f493f4dfa3120");
   });
 
-  it("property: whatever TOKEN_HINT finds, the SQL hint finds too", () => {
+  it("property: whatever a token shape matches, the SQL hint finds", () => {
+    const db = new Database(":memory:");
+    const hint = db.prepare(`SELECT ${tokenHintSql("@t")} AS h`).pluck();
+    const shapes = TOKEN_SHAPES.map((re) => new RegExp(re.source, re.flags.replace("g", "")));
+    let shaped = 0;
+    fc.assert(
+      fc.property(tokenText, (t) => {
+        if (!shapes.some((re) => re.test(t))) return;
+        shaped++;
+        expect(hint.get({ t })).toBe(1);
+      }),
+      { numRuns: 6000 },
+    );
+    // The generator reaches the shapes often enough to mean something.
+    expect(shaped).toBeGreaterThan(1000);
+    db.close();
+  });
+
+  it("property: whatever TOKEN_HINT finds (`sk-` where a token may start), the SQL hint finds too", () => {
     const db = new Database(":memory:");
     const hint = db.prepare(`SELECT ${tokenHintSql("@t")} AS h`).pluck();
     fc.assert(
-      fc.property(text, (t) => {
+      fc.property(fc.oneof(text, tokenText), (t) => {
         const h = hint.get({ t });
         expect(h === 0 || h === 1).toBe(true);
-        if (TOKEN_HINT.test(t)) expect(h).toBe(1);
+        if (HINT_AT_START.test(t)) expect(h).toBe(1);
       }),
-      { numRuns: 4000 },
+      { numRuns: 6000 },
     );
     db.close();
   });
@@ -98,6 +161,10 @@ describe("task_json's token hint (migration 017)", () => {
     const plain =
       '{"id":"t-1","type":"implement","title":"Add mean() and median() to stats, then sort the output","status":"queued","worktree":"/home/ann/src/stats/.fixpoint/worktrees/t-1"}';
     expect(hint.get({ t: plain })).toBe(0);
+    // `sk-` inside a word (a branch made from a title) is no token's start.
+    expect(hint.get({ t: `${plain},"branch":"fixpoint/t-1-add-a-task-list-for-risk-review"` })).toBe(0);
+    for (const start of ["", " ", '"', "/", "\\n", "\\u00e9", "é"])
+      expect(hint.get({ t: `${plain}${start}sk-` }), start).toBe(1);
     expect(hint.get({ t: `${plain} Bearer` })).toBe(1);
     db.close();
   });

@@ -9,13 +9,14 @@ import { UPDATE_TASK_JSON } from "./015_task_json_filters.js";
  * are all 0 can skip that scan. The secret values of the printing process's environment are still
  * looked for in every page (redactSecretValues), since they are only known then.
  *
- * HINT holds the text to TOKEN_HINT's literals: GLOB for those TOKEN_HINT matches by case, LIKE
- * (ASCII case-insensitive; fixpoint never turns `case_sensitive_like` on) for `bearer` and
- * `authorization`, and the AWS prefixes by their letters' sets. It may find more than TOKEN_HINT,
- * which only costs a scan; it must never find less. `test/store/sqlite-token-hint.test.ts` holds
- * it to TOKEN_HINT with generated texts and fails when TOKEN_HINT changes: a wider TOKEN_HINT
- * needs a migration that replaces these triggers and recomputes the column. About 4 µs per text
- * (GLOB and LIKE; `instr` and `lower` cost twice as much).
+ * HINT looks for TOKEN_HINT's literals: GLOB for those TOKEN_HINT matches by case, LIKE (ASCII
+ * case-insensitive; fixpoint never turns `case_sensitive_like` on) for `bearer` and
+ * `authorization`, the AWS prefixes by their letters' sets, and `sk-` only where a token may
+ * start. Whatever a token shape (redact.ts TOKEN_SHAPES) can match, it must find; finding more
+ * only costs a scan. `test/store/sqlite-token-hint.test.ts` holds it to the shapes with generated
+ * texts and fails when the shapes or TOKEN_HINT change: a new shape needs a migration that
+ * replaces these triggers and recomputes the column. About 4 µs per text (GLOB and LIKE; `instr`
+ * and `lower` cost twice as much).
  *
  * The column defaults to 1 (scan). A new text gets its hint from a trigger on `task_json` (the
  * inserts of 015's triggers, and a hand-written row). A task's update recomputes it only when a
@@ -25,12 +26,22 @@ import { UPDATE_TASK_JSON } from "./015_task_json_filters.js";
  * prints as digits); the other numbers print through `%d` and dates, which show no text.
  */
 const HINT = (text: string) =>
-  `(${text} GLOB '*sk-*' OR ${text} GLOB '*gh[pousr]_*' OR ${text} GLOB '*github_pat_*'
+  `((${text} GLOB '*sk-*' AND (${SK_AT_TOKEN_START(text)})) OR ${text} GLOB '*gh[pousr]_*' OR ${text} GLOB '*github_pat_*'
     OR ${text} GLOB '*xox[abposr]-*' OR ${text} GLOB '*eyJ*' OR ${text} GLOB '*-----BEGIN*'
     OR ${text} GLOB '*://*' OR ${text} GLOB '*A[KSGIRNBC][IPDOVC]A*'
     OR ${text} LIKE '%bearer%' OR ${text} LIKE '%authorization%')`;
 
-/** The hint of one text as SQL, for the test that holds it to TOKEN_HINT. */
+/**
+ * `sk-` where a token may start (redact.ts START: the text's start, after a character that is not
+ * a letter or a digit, or right after a `\n`-style or `\u0041`-style escape). Every shape with
+ * `sk-` requires it, and branch names and titles hold `task-`, `risk-`, `disk-` often enough that
+ * the bare literal would send many pages to the full scan. Tried only when the text has `sk-`.
+ */
+const SK_AT_TOKEN_START = (text: string) =>
+  `${text} GLOB 'sk-*' OR ${text} GLOB '*[^A-Za-z0-9]sk-*' OR ${text} GLOB '*\\[nrtbf]sk-*'
+    OR ${text} GLOB '*\\u[0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f]sk-*'`;
+
+/** The hint of one text as SQL, for the test that holds it to the token shapes. */
 export const tokenHintSql = HINT;
 
 /** The text columns the task object prints, each through json_quote. */
