@@ -296,9 +296,9 @@ export interface TaskJsonPage {
   count: number;
   lastSeq: number | null;
   /**
-   * True only when the store vouches, from what it recorded as each text was written, that `json`
-   * holds none of the literals every token shape contains (redact.ts `TOKEN_HINT`): the printer
-   * may then skip the token-shape scan (it still hides its environment's secret values).
+   * True only when the store vouches, from what it recorded as each text was written, that no
+   * token shape (redact.ts) can match in `json`: the printer may then skip the token-shape scan
+   * (it still hides its environment's secret values).
    */
   tokenFree: boolean;
 }

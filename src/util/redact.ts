@@ -37,8 +37,8 @@ export const DEFAULT_REDACT_ENV: readonly string[] = [
  * (`\n`, `\t`, `\u0041`) — a raw agent stream is JSON lines, and `"…\nghp_…"` holds a token after
  * the letter `n`.
  */
-const START = String.raw`(?<=^|[^A-Za-z0-9]|\\[nrtbf]|\\u[0-9A-Fa-f]{4})`;
-const token = (source: string, flags = "g") => new RegExp(`${START}${source}`, flags);
+export const TOKEN_START = String.raw`(?<=^|[^A-Za-z0-9]|\\[nrtbf]|\\u[0-9A-Fa-f]{4})`;
+const token = (source: string, flags = "g") => new RegExp(`${TOKEN_START}${source}`, flags);
 
 /** Token shapes; each replaces the whole match unless it keeps a prefix group ($1). */
 const TOKEN_PATTERNS: { re: RegExp; keep?: boolean }[] = [
@@ -156,8 +156,8 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
 
 /**
  * The first net of redactSecrets alone: the values of `env`'s secret variables. For text already
- * known to hold none of TOKEN_HINT's literals (a `status --json` page whose rows the store
- * screened as they were written, `TaskJsonPage.tokenFree`), where the token scan would find nothing.
+ * known to hold no token shape (a `status --json` page whose rows the store screened as they were
+ * written, `TaskJsonPage.tokenFree`), where the token scan would find nothing.
  */
 export function redactSecretValues(text: string, env: NodeJS.ProcessEnv = process.env): string {
   if (text.length < SHORTEST_REDACTABLE) return text;

@@ -15,7 +15,7 @@ import { migrate } from "../../src/store/sqlite/migrate.js";
 import { tokenHintSql } from "../../src/store/sqlite/migrations/017_task_json_token_hint.js";
 import { MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { TOKEN_HINT, TOKEN_SHAPES } from "../../src/util/redact.js";
+import { TOKEN_HINT, TOKEN_SHAPES, TOKEN_START } from "../../src/util/redact.js";
 import { newTask } from "./samples.js";
 
 const dirs: string[] = [];
@@ -71,9 +71,8 @@ const text = fc
   )
   .map((a) => a.join(""));
 
-/** Where a token may start (redact.ts START), for TOKEN_HINT with `sk-` only there. */
-const AT_START = String.raw`(?<=^|[^A-Za-z0-9]|\\[nrtbf]|\\u[0-9A-Fa-f]{4})`;
-const HINT_AT_START = new RegExp(TOKEN_HINT.source.replace("sk-", `${AT_START}sk-`));
+/** TOKEN_HINT with `sk-` only where a token may start. */
+const HINT_AT_START = new RegExp(TOKEN_HINT.source.replace("sk-", `${TOKEN_START}sk-`));
 
 /** Around and inside tokens: bodies long enough for every shape, contexts where one may start. */
 const tokenText = fc
