@@ -4,6 +4,7 @@ import type { AgentBackend, AgentFailureKind, AgentRequest, AgentResult } from "
 import { type TokenUsage, ZERO_USAGE } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { formatDuration } from "../util/duration.js";
+import { importFile } from "../util/import-file.js";
 import { writeTranscript } from "./transcript.js";
 
 /**
@@ -122,7 +123,7 @@ export async function loadScriptedBackend(
   const abs = isAbsolute(modulePath) ? modulePath : resolve(baseDir, modulePath);
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(abs).href)) as { default?: unknown };
+    mod = (await importFile(pathToFileURL(abs).href)) as { default?: unknown };
   } catch (e) {
     throw new FixpointError("config", `cannot load scripted agent ${abs}: ${errorMessage(e)}`, { cause: e });
   }

@@ -1,9 +1,11 @@
 /**
- * The `fixpoint` users run is a bundle (scripts/bundle-cli.mjs, built by the global setup). Code
- * moved into its chunks still finds what it resolves from its own location: the prompts and
- * workflows folders and the worker threads' files. A thread whose file is missing would not fail
- * a command (its work falls back to the main thread), so this checks every such path.
+ * The `fixpoint` users run is a launcher and a one-file bundle (scripts/bundle-cli.mjs, built by
+ * the global setup). Code moved into the bundle still finds what it resolves from its own
+ * location: the prompts and workflows folders and the worker threads' files. A thread whose file
+ * is missing would not fail a command (its work falls back to the main thread), so this checks
+ * every such path. And the launcher runs the bundle with V8's code cache, which V8 accepts.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -13,9 +15,10 @@ const BIN = new URL("../../dist/bin/", import.meta.url);
 describe("the bundled binary", () => {
   it("finds every file and folder it resolves from its own location", () => {
     const resolved: string[] = [];
-    for (const file of readdirSync(BIN).filter((f) => f.endsWith(".js"))) {
+    for (const file of readdirSync(BIN).filter((f) => f.endsWith(".js") || f.endsWith(".cjs"))) {
       const text = readFileSync(new URL(file, BIN), "utf8");
-      for (const m of text.matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g)) {
+      // In the CommonJS bundle, import.meta.url is __fixpointBundleUrl, the bundle's own URL.
+      for (const m of text.matchAll(/new URL\("([^"]+)",\s*(?:import\.meta\.url|__fixpointBundleUrl)\)/g)) {
         const target = new URL(m[1] ?? "", new URL(file, BIN));
         resolved.push(m[1] ?? "");
         expect(existsSync(fileURLToPath(target)), `${file}: ${m[1]}`).toBe(true);
@@ -26,9 +29,27 @@ describe("the bundled binary", () => {
         "../../prompts/",
         "../../workflows/",
         "./checkpoint-thread.js",
+        "./fixpoint-cli.cjs",
         "./lease-thread.js",
       ]),
     );
+  });
+
+  it("runs the bundle with a code cache V8 accepts, and without one", () => {
+    const bin = fileURLToPath(new URL("fixpoint.js", BIN));
+    const run = (flags: string[], env: NodeJS.ProcessEnv = {}) =>
+      execFileSync(process.execPath, [...flags, bin, "--version"], {
+        env: { ...process.env, NODE_OPTIONS: "", ...env },
+        encoding: "utf8",
+      });
+    const pkg = new URL("../../package.json", import.meta.url);
+    const version = (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version;
+    expect(run([], { FIXPOINT_CODE_CACHE: "check" })).toBe("code cache: accepted\n");
+    expect(run([]).trim()).toBe(version);
+    // Other V8 flags: V8 rejects the cache and the bundle is compiled from its text.
+    const flags = ["--max-old-space-size=300"];
+    expect(run(flags, { FIXPOINT_CODE_CACHE: "check" })).toBe("code cache: rejected\n");
+    expect(run(flags).trim()).toBe(version);
   });
 
   it("is the package's `fixpoint` and can be run directly", () => {
