@@ -150,5 +150,12 @@ export function normaliseDatabaseUrl(url: string, paths: PathContext): string | 
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
     return { error: `unsupported database "${url}": use "sqlite", a SQLite file path, or "postgres://…"` };
   }
-  return resolvePath(url.replace(/^sqlite:/, ""), paths.baseDir, paths.home);
+  const file = url.replace(/^sqlite:/, "");
+  // What the store opens (store/open.ts): said here, where the setting has a file:line:column.
+  if (!file.trim().endsWith(".db")) {
+    return {
+      error: `unsupported database "${url}": a SQLite file's name ends in .db; or use "sqlite" or "postgres://…"`,
+    };
+  }
+  return resolvePath(file, paths.baseDir, paths.home);
 }

@@ -114,6 +114,11 @@ database "./state.db"
     );
     expect(problems('github repo="not a repo"')[0]).toContain('1:13: `repo` must look like "owner/name"');
     expect(problems('database "mysql://x"')[0]).toContain('1:10: unsupported database "mysql://x"');
+    // Only what the store can open: a SQLite file is named *.db (store/open.ts); U+FFFD is what a
+    // lone surrogate becomes in a UTF-8 file.
+    expect(problems('database "\ufffdsqlite"')[0]).toContain('1:10: unsupported database "\ufffdsqlite"');
+    expect(problems('database "./state"')[0]).toContain("a SQLite file's name ends in .db");
+    expect(parse('database "sqlite:./state.db"').database).toBe("/repo/state.db");
   });
 
   test("duplicates are errors at the second occurrence", () => {

@@ -144,7 +144,7 @@ describe("a worker killed at each crash point, the other clone finishing, on Pos
       const db = await databaseForTest();
       const { bare, a, b, counts, env } = twoMachines(db.url);
       expect(runCli(["add", "three steps"], { cwd: a, env }).code).toBe(0);
-      const first = startCli(["work", "--lease-ms", "1000"], {
+      const first = startCli(["work", "--lease-ms", "2000"], {
         cwd: a,
         env: { ...env, FIXPOINT_CRASH_AT: point },
       });
