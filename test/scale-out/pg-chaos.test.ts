@@ -150,7 +150,8 @@ describe("a worker killed at each crash point, the other clone finishing, on Pos
       });
       await exited(first);
       expect(first.signalCode, first.output()).toBe("SIGKILL");
-      await new Promise((r) => setTimeout(r, 1200));
+      // Past the dead worker's lease (2 s from its last renewal), so the next worker may claim.
+      await new Promise((r) => setTimeout(r, 2200));
       const second = runCli(["work"], { cwd: b, env, timeoutMs: 60_000 });
       expect(second.code, second.stdout + second.stderr).toBe(0);
       const tasks = JSON.parse(runCli(["status", "--json"], { cwd: b, env }).stdout) as TaskJson[];
