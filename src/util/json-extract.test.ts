@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { extractJson, jsonObjectFromText } from "./json-extract.js";
 
 const object = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 });
-/** Prose around the JSON: no braces or fences of its own. */
-const prose = fc.string().map((s) => s.replace(/[{}`~]/g, ""));
+/** Prose around the JSON: no braces, brackets or fences of its own (`[ {…} ]` is an array). */
+const prose = fc.string().map((s) => s.replace(/[{}[\]`~]/g, ""));
 
 describe("the JSON in an agent's reply (one extractor for parsers and backends)", () => {
   it("property: an object is found bare, in a ```json fence after prose, or inside prose", () => {

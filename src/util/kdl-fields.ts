@@ -256,9 +256,14 @@ export function getHttpUrl(f: NodeFields, key: string, node: Node, sink: Diagnos
 /** A node's properties by name; a property given twice is reported (KDL would keep the last). */
 export function propertyMap(node: Node, sink: DiagnosticSink): Map<string, Entry> {
   const map = new Map<string, Entry>();
+  // Named once: describeNode scans the node's entries, and a node may repeat a property 100,000 times.
+  let described: string | undefined;
   for (const entry of node.getPropertyEntries()) {
     const name = entry.getName() ?? "";
-    if (map.has(name)) sink.report(entry, `\`${name}\` is set twice on \`${describeNode(node)}\``);
+    if (map.has(name)) {
+      described ??= describeNode(node);
+      sink.report(entry, `\`${name}\` is set twice on \`${described}\``);
+    }
     map.set(name, entry);
   }
   return map;
