@@ -6,15 +6,15 @@ import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
 /**
- * The `fixpoint` on the PATH (dist/bin/fixpoint.js; scripts/bundle-cli.mjs copies this file there,
- * beside the CLI's one-file CommonJS bundle). It runs the bundle with V8's code cache, made once
- * when the bundle is built, so a command does not pay for parsing the whole CLI again: Node 20
- * has no code cache of its own for user code, and loading ES modules one by one cost a third of a
+ * The `fixpoint` on the PATH (dist/bin/fixpoint.js, built from this file by scripts/bundle-cli.mjs
+ * beside the CLI's one-file CommonJS bundle). It runs the bundle with V8's code cache, made when
+ * the bundle is built, so a command does not pay for parsing the whole CLI again: Node 20 has no
+ * code cache of its own for user code, and loading ES modules one by one cost a third of a
  * command's own time (issue 10; docs/benchmarks.md).
  *
  * A cache V8 rejects (another Node version, other V8 flags such as --max-old-space-size) is only
- * slower: the bundle is then compiled from its text as usual. With FIXPOINT_CODE_CACHE=write this makes the
- * cache and exits; with FIXPOINT_CODE_CACHE=check it prints whether V8 took it.
+ * slower: the bundle is then compiled from its text as usual. With FIXPOINT_CODE_CACHE=write this
+ * makes the cache and exits; with FIXPOINT_CODE_CACHE=check it prints whether V8 takes it.
  */
 const BUNDLE = fileURLToPath(new URL("./fixpoint-cli.cjs", import.meta.url));
 const CODE_CACHE = `${BUNDLE}.v8-cache`;
