@@ -24,6 +24,14 @@ describe("the learn reply rule", () => {
     expect(parseLearnReply(body)).toBe(expected);
   });
 
+  it("cuts a learning longer than MAX_LEARNING_CHARS, marking the cut", () => {
+    const long = "inputs are validated upstream; ".repeat(100).trim();
+    const out = parseLearnReply(`@fixpoint learn ${long}`);
+    expect(long.length).toBeGreaterThan(MAX_LEARNING_CHARS);
+    expect(out).toBe(`${long.slice(0, MAX_LEARNING_CHARS - 1)}…`);
+    expect(out).toHaveLength(MAX_LEARNING_CHARS);
+  });
+
   it("teaches exactly the text after the prefix, trimmed and bounded; anything else teaches nothing", () => {
     const text = fc.string({ minLength: 1, maxLength: 3000 }).filter((s) => s.trim() !== "");
     fc.assert(
