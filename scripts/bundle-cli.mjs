@@ -19,7 +19,7 @@
 // not bundled. better-sqlite3 (a native addon) and pg (which may load pg-native) stay in
 // node_modules.
 import { execFileSync } from "node:child_process";
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -47,10 +47,6 @@ await build({
   define: { "import.meta.url": "__fixpointBundleUrl" },
   banner: { js: 'var __fixpointBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
-// main.js's `#!` line: the launcher wraps the bundle in a function, where it is no comment.
-const cli = readFileSync(out("fixpoint-cli.cjs"), "utf8");
-writeFileSync(out("fixpoint-cli.cjs"), cli.replace(/^#!.*\n/, ""));
-
 await build({
   ...common,
   entryPoints: {

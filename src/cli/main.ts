@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { CommanderError } from "commander";
 import { FixpointError, toError } from "../errors.js";
 import { processIo } from "./io.js";

@@ -5,8 +5,9 @@ import { UPDATE_TASK_JSON } from "./015_task_json_filters.js";
  * `status --json` at 100,000 tasks (issue 10): the output's last redaction net (SPEC §13, every
  * printed text scanned for token shapes) cost 60–110 ms of the process, one regex over 40 MB. The
  * scan moves to the write: each `task_json` row keeps `token_hint`, 0 only when no token shape
- * (redact.ts) can match in its text, so a page whose rows are all 0 can skip that scan. The secret values of the printing process's environment are still
- * looked for in every page (redactSecretValues), since they are only known then.
+ * (redact.ts) can match in its text, so a page whose rows are all 0 can skip that scan. The secret
+ * values of the printing process's environment are still looked for in every page
+ * (redactSecretValues), since they are only known then.
  *
  * HINT looks for TOKEN_HINT's literals: GLOB for those TOKEN_HINT matches by case, LIKE (ASCII
  * case-insensitive; fixpoint never turns `case_sensitive_like` on) for `bearer` and
@@ -31,8 +32,8 @@ const HINT = (text: string) =>
     OR ${text} LIKE '%bearer%' OR ${text} LIKE '%authorization%')`;
 
 /**
- * `sk-` where a token may start (redact.ts TOKEN_START: the text's start, after a character that is not
- * a letter or a digit, or right after a `\n`-style or `\u0041`-style escape). Every shape with
+ * `sk-` where a token may start (redact.ts TOKEN_START: the text's start, after a character that
+ * is not a letter or a digit, or right after a `\n`-style or `\u0041`-style escape). Every shape with
  * `sk-` requires it, and branch names and titles hold `task-`, `risk-`, `disk-` often enough that
  * the bare literal would send many pages to the full scan. Tried only when the text has `sk-`.
  */
