@@ -66,6 +66,9 @@ describe("describeUrl", () => {
         fc.integer({ min: 1, max: 65535 }),
         word,
         (user, password, port, name) => {
+          // A password that is also part of what is shown by design (the database "String", the
+          // password "String"; CI's seed -529210612) says nothing about hiding it.
+          fc.pre(!`postgres://db.internal:${port}/${name}`.includes(password));
           const shown = describeUrl(`postgres://${user}:${password}@db.internal:${port}/${name}`);
           expect(shown).toBe(`postgres://db.internal:${port}/${name}`);
           expect(shown).not.toContain(password);
