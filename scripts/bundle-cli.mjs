@@ -9,17 +9,19 @@
 // - dist/bin/fixpoint-cli.cjs: every command in one CommonJS file. Each module is evaluated only
 //   when first imported (esbuild's lazy wrappers), as dist/cli/program.js imports one command.
 // - dist/bin/fixpoint-cli.cjs.v8-cache: V8's code cache for it, made here by the launcher in a
-//   child process (the same Node and flags as a plain `fixpoint`).
+//   child process (the same Node and flags as a plain `fixpoint`) running `status --json`.
 // - dist/bin/fixpoint.js: the launcher (src/cli/launcher.ts), which runs the bundle with the cache.
 // - dist/bin/checkpoint-thread.js, lease-thread.js: the worker threads, ES modules of their own.
 //
 // Layout: dist/bin/ sits at the same depth as dist/cli/, so the paths the code resolves from its
 // own URL (`../../prompts/`, `../../workflows/`, `./checkpoint-thread.js`) reach the same files;
 // in the CommonJS bundle `import.meta.url` is the bundle's own URL. The library (dist/index.js) is
-// not bundled. better-sqlite3 (a native addon) and pg (which may load pg-native) stay in
-// node_modules.
+// not bundled. pg (which may load pg-native) stays in node_modules, as do better-sqlite3's compiled
+// addon and, in the threads' bundles, better-sqlite3 itself.
 import { execFileSync } from "node:child_process";
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -42,6 +44,10 @@ await build({
   outdir,
   outExtension: { ".js": ".cjs" },
   format: "cjs",
+  // better-sqlite3's JavaScript goes into the bundle, under the code cache too (it cost 8-10 ms
+  // per command from node_modules); its addon is loaded by path (src/store/sqlite/native-addon.ts),
+  // so the `bindings` package it would otherwise use is never called.
+  external: ["bindings", "pg", "pg-native"],
   minifyWhitespace: true,
   minifySyntax: true,
   define: { "import.meta.url": "__fixpointBundleUrl" },
@@ -65,8 +71,23 @@ await build({
 await build({ ...common, entryPoints: { fixpoint: "dist/cli/launcher.js" }, outdir, format: "esm" });
 chmodSync(out("fixpoint.js"), 0o755);
 
-// The code cache, from a plain `node` (no flags of this process: V8 would reject it).
-execFileSync(process.execPath, [out("fixpoint.js")], {
-  env: { ...process.env, FIXPOINT_CODE_CACHE: "write", NODE_OPTIONS: "" },
-  stdio: "inherit",
-});
+// The code cache, from a plain `node` (no flags of this process: V8 would reject it), written
+// after a `status --json` in an empty project so that it holds that command's compiled functions.
+const warmup = mkdtempSync(join(tmpdir(), "fixpoint-code-cache-"));
+try {
+  execFileSync("git", ["init", "-q", warmup], { stdio: "ignore" });
+  writeFileSync(join(warmup, "fixpoint.kdl"), "// the code cache's warm-up project\n");
+  execFileSync(process.execPath, [out("fixpoint.js"), "status", "--json"], {
+    cwd: warmup,
+    env: {
+      PATH: process.env.PATH,
+      HOME: warmup,
+      FIXPOINT_HOME: join(warmup, "home"),
+      FIXPOINT_CODE_CACHE: "write",
+      NODE_OPTIONS: "",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+} finally {
+  rmSync(warmup, { recursive: true, force: true });
+}

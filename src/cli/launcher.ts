@@ -13,8 +13,9 @@ import vm from "node:vm";
  * command's own time (issue 10; docs/benchmarks.md).
  *
  * A cache V8 rejects (another Node version, other V8 flags such as --max-old-space-size) is only
- * slower: the bundle is then compiled from its text as usual. With FIXPOINT_CODE_CACHE=write this
- * makes the cache and exits; with FIXPOINT_CODE_CACHE=check it prints whether V8 takes it.
+ * slower: the bundle is then compiled from its text as usual. With FIXPOINT_CODE_CACHE=write it
+ * runs the command it is given and then writes the cache; with FIXPOINT_CODE_CACHE=check it
+ * prints whether V8 takes the cache.
  */
 const BUNDLE = fileURLToPath(new URL("./fixpoint-cli.cjs", import.meta.url));
 const CODE_CACHE = `${BUNDLE}.v8-cache`;
@@ -47,22 +48,33 @@ function compile(cachedData: Buffer | undefined): vm.Script {
  */
 const importFile = (url: string): Promise<unknown> => import(url);
 
+/**
+ * The cache is written as the process exits, after the command the build ran (a `status --json`
+ * in an empty project): V8 then includes every function that command compiled, not only the
+ * bundle's top level, so a command starts without compiling its hot path again (6 ms of an empty
+ * `status`; docs/benchmarks.md).
+ */
+function writeCacheOnExit(script: vm.Script): void {
+  process.once("exit", (code) => {
+    if (code !== 0) return;
+    const tmp = `${CODE_CACHE}.${process.pid}`;
+    writeFileSync(tmp, script.createCachedData());
+    renameSync(tmp, CODE_CACHE);
+  });
+}
+
 function run(): void {
   const mode = process.env.FIXPOINT_CODE_CACHE;
-  if (mode === "write") {
-    const tmp = `${CODE_CACHE}.${process.pid}`;
-    writeFileSync(tmp, compile(undefined).createCachedData());
-    renameSync(tmp, CODE_CACHE);
-    return;
-  }
-  const cache = readCache();
+  const cache = mode === "write" ? undefined : readCache();
   if (mode === "check") {
     const state =
       cache === undefined ? "missing" : compile(cache).cachedDataRejected ? "rejected" : "accepted";
     process.stdout.write(`code cache: ${state}\n`);
     return;
   }
-  const main = compile(cache).runInThisContext() as (...args: unknown[]) => void;
+  const script = compile(cache);
+  if (mode === "write") writeCacheOnExit(script);
+  const main = script.runInThisContext() as (...args: unknown[]) => void;
   const module = { exports: {} };
   main.call(
     module.exports,

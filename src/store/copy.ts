@@ -12,6 +12,7 @@ import { openPool } from "./postgres/connection.js";
 import { describeUrl, toPgStoreError } from "./postgres/errors.js";
 import { migratePg } from "./postgres/migrate.js";
 import { Params, type PgValue } from "./postgres/sql.js";
+import { sqliteAddonPath } from "./sqlite/native-addon.js";
 import { openSqliteStore } from "./sqlite/sqlite-store.js";
 import { parseJson } from "./sqlite/tolerant.js";
 
@@ -94,7 +95,11 @@ async function insertBatch(
 export async function copySqliteToPostgres(path: string, url: string): Promise<CopyCounts> {
   // Opening through the store brings an older file up to the current schema first.
   await (await openSqliteStore(path)).close();
-  const source = new Database(path, { readonly: true, fileMustExist: true });
+  const source = new Database(path, {
+    readonly: true,
+    fileMustExist: true,
+    nativeBinding: sqliteAddonPath(),
+  });
   let pool: pg.Pool | undefined;
   let client: pg.PoolClient | undefined;
   try {

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { sqliteAddonPath } from "./native-addon.js";
 
 export interface CheckpointThreadData {
   path: string;
@@ -18,7 +19,7 @@ function main(): void {
   const port = parentPort;
   if (port === null) throw new Error("checkpoint-thread.js runs only as a worker thread");
   const { path, everyMs } = workerData as CheckpointThreadData;
-  const db = new Database(path, { fileMustExist: true });
+  const db = new Database(path, { fileMustExist: true, nativeBinding: sqliteAddonPath() });
   // A checkpoint syncs the WAL before copying it and the database after: as the store does.
   db.pragma("synchronous = NORMAL");
   const timer = setInterval(() => {

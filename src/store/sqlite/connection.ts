@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { isBusyError, toStoreError } from "./errors.js";
+import { sqliteAddonPath } from "./native-addon.js";
 
 export type SqliteDatabase = Database.Database;
 
@@ -23,7 +24,7 @@ export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabas
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       closeSync(openSync(path, "a", 0o600));
-      db = new Database(path, { timeout: busyTimeoutMs });
+      db = new Database(path, { timeout: busyTimeoutMs, nativeBinding: sqliteAddonPath() });
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
