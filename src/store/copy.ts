@@ -91,6 +91,28 @@ async function insertBatch(
   );
 }
 
+/** Copies one table's rows in BATCH-row inserts, in its order; returns how many. */
+async function copyTable(
+  source: Database.Database,
+  client: pg.PoolClient,
+  table: (typeof TABLES)[number],
+): Promise<number> {
+  const stmt = source.prepare(`SELECT * FROM ${table.name} ORDER BY ${table.order}`);
+  const columns = stmt.columns().map((c) => c.name);
+  let batch: SqliteRow[] = [];
+  let n = 0;
+  for (const r of stmt.iterate() as Iterable<SqliteRow>) {
+    batch.push(r);
+    if (batch.length === BATCH) {
+      await insertBatch(client, table, columns, batch);
+      n += batch.length;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await insertBatch(client, table, columns, batch);
+  return n + batch.length;
+}
+
 /** `path` is a SQLite file, `url` a postgres:// URL. Returns the rows copied per table. */
 export async function copySqliteToPostgres(path: string, url: string): Promise<CopyCounts> {
   // Opening through the store brings an older file up to the current schema first.
@@ -120,22 +142,7 @@ export async function copySqliteToPostgres(path: string, url: string): Promise<C
       );
     }
     const counts: CopyCounts = {};
-    for (const table of TABLES) {
-      const stmt = source.prepare(`SELECT * FROM ${table.name} ORDER BY ${table.order}`);
-      const columns = stmt.columns().map((c) => c.name);
-      let batch: SqliteRow[] = [];
-      let n = 0;
-      for (const r of stmt.iterate() as Iterable<SqliteRow>) {
-        batch.push(r);
-        if (batch.length === BATCH) {
-          await insertBatch(client, table, columns, batch);
-          n += batch.length;
-          batch = [];
-        }
-      }
-      if (batch.length > 0) await insertBatch(client, table, columns, batch);
-      counts[table.name] = n + batch.length;
-    }
+    for (const table of TABLES) counts[table.name] = await copyTable(source, client, table);
     // New rows continue after the copied ids.
     for (const t of IDENTITY_TABLES) {
       await client.query(
