@@ -24,7 +24,12 @@ export interface ReadResult {
 const WORKFLOW_CHILDREN = ["description", "start", "stage", "parallel", "transition"];
 const WORKFLOW_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
 
-export function readWorkflow(text: string, file: string): ReadResult {
+/**
+ * `locations: false` reads without the KDL library's element locations: faster, but every
+ * diagnostic says 1:1. checkWorkflowText reads so first and again with locations when anything is
+ * wrong.
+ */
+export function readWorkflow(text: string, file: string, opts: { locations?: boolean } = {}): ReadResult {
   const sink = new DiagnosticSink(file);
   const source: WorkflowSource = {
     file,
@@ -34,7 +39,7 @@ export function readWorkflow(text: string, file: string): ReadResult {
     brokenStages: new Set(),
     brokenConditions: new Set(),
   };
-  const document = parseKdl(text, sink);
+  const document = parseKdl(text, sink, opts.locations ?? true);
   const node = document === undefined ? undefined : findWorkflowNode(document, sink);
   if (node === undefined) return { workflow: undefined, source, diagnostics: sink.diagnostics };
   source.workflowLoc = locate(node, file);
@@ -42,8 +47,8 @@ export function readWorkflow(text: string, file: string): ReadResult {
   return { workflow, source, diagnostics: sink.diagnostics };
 }
 
-function parseKdl(text: string, sink: DiagnosticSink): Document | undefined {
-  const parsed = parseKdlSafely(text, sink.file);
+function parseKdl(text: string, sink: DiagnosticSink, locations: boolean): Document | undefined {
+  const parsed = parseKdlSafely(text, sink.file, { locations });
   if (parsed.ok) return parsed.document;
   for (const d of parsed.diagnostics) sink.reportAt(d.location, d.message);
   return undefined;

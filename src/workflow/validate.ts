@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { type Diagnostic, errorMessage, type SourceLocation } from "../errors.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
+import { withLazyLocations } from "./lazy-locations.js";
 import { transitionsFrom } from "./next.js";
 import { readWorkflow } from "./read-workflow.js";
 import { checkConditionReferences } from "./references.js";
@@ -132,12 +133,29 @@ export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
   );
 }
 
-/** Read and check a workflow's text; the Workflow is present only when there are no diagnostics. */
+/**
+ * Read and check a workflow's text; the Workflow is present only when there are no diagnostics.
+ *
+ * A workflow is read first without the KDL library's element locations: keeping one for every
+ * element made reading a 10,000-stage workflow 2-3x slower, and superlinear once the document
+ * outgrew V8's young generation (docs/benchmarks.md). When anything is wrong, the text is read
+ * again with locations, so every message names its file:line:column; a valid workflow's `loc`s are
+ * read so only when first asked for (lazy-locations.ts). The reads differ only in the locations.
+ */
 export function checkWorkflowText(
   text: string,
   file: string,
 ): { workflow?: Workflow; diagnostics: Diagnostic[] } {
-  const read = readWorkflow(text, file);
+  const quick = checkRead(readWorkflow(text, file, { locations: false }));
+  if (quick.workflow === undefined) return checkRead(readWorkflow(text, file));
+  const located = () => checkRead(readWorkflow(text, file)).workflow;
+  return { workflow: withLazyLocations(quick.workflow, located), diagnostics: quick.diagnostics };
+}
+
+function checkRead(read: ReturnType<typeof readWorkflow>): {
+  workflow?: Workflow;
+  diagnostics: Diagnostic[];
+} {
   if (read.workflow === undefined) return { diagnostics: sortDiagnostics(read.diagnostics) };
   const diagnostics = sortDiagnostics([...read.diagnostics, ...checkGraph(read.workflow, read.source)]);
   return diagnostics.length === 0 ? { workflow: read.workflow, diagnostics } : { diagnostics };
