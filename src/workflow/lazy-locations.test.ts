@@ -1,26 +1,12 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseWorkflow } from "./parse.js";
 import { readWorkflow } from "./read-workflow.js";
 
-const TEXT = `// a comment line
-workflow "lazy" {
-    start "implement"
-    stage "implement" kind="agent"
-    parallel "reviews" {
-        stage "review_code" kind="review" prompt="review-code"
-        stage "review_tests" kind="review" prompt="review-tests"
-    }
-    stage "decide" kind="decision" {
-        route to="done" when="blocking_open() == 0"
-        route to="fix"
-    }
-    stage "fix" kind="fix" next-cycle=#true
-    stage "done" kind="exit"
-    transition from="implement" to="reviews"
-    transition from="reviews" to="decide"
-      transition from="fix" to="reviews"
-}
-`;
+// The shared review loop: a comment on line 1, a parallel block, routes, an indented transition.
+const FILE = fileURLToPath(new URL("../../test/engine/workflows/review-loop.kdl", import.meta.url));
+const TEXT = readFileSync(FILE, "utf8");
 
 describe("a valid workflow's locations", () => {
   it("are those of a read with locations, for every stage, parallel child, route and transition", () => {

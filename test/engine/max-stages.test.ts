@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { fewestStagesToEnd } from "../../src/engine/max-stages.js";
 import { parseWorkflow } from "../../src/workflow/parse.js";
@@ -78,31 +80,12 @@ describe("max-stages (issue 10)", () => {
 });
 
 describe("fewestStagesToEnd", () => {
-  const wf = parseWorkflow(
-    `workflow "w" {
-    start "impl"
-    stage "impl" kind="agent"
-    parallel "reviews" {
-        stage "r1" kind="review"
-        stage "r2" kind="review"
-    }
-    stage "decide" kind="decision" {
-        route to="done" when="blocking_open() == 0"
-        route to="fix"
-    }
-    stage "fix" kind="fix" next-cycle=#true
-    stage "done" kind="exit"
-    transition from="impl" to="reviews"
-    transition from="reviews" to="decide"
-    transition from="fix" to="reviews"
-}
-`,
-    "test:w",
-  );
+  const path = fileURLToPath(new URL("./workflows/review-loop.kdl", import.meta.url));
+  const wf = parseWorkflow(readFileSync(path, "utf8"), path);
 
   it("counts a parallel block with its children and ends at an exit or a new cycle", () => {
-    // impl (1) + reviews with two children (3) + decide (1), then the exit.
-    expect(fewestStagesToEnd(wf, "impl")).toBe(5);
+    // implement (1) + reviews with two children (3) + decide (1), then the exit.
+    expect(fewestStagesToEnd(wf, "implement")).toBe(5);
     expect(fewestStagesToEnd(wf, "decide")).toBe(1);
     expect(fewestStagesToEnd(wf, "fix")).toBe(0);
     expect(fewestStagesToEnd(wf, "done")).toBe(0);
