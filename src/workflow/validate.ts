@@ -3,7 +3,7 @@ import { type Diagnostic, errorMessage, type SourceLocation } from "../errors.js
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
 import { withLazyLocations } from "./lazy-locations.js";
 import { transitionsFrom } from "./next.js";
-import { readWorkflow } from "./read-workflow.js";
+import { type ReadResult, readWorkflow } from "./read-workflow.js";
 import { checkConditionReferences } from "./references.js";
 import type { WorkflowSource } from "./source-info.js";
 import type { Route, StageDef, Transition, Workflow } from "./types.js";
@@ -146,16 +146,16 @@ export function checkWorkflowText(
   text: string,
   file: string,
 ): { workflow?: Workflow; diagnostics: Diagnostic[] } {
+  const located = () => checkRead(readWorkflow(text, file));
   const quick = checkRead(readWorkflow(text, file, { locations: false }));
-  if (quick.workflow === undefined) return checkRead(readWorkflow(text, file));
-  const located = () => checkRead(readWorkflow(text, file)).workflow;
-  return { workflow: withLazyLocations(quick.workflow, located), diagnostics: quick.diagnostics };
+  if (quick.workflow === undefined) return located();
+  return {
+    workflow: withLazyLocations(quick.workflow, () => located().workflow),
+    diagnostics: quick.diagnostics,
+  };
 }
 
-function checkRead(read: ReturnType<typeof readWorkflow>): {
-  workflow?: Workflow;
-  diagnostics: Diagnostic[];
-} {
+function checkRead(read: ReadResult): { workflow?: Workflow; diagnostics: Diagnostic[] } {
   if (read.workflow === undefined) return { diagnostics: sortDiagnostics(read.diagnostics) };
   const diagnostics = sortDiagnostics([...read.diagnostics, ...checkGraph(read.workflow, read.source)]);
   return diagnostics.length === 0 ? { workflow: read.workflow, diagnostics } : { diagnostics };
