@@ -11,11 +11,12 @@
 // - dist/bin/fixpoint-cli.cjs.v8-cache: V8's code cache for it, made here by the launcher in a
 //   child process (the same Node and flags as a plain `fixpoint`) running `status --json`.
 // - dist/bin/fixpoint.js: the launcher (src/cli/launcher.ts), which runs the bundle with the cache.
-// - dist/bin/checkpoint-thread.js, lease-thread.js: the worker threads, ES modules of their own.
+// - dist/bin/checkpoint-thread.js, lease-thread.js: the worker threads, bundles of their own.
+// - dist/bin/package.json: `"type": "commonjs"`, for the three `.js` files above.
 //
 // Layout: dist/bin/ sits at the same depth as dist/cli/, so the paths the code resolves from its
 // own URL (`../../prompts/`, `../../workflows/`, `./checkpoint-thread.js`) reach the same files;
-// in the CommonJS bundle `import.meta.url` is the bundle's own URL. The library (dist/index.js) is
+// in the CommonJS bundles `import.meta.url` is the bundle's own URL. The library (dist/index.js) is
 // not bundled. pg (which may load pg-native) stays in node_modules, as do better-sqlite3's compiled
 // addon and, in the threads' bundles, better-sqlite3 itself.
 import { execFileSync } from "node:child_process";
@@ -38,37 +39,41 @@ const common = {
 };
 
 rmSync(new URL(`../${outdir}`, import.meta.url), { recursive: true, force: true });
-await build({
+// Every file in dist/bin/ is CommonJS (dist/bin/package.json says so for the `.js` ones): Node
+// loads a CommonJS file without its ES module loader, which cost the launcher 10 ms per command
+// (docs/benchmarks.md). In CommonJS, `import.meta.url` is each file's own URL, made from __filename.
+const commonJs = {
   ...common,
-  entryPoints: { "fixpoint-cli": "dist/cli/main.js" },
   outdir,
-  outExtension: { ".js": ".cjs" },
   format: "cjs",
-  // better-sqlite3's JavaScript goes into the bundle, under the code cache too (it cost 8-10 ms
-  // per command from node_modules); its addon is loaded by path (src/store/sqlite/native-addon.ts),
-  // so the `bindings` package it would otherwise use is never called.
-  external: ["bindings", "pg", "pg-native"],
   minifyWhitespace: true,
   minifySyntax: true,
   define: { "import.meta.url": "__fixpointBundleUrl" },
   banner: { js: 'var __fixpointBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-});
+};
 await build({
-  ...common,
+  ...commonJs,
+  entryPoints: { "fixpoint-cli": "dist/cli/main.js" },
+  outExtension: { ".js": ".cjs" },
+  // better-sqlite3's JavaScript goes into the bundle, under the code cache too (it cost 8-10 ms
+  // per command from node_modules); its addon is loaded by path (src/store/sqlite/native-addon.ts),
+  // so the `bindings` package it would otherwise use is never called.
+  external: ["bindings", "pg", "pg-native"],
+});
+writeFileSync(out("package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
+await build({
+  ...commonJs,
   entryPoints: {
     "checkpoint-thread": "dist/store/sqlite/checkpoint-thread.js",
     "lease-thread": "dist/store/lease-thread.js",
   },
-  outdir,
-  format: "esm",
-  // CommonJS dependencies bundled into ES modules call `require` for Node's own modules; ES
-  // modules have none, so each output file makes one.
-  banner: {
-    js: 'import { createRequire as __fixpointCreateRequire } from "node:module"; const require = __fixpointCreateRequire(import.meta.url);',
-  },
 });
-
-await build({ ...common, entryPoints: { fixpoint: "dist/cli/launcher.js" }, outdir, format: "esm" });
+await build({
+  ...commonJs,
+  entryPoints: { fixpoint: "dist/cli/launcher.js" },
+  minifyWhitespace: false,
+  minifySyntax: false,
+});
 chmodSync(out("fixpoint.js"), 0o755);
 
 // The code cache, from a plain `node` (no flags of this process: V8 would reject it), written

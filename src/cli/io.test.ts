@@ -1,48 +1,72 @@
-import { Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
-import { drained } from "./io.js";
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { fdWriter } from "./io.js";
 
-/** A writable whose reader takes each chunk only when `take` is called, like a slow pipe. */
-function slowPipe() {
-  const pending: (() => void)[] = [];
-  const stream = new Writable({
-    highWaterMark: 4,
-    write(_chunk, _encoding, callback) {
-      pending.push(callback);
-    },
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const page = (n: number, fill: number) => Buffer.alloc(n, fill);
+
+describe("Io.outPage's writer (fdWriter)", () => {
+  it("writes every page's pieces whole and together, in the order asked, without waiting between the asks", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fixpoint-fdwriter-"));
+    dirs.push(dir);
+    const file = join(dir, "out");
+    const fd = openSync(file, "w");
+    try {
+      const write = fdWriter(fd);
+      const pages = [
+        [page(3, 97)],
+        [page(1 << 20, 98), new Uint8Array(0)],
+        [],
+        [page(70_000, 99), page(1, 100)],
+      ];
+      await Promise.all(pages.map(write));
+    } finally {
+      closeSync(fd);
+    }
+    const out = readFileSync(file);
+    expect(out.length).toBe(3 + (1 << 20) + 70_000 + 1);
+    expect(out.subarray(0, 3).toString()).toBe("aaa");
+    expect(out.subarray(3, 3 + (1 << 20)).every((b) => b === 98)).toBe(true);
+    expect(out.subarray(3 + (1 << 20), -1).every((b) => b === 99)).toBe(true);
+    expect(out.at(-1)).toBe(100);
   });
-  return { stream, take: () => pending.shift()?.() };
-}
 
-describe("Io.drained", () => {
-  it("resolves at once when nothing waits to be written", async () => {
-    const { stream } = slowPipe();
-    await expect(drained(stream)).resolves.toBeUndefined();
+  it("reports an error to onError and rejects that write and every later one", async () => {
+    const errors: string[] = [];
+    const write = fdWriter(2_000_000, (e) => errors.push(e.code ?? "?"));
+    const first = write([page(10, 1)]);
+    const waiting = write([page(10, 1)]);
+    await expect(first).rejects.toMatchObject({ code: "EBADF" });
+    await expect(waiting).rejects.toMatchObject({ code: "EBADF" });
+    await expect(write([page(10, 1)])).rejects.toMatchObject({ code: "EBADF" });
+    expect(errors).toEqual(["EBADF"]);
   });
 
-  it("waits until the reader has taken what was buffered", async () => {
-    const { stream, take } = slowPipe();
-    stream.write("0123456789");
-    stream.write("more");
-    let done = false;
-    const wait = drained(stream).then(() => {
-      done = true;
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(done).toBe(false);
-    take();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(done).toBe(false);
-    take();
-    await wait;
-    expect(done).toBe(true);
-  });
-
-  it("ends the wait when the stream is destroyed before it drains", async () => {
-    const { stream } = slowPipe();
-    stream.write("0123456789");
-    const wait = drained(stream);
-    stream.destroy();
-    await expect(wait).resolves.toBeUndefined();
+  it("pushes megabytes through a pipe whose reader is slower than the writer", () => {
+    // A child process writes 8 MiB to its stdout through fdWriter; the reader takes 64 KiB at a
+    // time. What arrives is every byte in order.
+    const io = fileURLToPath(new URL("../../dist/cli/io.js", import.meta.url));
+    const script = `import(${JSON.stringify(io)}).then(async ({ fdWriter }) => {
+      process.stdout.write("");
+      const write = fdWriter(1);
+      const pages = [];
+      for (let i = 0; i < 32; i++) pages.push(write([Buffer.from(","), Buffer.alloc(256 * 1024 - 1, 65 + (i % 26))]));
+      await Promise.all(pages);
+    });`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { maxBuffer: 64 << 20 });
+    expect(r.status).toBe(0);
+    expect(r.stdout.length).toBe(32 * 256 * 1024);
+    for (let i = 0; i < 32; i++) {
+      expect(r.stdout[i * 256 * 1024]).toBe(44);
+      expect(r.stdout[i * 256 * 1024 + 1000]).toBe(65 + (i % 26));
+    }
   });
 });

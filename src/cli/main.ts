@@ -1,6 +1,6 @@
 import { CommanderError } from "commander";
 import { FixpointError, toError } from "../errors.js";
-import { processIo } from "./io.js";
+import { processIo, quitOnClosedPipe } from "./io.js";
 import { buildProgram } from "./program.js";
 
 /**
@@ -35,13 +35,10 @@ function exitWith(code: number): void {
   process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
 }
 
-/**
- * A reader that stops early (`fixpoint status | head`) closes the pipe: the rest of the output
- * has nowhere to go and that is not an error. End quietly instead of printing EPIPE's stack.
- */
+/** A closed pipe ends the process quietly (quitOnClosedPipe) instead of printing EPIPE's stack. */
 function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(0);
+    quitOnClosedPipe(e);
     throw e;
   });
 }

@@ -292,7 +292,11 @@ export interface FindingFilter {
 
 /** A page of `listTaskJson`: `json` holds `count` objects; `lastSeq` continues the listing (null when empty). */
 export interface TaskJsonPage {
-  json: string;
+  /**
+   * The objects, comma-separated, as UTF-8 bytes: written to stdout as the database gives them,
+   * never decoded into a string and encoded again (40 MB at 100,000 tasks).
+   */
+  json: Uint8Array;
   count: number;
   lastSeq: number | null;
   /**

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  redactBytes,
   redactDeep,
   redactSecrets,
   setRedactedEnvNames,
@@ -290,5 +291,34 @@ describe("withEnvReadOnce", () => {
     } finally {
       delete process.env[name];
     }
+  });
+});
+
+describe("redactBytes", () => {
+  const env = { DEPLOY_TOKEN: "deploy-value-4711-kept", HOME: "/home/someone" };
+  const utf8 = (s: string) => Buffer.from(s, "utf8");
+
+  it("hands back the same bytes, uncopied, when nothing needs hiding", () => {
+    const page = utf8('{"title":"ünïcode — plain"},{"title":"/home/someone"}');
+    expect(redactBytes(page, true, env)).toBe(page);
+    expect(redactBytes(page, false, env)).toBe(page);
+  });
+
+  it("is redactSecrets on the decoded text, for any text, screened or not", () => {
+    const piece = fc.oneof(
+      fc.string(),
+      fc.constantFrom("deploy-value-4711-kept", "ghp_abcdefghijklmnopqrstuvwxyz0123", "é—ü", "\u0000"),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (parts) => {
+        const text = parts.join("");
+        const out = Buffer.from(redactBytes(utf8(text), false, env)).toString("utf8");
+        expect(out).toBe(redactSecrets(text, env));
+        // A page the store screened for token shapes still has its secret values hidden.
+        expect(Buffer.from(redactBytes(utf8(text), true, env)).toString("utf8")).not.toContain(
+          "deploy-value-4711-kept",
+        );
+      }),
+    );
   });
 });

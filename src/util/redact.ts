@@ -209,3 +209,25 @@ function redactValue(value: unknown, env: NodeJS.ProcessEnv, depth: number): unk
   }
   return changed ? out : value;
 }
+
+/**
+ * redactSecrets for UTF-8 text as bytes (a `status --json` page straight from the store): the same
+ * bytes, uncopied, when nothing needs hiding; otherwise the redacted text encoded again.
+ * `tokenFree` as TaskJsonPage's: the token-shape scan is skipped and only secret values are
+ * looked for, byte by byte, without decoding 40 MB into a string first.
+ */
+export function redactBytes(
+  bytes: Uint8Array,
+  tokenFree: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): Uint8Array {
+  if (bytes.length < SHORTEST_REDACTABLE) return bytes;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (tokenFree) {
+    const secrets = envSecrets(env === process.env && pinnedEnv !== null ? pinnedEnv : env);
+    if (!secrets.some((s) => view.includes(s))) return bytes;
+  }
+  const text = view.toString("utf8");
+  const out = tokenFree ? redactSecretValues(text, env) : redactSecrets(text, env);
+  return out === text ? bytes : Buffer.from(out, "utf8");
+}

@@ -7,8 +7,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open.js";
+import { makeTempDir } from "../helpers/temp.js";
 
 const BIN = new URL("../../dist/bin/", import.meta.url);
 
@@ -33,6 +37,38 @@ describe("the bundled binary", () => {
         "./lease-thread.js",
       ]),
     );
+  });
+
+  it("starts each worker thread from its bundled file (a file that fails to load would go unnoticed)", async () => {
+    const root = makeTempDir("threads-");
+    execFileSync("git", ["init", "-q", root]);
+    const store = await openStore("sqlite", root);
+    await store.close();
+    const answer = (file: string, workerData: unknown, ask: unknown) =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const said: unknown[] = [];
+        const w = new Worker(new URL(file, BIN), { workerData });
+        w.on("error", reject);
+        w.on("message", (m: unknown) => {
+          said.push(m);
+          if (said.length === 1) w.postMessage(ask);
+          else void w.terminate().then(() => resolve(said));
+        });
+        w.on("exit", () => resolve(said));
+      });
+    const db = join(root, ".fixpoint", "fixpoint.db");
+    expect(await answer("checkpoint-thread.js", { path: db, everyMs: 10 }, "stop")).toEqual(["ready"]);
+    // The lease thread says nothing until asked: "stop" for a lease it never kept is answered.
+    const lease = new Worker(new URL("lease-thread.js", BIN), {
+      workerData: { url: "sqlite", projectRoot: root },
+    });
+    const stopped = await new Promise<unknown>((resolve, reject) => {
+      lease.on("error", reject);
+      lease.on("message", resolve);
+      lease.postMessage({ type: "stop", id: 7 });
+    });
+    await lease.terminate();
+    expect(stopped).toEqual({ type: "stopped", id: 7 });
   });
 
   it("runs the bundle with a code cache V8 accepts, and without one", () => {

@@ -146,7 +146,7 @@ describe("CLI rough edges", () => {
     expect(status.find((t: { id: string }) => t.id === added.id)?.status).toBe("queued");
   });
 
-  it("`fixpoint status | head -1` ends quietly when the reader goes away", async () => {
+  it("`fixpoint status | head -1` and `status --json | head -c 100` end quietly when the reader goes away", async () => {
     const store = await openStore("sqlite", repo);
     try {
       await store.transaction(async (tx) => {
@@ -175,5 +175,16 @@ describe("CLI rough edges", () => {
     });
     expect(r.stdout.split("\n").filter(Boolean)).toHaveLength(1);
     expect(r.stderr).toBe("");
+    // `status --json` writes its pages from the thread pool (Io.outPage): the closed pipe ends
+    // it quietly too, with status 0 (pipefail reports fixpoint's own).
+    const json = spawnSync(
+      "bash",
+      ["-c", `set -o pipefail; "${process.execPath}" "${CLI}" status --json | head -c 100`],
+      { cwd: repo, env, encoding: "utf8" },
+    );
+    expect(json.stdout).toHaveLength(100);
+    expect(json.stdout).toMatch(/^\[\{"id":"t-\d+",/);
+    expect(json.stderr).toBe("");
+    expect(json.status).toBe(0);
   });
 });

@@ -47,9 +47,11 @@ async function snapshot(store: Store) {
     perTask,
     summaries: await store.listTaskSummaries(),
     // The text, count and paging; `tokenFree` is what each store can vouch for (SQLite only).
-    statusJson: (({ json, count, lastSeq }) => ({ json, count, lastSeq }))(
-      await store.listTaskJson({ limit: 100 }),
-    ),
+    statusJson: (({ json, count, lastSeq }) => ({
+      json: Buffer.from(json).toString("utf8"),
+      count,
+      lastSeq,
+    }))(await store.listTaskJson({ limit: 100 })),
     markers: [await store.getMarker("pr:1:reply"), await store.getMarker("watch")],
   };
 }

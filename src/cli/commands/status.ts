@@ -9,7 +9,7 @@ import {
 } from "../../app/status.js";
 import type { TaskSummary } from "../../domain/types.js";
 import { withContext } from "../context.js";
-import { type Io, printJson } from "../io.js";
+import { type Io, pageWriter, printJson } from "../io.js";
 import { STATUS_JSON_PAGE, STATUS_PAGE, taskJson, writeTaskJsonStream } from "../render/json.js";
 import { NO_MATCH, NO_TASKS, statusLines, totalsLine } from "../render/status.js";
 
@@ -52,11 +52,8 @@ export function registerStatus(program: Command, io: Io): void {
         const page = (afterSeq: number | undefined) =>
           listTasksPage(ctx, filter, { limit: STATUS_PAGE, afterSeq });
         if (opts.json && !io.isTTY)
-          return writeTaskJsonStream(
-            (text, tokenFree) =>
-              tokenFree === true && io.outTokenFree ? io.outTokenFree(text) : io.out(text),
-            (afterSeq) => listTaskJsonPage(ctx, filter, { limit: STATUS_JSON_PAGE, afterSeq }),
-            async () => io.drained?.(),
+          return writeTaskJsonStream(pageWriter(io), (afterSeq) =>
+            listTaskJsonPage(ctx, filter, { limit: STATUS_JSON_PAGE, afterSeq }),
           );
         if (opts.json) return printJson(io, (await allPages(page)).map(taskJson));
         const shown = await writeTable(io, page, filtered(opts));

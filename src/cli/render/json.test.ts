@@ -27,6 +27,10 @@ function tasks(n: number): TaskSummary[] {
   }));
 }
 
+const text = (page: string | Uint8Array) =>
+  typeof page === "string" ? page : Buffer.from(page).toString("utf8");
+const bytes = (s: string) => Buffer.from(s, "utf8");
+
 describe("status --json rendering", () => {
   it("streams pages into one array identical to printing them all at once", async () => {
     for (const n of [0, 1, PAGE, PAGE * 2 + 3]) {
@@ -35,16 +39,18 @@ describe("status --json rendering", () => {
       const chunks: string[] = [];
       const screened: string[] = [];
       await writeTaskJsonStream(
-        (t, tokenFree) => {
-          chunks.push(t);
-          if (tokenFree) screened.push(t);
+        (pieces, tokenFree) => {
+          for (const piece of pieces) {
+            chunks.push(text(piece));
+            if (tokenFree && typeof piece !== "string") screened.push(text(piece));
+          }
         },
         async (after) => {
           asked.push(after);
           const from = after === undefined ? 0 : all.findIndex((t) => t.seq === after) + 1;
           const page = all.slice(from, from + PAGE);
           return {
-            json: page.map((t) => JSON.stringify(taskJson(t))).join(","),
+            json: bytes(page.map((t) => JSON.stringify(taskJson(t))).join(",")),
             count: page.length,
             lastSeq: page.at(-1)?.seq ?? null,
             // Every other page screened by the store: the flag travels with that page's text only.
@@ -68,33 +74,46 @@ describe("status --json rendering", () => {
     }
   });
 
-  it("asks for the next page only once the previous one has drained", async () => {
+  it("reads the next page while the previous one is written, and writes it only after", async () => {
     const all = tasks(PAGE * 2 + 1);
     const log: string[] = [];
-    let release: () => void = () => undefined;
+    const finish: (() => void)[] = [];
     const stream = writeTaskJsonStream(
-      () => log.push("write"),
+      (pieces) => {
+        log.push(`write ${pieces.map(text).join("")}`);
+        return new Promise<void>((resolve) => finish.push(resolve));
+      },
       async (after) => {
         log.push(`page after ${after}`);
         const from = after === undefined ? 0 : after;
         const page = all.slice(from, from + PAGE);
-        return { json: "{}", count: page.length, lastSeq: page.at(-1)?.seq ?? null, tokenFree: false };
-      },
-      () => {
-        log.push("wait");
-        return new Promise<void>((resolve) => {
-          release = resolve;
-        });
+        return {
+          json: bytes(`p${from}`),
+          count: page.length,
+          lastSeq: page.at(-1)?.seq ?? null,
+          tokenFree: false,
+        };
       },
     );
-    await new Promise((resolve) => setImmediate(resolve));
-    // The first page is written, then the stream waits: no second query while the reader is behind.
-    expect(log).toEqual(["write", "page after undefined", "write", "wait"]);
-    release();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(log.slice(4)).toEqual([`page after ${PAGE}`, "write", "write", "wait"]);
-    release();
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    const done = async () => {
+      finish.shift()?.();
+      await settle();
+    };
+    await settle();
+    // "[" is being written while the first page is read; the page waits for it.
+    expect(log).toEqual(["write [", "page after undefined"]);
+    await done();
+    // The first page is written while the second is read, and nothing more until it is out.
+    expect(log.slice(2)).toEqual(["write p0", `page after ${PAGE}`]);
+    await done();
+    // Each later page goes out with the comma before it, in one write.
+    expect(log.slice(4)).toEqual([`write ,p${PAGE}`, `page after ${PAGE * 2}`]);
+    await done();
+    expect(log.slice(6)).toEqual([`write ,p${PAGE * 2}`]);
+    await done();
+    expect(log.slice(7)).toEqual(["write ]\n"]);
+    await done();
     await stream;
-    expect(log.slice(8)).toEqual([`page after ${PAGE * 2}`, "write", "write", "write"]);
   });
 });

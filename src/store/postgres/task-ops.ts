@@ -102,7 +102,7 @@ export abstract class PgTaskOps extends PgQueries {
     const count = Number(rows[0]?.n ?? 0);
     const json = rows[0]?.json;
     return {
-      json: typeof json === "string" ? json : "",
+      json: typeof json === "string" ? Buffer.from(json, "utf8") : new Uint8Array(0),
       count,
       lastSeq: count === 0 ? null : Number(rows[0]?.last),
       // PostgreSQL keeps no token hint: the page goes through the whole output net.

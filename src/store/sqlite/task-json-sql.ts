@@ -19,7 +19,7 @@
  * order both ways over several pages.
  */
 export function taskJsonPageSql(clause: string, newestFirst: boolean): string {
-  return `SELECT group_concat(j.json, ',') AS json, COUNT(*) AS n, ${newestFirst ? "MIN" : "MAX"}(page.seq) AS last,
+  return `SELECT CAST(group_concat(j.json, ',') AS BLOB) AS json, COUNT(*) AS n, ${newestFirst ? "MIN" : "MAX"}(page.seq) AS last,
   MAX(j.token_hint) AS hint
 FROM (SELECT seq FROM tasks${clause}) AS page LEFT JOIN task_json AS j ON j.seq = page.seq`;
 }
@@ -35,7 +35,7 @@ export function taskJsonOnlyPageSql(
   filter: { ids?: unknown; parentId?: unknown; newestFirst?: boolean },
 ): string | null {
   if (filter.ids !== undefined || filter.parentId !== undefined) return null;
-  return `SELECT group_concat(json, ',') AS json, COUNT(*) AS n, ${filter.newestFirst === true ? "MIN" : "MAX"}(seq) AS last,
+  return `SELECT CAST(group_concat(json, ',') AS BLOB) AS json, COUNT(*) AS n, ${filter.newestFirst === true ? "MIN" : "MAX"}(seq) AS last,
   MAX(token_hint) AS hint
 FROM (SELECT seq, json, token_hint FROM task_json${clause})`;
 }

@@ -134,8 +134,11 @@ export abstract class SqliteTaskOps {
       const sql = taskJsonOnlyPageSql(clause, filter) ?? taskJsonPageSql(clause, filter.newestFirst === true);
       const row = this.sql.get(sql, params);
       const count = Number(row?.n ?? 0);
+      // The one BLOB the store selects (CAST in task-json-sql.ts): better-sqlite3 hands it over as
+      // a Buffer, a copy of SQLite's bytes; Row's types name only the text and number columns.
+      const json: unknown = row?.json;
       return {
-        json: typeof row?.json === "string" ? row.json : "",
+        json: json instanceof Uint8Array ? json : new Uint8Array(0),
         count,
         lastSeq: count === 0 ? null : Number(row?.last),
         tokenFree: row?.hint === 0,
