@@ -125,6 +125,11 @@ function envSecrets(env: NodeJS.ProcessEnv): string[] {
   return sorted;
 }
 
+/** envSecrets of `env`, or of the copy withEnvReadOnce pinned when `env` is `process.env`. */
+function secretsOf(env: NodeJS.ProcessEnv): string[] {
+  return envSecrets(env === process.env && pinnedEnv !== null ? pinnedEnv : env);
+}
+
 /** `process.env` copied once while `withEnvReadOnce` runs; null otherwise. */
 let pinnedEnv: NodeJS.ProcessEnv | null = null;
 
@@ -162,7 +167,7 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
 export function redactSecretValues(text: string, env: NodeJS.ProcessEnv = process.env): string {
   if (text.length < SHORTEST_REDACTABLE) return text;
   let out = text;
-  for (const secret of envSecrets(env === process.env && pinnedEnv !== null ? pinnedEnv : env)) {
+  for (const secret of secretsOf(env)) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   return out;
@@ -224,8 +229,7 @@ export function redactBytes(
   if (bytes.length < SHORTEST_REDACTABLE) return bytes;
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (tokenFree) {
-    const secrets = envSecrets(env === process.env && pinnedEnv !== null ? pinnedEnv : env);
-    if (!secrets.some((s) => view.includes(s))) return bytes;
+    if (!secretsOf(env).some((s) => view.includes(s))) return bytes;
   }
   const text = view.toString("utf8");
   const out = tokenFree ? redactSecretValues(text, env) : redactSecrets(text, env);

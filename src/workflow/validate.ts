@@ -146,11 +146,11 @@ export function checkWorkflowText(
   text: string,
   file: string,
 ): { workflow?: Workflow; diagnostics: Diagnostic[] } {
-  const located = () => checkRead(readWorkflow(text, file));
   const quick = checkRead(readWorkflow(text, file, { locations: false }));
-  if (quick.workflow === undefined) return located();
+  if (quick.workflow === undefined) return checkRead(readWorkflow(text, file));
+  // The text is already known to be valid: the located read only has to be read, not checked.
   return {
-    workflow: withLazyLocations(quick.workflow, () => located().workflow),
+    workflow: withLazyLocations(quick.workflow, () => readWorkflow(text, file).workflow),
     diagnostics: quick.diagnostics,
   };
 }
