@@ -16,14 +16,16 @@ import { makeTempDir } from "../helpers/temp.js";
 
 /** The agent: first call spawns a sleeping grandchild and hangs; later calls report and finish. */
 const AGENT = `import { spawn } from "node:child_process";
-import { existsSync, writeFileSync, appendFileSync, readFileSync } from "node:fs";
+import { existsSync, writeFileSync, appendFileSync, readFileSync, renameSync } from "node:fs";
 const dir = process.env.PIDS_DIR;
+// Written beside and renamed into place, so a reader never sees a created but empty file.
+const put = (name, text) => { writeFileSync(dir + "/" + name + ".tmp", text); renameSync(dir + "/" + name + ".tmp", dir + "/" + name); };
 // Running, not a zombie waiting for a lazy reaper (PID 1 in a container may reap late).
 const alive = (pid) => { try { const s = readFileSync("/proc/" + pid + "/stat", "utf8"); return s.slice(s.lastIndexOf(")") + 2)[0] !== "Z"; } catch { return false; } };
 if (!existsSync(dir + "/first")) {
-  writeFileSync(dir + "/first", String(process.pid));
+  put("first", String(process.pid));
   const g = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-  writeFileSync(dir + "/grandchild", String(g.pid));
+  put("grandchild", String(g.pid));
   setInterval(() => {}, 1000);
 } else {
   const old = [readFileSync(dir + "/first", "utf8"), readFileSync(dir + "/grandchild", "utf8")].map(Number);
