@@ -20,7 +20,7 @@
 // not bundled. pg (which may load pg-native) stays in node_modules, as do better-sqlite3's compiled
 // addon and, in the threads' bundles, better-sqlite3 itself.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,6 +37,29 @@ const common = {
   external: ["better-sqlite3", "pg", "pg-native"],
   logLevel: "warning",
 };
+
+/**
+ * Built-in modules a command may never use, loaded on first use instead of when the module naming
+ * them is: `status` and `--version` load none of them (commander requires child_process for
+ * subcommands run as programs, which fixpoint has none of; the store requires zlib and
+ * worker_threads for artifacts and checkpoints). Together 6-10 ms of every command
+ * (docs/benchmarks.md). The bundle names each with a plain `require("node:…")` whose value is
+ * only ever read for its properties; the proxy loads the module at the first read.
+ */
+const LAZY = ["child_process", "fs/promises", "worker_threads", "zlib"];
+const LAZY_BUILTIN = `var __fixpointLazyBuiltin = (id) => {
+  let m;
+  const load = () => (m ??= require(id));
+  return new Proxy({}, {
+    get: (_, k) => load()[k],
+    has: (_, k) => k in load(),
+    ownKeys: () => Reflect.ownKeys(load()),
+    getOwnPropertyDescriptor: (_, k) => {
+      const d = Reflect.getOwnPropertyDescriptor(load(), k);
+      return d && { ...d, configurable: true };
+    },
+  });
+};`;
 
 rmSync(new URL(`../${outdir}`, import.meta.url), { recursive: true, force: true });
 // Every file in dist/bin/ is CommonJS (dist/bin/package.json says so for the `.js` ones): Node
@@ -59,7 +82,10 @@ await build({
   // per command from node_modules); its addon is loaded by path (src/store/sqlite/native-addon.ts),
   // so the `bindings` package it would otherwise use is never called.
   external: ["bindings", "pg", "pg-native"],
+  banner: { js: `${commonJs.banner.js}\n${LAZY_BUILTIN}` },
 });
+lazyBuiltins(out("fixpoint-cli.cjs"));
+asciiOnly(out("fixpoint-cli.cjs"));
 writeFileSync(out("package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 await build({
   ...commonJs,
@@ -75,6 +101,38 @@ await build({
   minifySyntax: false,
 });
 chmodSync(out("fixpoint.js"), 0o755);
+
+function lazyBuiltins(file) {
+  const text = readFileSync(file, "utf8");
+  let n = 0;
+  const lazy = text.replace(/\brequire\("node:([a-z_/]+)"\)/g, (all, id) => {
+    if (!LAZY.includes(id)) return all;
+    n++;
+    return `__fixpointLazyBuiltin("node:${id}")`;
+  });
+  if (n === 0) throw new Error(`${file}: no require of ${LAZY.join(", ")} found to make lazy`);
+  writeFileSync(file, lazy);
+}
+
+/**
+ * Rewrites the bundle with every character outside ASCII as a `\\uXXXX` escape, so the launcher
+ * reads it as Latin-1 (a copy) instead of decoding UTF-8 (4 ms of every command; docs/benchmarks.md).
+ * esbuild escapes what it can, but leaves the characters of regular expressions and template
+ * literals. An escape means the same there: in strings, cooked templates, regular expressions
+ * (with or without the u flag, a surrogate pair's two escapes are one character) and the one raw
+ * template that holds such a character (a regular expression's source in src/util/redact.ts).
+ * Only a backslash right before such a character would read differently: the build stops then.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, "utf8");
+  const odd = /\\[^ -~\t\n\r]/.exec(text);
+  if (odd) throw new Error(`${file}: a backslash before a non-ASCII character at ${odd.index}`);
+  const escaped = text.replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  writeFileSync(file, escaped);
+}
 
 // The code cache, from a plain `node` (no flags of this process: V8 would reject it), written
 // after a `status --json` in an empty project so that it holds that command's compiled functions.

@@ -3,10 +3,11 @@
  * the global setup). Code moved into the bundle still finds what it resolves from its own
  * location: the prompts and workflows folders and the worker threads' files. A thread whose file
  * is missing would not fail a command (its work falls back to the main thread), so this checks
- * every such path. And the launcher runs the bundle with V8's code cache, which V8 accepts.
+ * every such path. And the launcher runs the bundle with V8's code cache, which V8 accepts; the
+ * bundle is ASCII only and loads the built-in modules a command may not need only when used.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -15,6 +16,19 @@ import { openStore } from "../../src/store/open.js";
 import { makeTempDir } from "../helpers/temp.js";
 
 const BIN = new URL("../../dist/bin/", import.meta.url);
+
+/** A repository with one commit on `main`, set up by `fixpoint init` through the bundled binary. */
+function project(prefix: string): { root: string; bin: string; env: NodeJS.ProcessEnv } {
+  const root = makeTempDir(prefix);
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@localhost", ...args], { cwd: root });
+  git("init", "-q", "-b", "main");
+  git("commit", "-q", "--allow-empty", "-m", "start");
+  const bin = fileURLToPath(new URL("fixpoint.js", BIN));
+  const env = { ...process.env, NODE_OPTIONS: "", FIXPOINT_HOME: join(root, "home") };
+  execFileSync(process.execPath, [bin, "init"], { cwd: root, env });
+  return { root, bin, env };
+}
 
 describe("the bundled binary", () => {
   it("finds every file and folder it resolves from its own location", () => {
@@ -86,6 +100,57 @@ describe("the bundled binary", () => {
     const flags = ["--max-old-space-size=300"];
     expect(run(flags, { FIXPOINT_CODE_CACHE: "check" })).toBe("code cache: rejected\n");
     expect(run(flags).trim()).toBe(version);
+  });
+
+  it("is ASCII only, so the launcher's Latin-1 read is the text, and the escaped characters still mean themselves", () => {
+    const text = readFileSync(new URL("fixpoint-cli.cjs", BIN));
+    expect(text.findIndex((byte) => byte > 0x7f)).toBe(-1);
+    // A regular expression built from a raw template holding "…" (CUT_TOKEN in
+    // src/util/redact.ts): a key cut short before an ellipsis, too short for the whole-key shape,
+    // is hidden only if the escaped "…" still matches one.
+    const { root, bin, env } = project("ascii-");
+    execFileSync(process.execPath, [bin, "add", "rotate sk-Zq7Zq7Zq7\u2026 and then résumé"], {
+      cwd: root,
+      env,
+    });
+    const shown = execFileSync(process.execPath, [bin, "status", "--json"], {
+      cwd: root,
+      env,
+      encoding: "utf8",
+    });
+    const title = (JSON.parse(shown) as { title: string }[])[0]?.title;
+    expect(title).toContain("rotate");
+    expect(title).toContain("résumé");
+    expect(title).not.toContain("Zq7Zq7");
+  });
+
+  it("loads no child_process, zlib or worker_threads for `status --json` and `--version`", () => {
+    const { root, bin, env } = project("lazy-");
+    const report = join(root, "modules.cjs");
+    // Preloaded: prints the built-in modules the process loaded as it exits (not a V8 flag, so
+    // the code cache is still taken).
+    writeFileSync(
+      report,
+      'process.on("exit", () => require("node:fs").writeSync(2, "\\nLOADED " + process.moduleLoadList.join("|") + "\\n"));\n',
+    );
+    const loaded = (args: string[]) => {
+      const r = spawnSync(process.execPath, ["-r", report, bin, ...args], {
+        cwd: root,
+        env,
+        encoding: "utf8",
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return (/LOADED (.*)/.exec(r.stderr)?.[1] ?? "").split("|");
+    };
+    for (const args of [["--version"], ["status", "--json"]]) {
+      const mods = loaded(args);
+      expect(mods).toContain("NativeModule fs");
+      for (const lazy of ["child_process", "zlib", "worker_threads"]) {
+        expect(mods, `${args.join(" ")}: ${lazy}`).not.toContain(`NativeModule ${lazy}`);
+      }
+    }
+    // A command that runs git still loads child_process when it needs it.
+    expect(loaded(["add", "a task"])).toContain("NativeModule child_process");
   });
 
   it("is the package's `fixpoint` and can be run directly", () => {
