@@ -12,10 +12,7 @@ export type SqliteDatabase = Database.Database;
  * - synchronous=NORMAL: in WAL mode a transaction is still atomic and survives a process crash;
  *   only a power loss can drop the last commits. That trade keeps a stage commit far below 1 ms,
  *   where FULL would fsync on every commit;
- * - foreign keys on, so an event or stage can never point at a task that does not exist;
- * - reads through a memory map of up to 1 GiB of the file: `status --json` at 100,000 tasks reads
- *   40 MB of stored JSON, and a read call and a copy per 4 KiB page cost it about 15 ms
- *   (docs/benchmarks.md). Writes still go through the WAL.
+ * - foreign keys on, so an event or stage can never point at a task that does not exist.
  *
  * The file is created before SQLite opens it because SQLite would create it with the umask's
  * permissions (usually world-readable); its `-wal` and `-shm` files copy the file's mode.
@@ -32,7 +29,6 @@ export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabas
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
       db.pragma("foreign_keys = ON");
-      db.pragma("mmap_size = 1073741824");
       return db;
     } catch (e) {
       db?.close();
