@@ -40,9 +40,10 @@ const common = {
 
 /**
  * Built-in modules a command may never use, loaded on first use instead of when the module naming
- * them is: `status` and `--version` load none of them (commander requires child_process for
- * subcommands run as programs, which fixpoint has none of; the store requires zlib and
- * worker_threads for artifacts and checkpoints). Together 6-10 ms of every command
+ * them is: `status` and `--version` load neither child_process, worker_threads nor zlib
+ * (commander requires child_process for subcommands run as programs, which fixpoint has none of;
+ * the store requires zlib and worker_threads for artifacts and checkpoints). Together 6-10 ms of
+ * every command
  * (docs/benchmarks.md). The bundle names each with a plain `require("node:…")` whose value is
  * only ever read for its properties; the proxy loads the module at the first read.
  */
@@ -121,12 +122,13 @@ function lazyBuiltins(file) {
  * literals. An escape means the same there: in strings, cooked templates, regular expressions
  * (with or without the u flag, a surrogate pair's two escapes are one character) and the one raw
  * template that holds such a character (a regular expression's source in src/util/redact.ts).
- * Only a backslash right before such a character would read differently: the build stops then.
+ * Only a backslash right before such a character would read differently: the build stops on a
+ * backslash before anything but printable ASCII.
  */
 function asciiOnly(file) {
   const text = readFileSync(file, "utf8");
   const odd = /\\[^ -~\t\n\r]/.exec(text);
-  if (odd) throw new Error(`${file}: a backslash before a non-ASCII character at ${odd.index}`);
+  if (odd) throw new Error(`${file}: a backslash before a character outside printable ASCII at ${odd.index}`);
   const escaped = text.replace(
     /[\u0080-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
