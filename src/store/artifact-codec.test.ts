@@ -1,8 +1,9 @@
+import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../test/helpers/temp.js";
 import { newTask } from "../../test/store/samples.js";
-import { packArtifact, unpackArtifact } from "./artifact-codec.js";
+import { packArtifact, RAW_ARTIFACT_MAX_BYTES, unpackArtifact } from "./artifact-codec.js";
 import { openStore } from "./open.js";
 
 const TOKEN = `ghp_${"Z4k".repeat(12)}`;
@@ -18,6 +19,21 @@ describe("packArtifact", () => {
       }),
     );
     expect(packArtifact("a".repeat(100_000)).data.length).toBeLessThan(1_000);
+  });
+
+  it("keeps a small text as its bytes, compresses a larger one, and reads both (and gzip stored before)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 3_000 }), (text) => {
+        const packed = packArtifact(text);
+        const bytes = Buffer.byteLength(text);
+        const raw = packed.data[0] !== 0x1f || packed.data[1] !== 0x8b;
+        expect(raw).toBe(bytes <= RAW_ARTIFACT_MAX_BYTES);
+        expect(unpackArtifact(packed.data)).toBe(text);
+        expect(unpackArtifact(gzipSync(Buffer.from(text, "utf8")))).toBe(text);
+      }),
+    );
+    const log = "stage one: the agent answered; 120 tokens in, 40 out\n".repeat(200);
+    expect(packArtifact(log).data.length).toBeLessThan(log.length / 10);
   });
 
   it("past the cap keeps the first quarter and the last three quarters, and says what it cut", () => {

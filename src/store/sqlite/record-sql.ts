@@ -31,8 +31,7 @@ INSERT INTO stage_executions (run_id, task_id, stage_id, kind, visit, cycle, out
   cache_write_tokens, cost_usd, head_before, head_after, session_id, summary, attempts)
 VALUES (@runId, @taskId, @stageId, @kind, @visit, @cycle, @outcome, @failureClass,
   @failureReason, @verdict, @startedAt, @endedAt, @input, @output, @cacheRead,
-  @cacheWrite, @costUsd, @headBefore, @headAfter, @sessionId, @summary, @attempts)
-RETURNING *`;
+  @cacheWrite, @costUsd, @headBefore, @headAfter, @sessionId, @summary, @attempts)`;
 
 export function stageParams(s: NewStageExecution): Params {
   return {

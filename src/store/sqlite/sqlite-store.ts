@@ -163,7 +163,9 @@ class SqliteStore extends SqliteTaskOps implements Store {
   commitStage(c: StageCommit): Promise<StageExecution | null> {
     return this.write("committing a stage", () => {
       if (c.fence !== undefined) this.assertLease(c.fence, c.taskId);
-      const row = c.stage === null ? undefined : this.sql.get(INSERT_STAGE, stageParams(c.stage));
+      // The record is what was written, with its new id: not read back and decoded (a stage's
+      // commit is the engine's hottest write, and no caller needs more than the id).
+      const id = c.stage === null ? null : this.sql.insert(INSERT_STAGE, stageParams(c.stage));
       if (c.checkpoint !== null) {
         const state = JSON.stringify(c.checkpoint.state);
         this.sql.run(INSERT_CHECKPOINT, { runId: c.runId, taskId: c.taskId, state, now: c.now });
@@ -173,7 +175,7 @@ class SqliteStore extends SqliteTaskOps implements Store {
       this.patchTaskQuietly(c.taskId, c.task, c.now);
       for (const l of c.learnings?.add ?? []) this.sql.get(INSERT_LEARNING, learningValues(l));
       for (const id of c.learnings?.hits ?? []) this.hitLearning(id, c.now);
-      return row === undefined ? null : toStageExecution(row);
+      return c.stage === null || id === null ? null : { ...c.stage, usage: { ...c.stage.usage }, id };
     });
   }
 
@@ -369,8 +371,7 @@ class SqliteStore extends SqliteTaskOps implements Store {
   saveArtifact(a: ArtifactInput, now: number): Promise<void> {
     const packed = packArtifact(a.text);
     return this.write("storing an artifact", () => {
-      // Straight to better-sqlite3: the statement cache's parameters are text and numbers only.
-      this.db.prepare(SAVE_ARTIFACT).run({
+      this.sql.runWithBytes(SAVE_ARTIFACT, {
         taskId: a.taskId,
         kind: a.kind,
         name: a.name,

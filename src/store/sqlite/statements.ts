@@ -55,4 +55,14 @@ export class Statements {
   run(sql: string, params: Params = {}): number {
     return this.prepare(sql).run(params).changes;
   }
+
+  /** Runs an INSERT; the new row's rowid. */
+  insert(sql: string, params: Params = {}): number {
+    return Number(this.prepare(sql).run(params).lastInsertRowid);
+  }
+
+  /** `run` with parameters that may hold bytes (a BLOB column: an artifact's data). */
+  runWithBytes(sql: string, params: Record<string, string | number | null | Uint8Array>): number {
+    return this.prepare(sql).run(params).changes;
+  }
 }
