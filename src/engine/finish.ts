@@ -40,7 +40,7 @@ export async function finishRun(
   const verdictAndReason = verdictFor(env, state, end, budgetLeft);
   const verdict = verdictAndReason.verdict;
   // Reasons quote agent errors, which can quote keys.
-  const reason = redactSecrets(verdictAndReason.reason);
+  const reason = redactSecrets(verdictAndReason.reason, env.redactEnv);
   const interrupted = end.kind === "interrupted";
   if (last) await env.branch?.push(last.stage.headAfter);
   if (end.kind === "budget") await saveInterruptedWork(task, env.workdir, deps, end.stageId);

@@ -42,8 +42,8 @@ export async function buildStageRecord(
   const now = deps.clock.now();
   // Agent output can echo a key or token: what is stored and shown passes the redactor first.
   const told: Told = {
-    summary: redactOrNull(result.summary ?? applied.summary),
-    failureReason: redactOrNull(result.failureReason ?? null),
+    summary: redactOrNull(result.summary ?? applied.summary, env.redactEnv),
+    failureReason: redactOrNull(result.failureReason ?? null, env.redactEnv),
   };
   const record = executionRecord(env, state, stage, result, {
     ...told,
@@ -197,6 +197,6 @@ export function hasLearnings(l: { add: unknown[]; hits: unknown[] }): boolean {
   return l.add.length > 0 || l.hits.length > 0;
 }
 
-function redactOrNull(text: string | null): string | null {
-  return text === null ? null : redactSecrets(text);
+function redactOrNull(text: string | null, redactEnv: NodeJS.ProcessEnv): string | null {
+  return text === null ? null : redactSecrets(text, redactEnv);
 }

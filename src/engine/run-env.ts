@@ -18,6 +18,12 @@ export interface RunEnv {
   counters: CounterLog;
   /** Pushes the task branch before each checkpoint; absent without a push remote (branch-sync.ts). */
   branch?: BranchSync;
+  /**
+   * `process.env` as the run began, which the run's records (stage summaries, failure reasons, the
+   * run's reason) are redacted against: read once, not for each stage (scanning `process.env`
+   * was 85 µs of a 1 ms stage; docs/benchmarks.md). fixpoint never changes its own environment.
+   */
+  redactEnv: NodeJS.ProcessEnv;
 }
 
 /** How a run ended, before it is turned into a verdict. */

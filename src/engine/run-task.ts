@@ -106,7 +106,16 @@ async function openRun(
     runId: run.id,
     resumed: plan.resumed,
   });
-  const env: RunEnv = { task, runId: run.id, workflow, registry, workdir, deps, counters: plan.counters };
+  const env: RunEnv = {
+    task,
+    runId: run.id,
+    workflow,
+    registry,
+    workdir,
+    deps,
+    counters: plan.counters,
+    redactEnv: { ...process.env },
+  };
   if (branch) env.branch = branch;
   return { env, plan, pricing, budget };
 }
