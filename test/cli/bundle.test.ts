@@ -13,22 +13,10 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open.js";
+import { CLI, demoProject } from "../helpers/cli.js";
 import { makeTempDir } from "../helpers/temp.js";
 
 const BIN = new URL("../../dist/bin/", import.meta.url);
-
-/** A repository with one commit on `main`, set up by `fixpoint init` through the bundled binary. */
-function project(prefix: string): { root: string; bin: string; env: NodeJS.ProcessEnv } {
-  const root = makeTempDir(prefix);
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@localhost", ...args], { cwd: root });
-  git("init", "-q", "-b", "main");
-  git("commit", "-q", "--allow-empty", "-m", "start");
-  const bin = fileURLToPath(new URL("fixpoint.js", BIN));
-  const env = { ...process.env, NODE_OPTIONS: "", FIXPOINT_HOME: join(root, "home") };
-  execFileSync(process.execPath, [bin, "init"], { cwd: root, env });
-  return { root, bin, env };
-}
 
 describe("the bundled binary", () => {
   it("finds every file and folder it resolves from its own location", () => {
@@ -108,16 +96,9 @@ describe("the bundled binary", () => {
     // A regular expression built from a raw template holding "…" (CUT_TOKEN in
     // src/util/redact.ts): a key cut short before an ellipsis, too short for the whole-key shape,
     // is hidden only if the escaped "…" still matches one.
-    const { root, bin, env } = project("ascii-");
-    execFileSync(process.execPath, [bin, "add", "rotate sk-Zq7Zq7Zq7\u2026 and then résumé"], {
-      cwd: root,
-      env,
-    });
-    const shown = execFileSync(process.execPath, [bin, "status", "--json"], {
-      cwd: root,
-      env,
-      encoding: "utf8",
-    });
+    const { cli } = demoProject("ascii-");
+    expect(cli("add", "rotate sk-Zq7Zq7Zq7\u2026 and then résumé").code).toBe(0);
+    const shown = cli("status", "--json").stdout;
     const title = (JSON.parse(shown) as { title: string }[])[0]?.title;
     expect(title).toContain("rotate");
     expect(title).toContain("résumé");
@@ -125,7 +106,7 @@ describe("the bundled binary", () => {
   });
 
   it("loads no child_process, zlib or worker_threads for `status --json` and `--version`", () => {
-    const { root, bin, env } = project("lazy-");
+    const { root, repo, env } = demoProject("lazy-");
     const report = join(root, "modules.cjs");
     // Preloaded: prints the built-in modules the process loaded as it exits (not a V8 flag, so
     // the code cache is still taken).
@@ -134,8 +115,8 @@ describe("the bundled binary", () => {
       'process.on("exit", () => require("node:fs").writeSync(2, "\\nLOADED " + process.moduleLoadList.join("|") + "\\n"));\n',
     );
     const loaded = (args: string[]) => {
-      const r = spawnSync(process.execPath, ["-r", report, bin, ...args], {
-        cwd: root,
+      const r = spawnSync(process.execPath, ["-r", report, CLI, ...args], {
+        cwd: repo,
         env,
         encoding: "utf8",
       });

@@ -371,7 +371,7 @@ class SqliteStore extends SqliteTaskOps implements Store {
   saveArtifact(a: ArtifactInput, now: number): Promise<void> {
     const packed = packArtifact(a.text);
     return this.write("storing an artifact", () => {
-      this.sql.runWithBytes(SAVE_ARTIFACT, {
+      this.sql.run(SAVE_ARTIFACT, {
         taskId: a.taskId,
         kind: a.kind,
         name: a.name,

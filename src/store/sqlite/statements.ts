@@ -51,18 +51,13 @@ export class Statements {
     return this.prepareRaw(sql).all(params) as Cell[][];
   }
 
-  /** Number of rows changed. */
-  run(sql: string, params: Params = {}): number {
+  /** Number of rows changed. A write may also bind bytes (a BLOB column: an artifact's data). */
+  run(sql: string, params: Params | Record<string, Params[string] | Uint8Array> = {}): number {
     return this.prepare(sql).run(params).changes;
   }
 
   /** Runs an INSERT; the new row's rowid. */
   insert(sql: string, params: Params = {}): number {
     return Number(this.prepare(sql).run(params).lastInsertRowid);
-  }
-
-  /** `run` with parameters that may hold bytes (a BLOB column: an artifact's data). */
-  runWithBytes(sql: string, params: Record<string, string | number | null | Uint8Array>): number {
-    return this.prepare(sql).run(params).changes;
   }
 }
