@@ -40,14 +40,13 @@ const common = {
 
 /**
  * Built-in modules a command may never use, loaded on first use instead of when the module naming
- * them is: `status` and `--version` load neither child_process, worker_threads nor zlib
- * (commander requires child_process for subcommands run as programs, which fixpoint has none of;
- * the store requires zlib and worker_threads for artifacts and checkpoints). Together 6-10 ms of
- * every command
- * (docs/benchmarks.md). The bundle names each with a plain `require("node:…")` whose value is
+ * them is: `status` and `--version` load none of them (commander requires child_process for
+ * subcommands run as programs, which fixpoint has none of; the store requires zlib and
+ * worker_threads for artifacts and checkpoints; v8 is for long listings only,
+ * src/util/young-garbage.ts). Together 6-15 ms of every command (docs/benchmarks.md). The bundle names each with a plain `require("node:…")` whose value is
  * only ever read for its properties; the proxy loads the module at the first read.
  */
-const LAZY = ["child_process", "fs/promises", "worker_threads", "zlib"];
+const LAZY = ["child_process", "fs/promises", "v8", "worker_threads", "zlib"];
 const LAZY_BUILTIN = `var __fixpointLazyBuiltin = (id) => {
   let m;
   const load = () => (m ??= require(id));
@@ -106,7 +105,7 @@ chmodSync(out("fixpoint.js"), 0o755);
 function lazyBuiltins(file) {
   const text = readFileSync(file, "utf8");
   let n = 0;
-  const lazy = text.replace(/\brequire\("node:([a-z_/]+)"\)/g, (all, id) => {
+  const lazy = text.replace(/\brequire\("node:([a-z0-9_/]+)"\)/g, (all, id) => {
     if (!LAZY.includes(id)) return all;
     n++;
     return `__fixpointLazyBuiltin("node:${id}")`;

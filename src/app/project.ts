@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type ConfigFlags, loadConfig, PROJECT_CONFIG_FILE } from "../config/load.js";
 import type { Config } from "../config/types.js";
@@ -70,7 +69,8 @@ export async function openProject(cwd: string, opts: OpenProjectOptions = {}): P
   // The project's own secret variables (`defaults { redact-env … }`) are hidden from here on.
   setRedactedEnvNames(config.defaults.redactEnv ?? []);
   const dir = join(root, ".fixpoint");
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // Synchronous: one call, and every command would otherwise load node:fs/promises for it.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const own = opts.store === undefined;
   const store = opts.store ?? (await openStore(config.database.url, root));
   return { root, config, store, git, dir, close: () => (own ? store.close() : Promise.resolve()) };

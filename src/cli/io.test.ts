@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,23 +50,38 @@ describe("Io.outPage's writer (fdWriter)", () => {
     expect(errors).toEqual(["EBADF"]);
   });
 
-  it("pushes megabytes through a pipe whose reader is slower than the writer", () => {
-    // A child process writes 8 MiB to its stdout through fdWriter; the reader takes 64 KiB at a
-    // time. What arrives is every byte in order.
+  it("pushes megabytes through a non-blocking pipe whose reader is slower than the writer, asking once to make it blocking", async () => {
+    // A child process makes its stdout stream (which leaves a pipe non-blocking), then writes
+    // 8 MiB to descriptor 1 through fdWriter. The reader takes nothing for 300 ms, so the pipe
+    // fills and the writer meets EAGAIN: onWouldBlock is called once (and makes it blocking).
+    // What arrives is every byte in order.
     const io = fileURLToPath(new URL("../../dist/cli/io.js", import.meta.url));
     const script = `import(${JSON.stringify(io)}).then(async ({ fdWriter }) => {
       process.stdout.write("");
-      const write = fdWriter(1);
+      let asked = 0;
+      const write = fdWriter(1, undefined, () => { asked++; process.stdout._handle.setBlocking(true); });
       const pages = [];
       for (let i = 0; i < 32; i++) pages.push(write([Buffer.from(","), Buffer.alloc(256 * 1024 - 1, 65 + (i % 26))]));
       await Promise.all(pages);
+      process.stderr.write("asked " + asked);
     });`;
-    const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { maxBuffer: 64 << 20 });
-    expect(r.status).toBe(0);
-    expect(r.stdout.length).toBe(32 * 256 * 1024);
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script]);
+    const out: Buffer[] = [];
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    child.stdout.pause();
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    setTimeout(() => child.stdout.resume(), 300);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code, err).toBe(0);
+    expect(err).toBe("asked 1");
+    const all = Buffer.concat(out);
+    expect(all.length).toBe(32 * 256 * 1024);
     for (let i = 0; i < 32; i++) {
-      expect(r.stdout[i * 256 * 1024]).toBe(44);
-      expect(r.stdout[i * 256 * 1024 + 1000]).toBe(65 + (i % 26));
+      expect(all[i * 256 * 1024]).toBe(44);
+      expect(all[i * 256 * 1024 + 1000]).toBe(65 + (i % 26));
     }
   });
 });

@@ -1,7 +1,8 @@
 import { CommanderError } from "commander";
 import { FixpointError, toError } from "../errors.js";
-import { processIo, quitOnClosedPipe } from "./io.js";
+import { processIo } from "./io.js";
 import { buildProgram } from "./program.js";
+import { exitAfterFlush, stderr } from "./std-streams.js";
 
 /**
  * The entry point: the only place that turns outcomes into exit codes (SPEC §4): 0 success;
@@ -27,26 +28,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/**
- * Exit once stdout and stderr are flushed. Explicitly, because an agent abandoned on cancel (a
- * scripted handler still awaiting a timer, say) must not keep a finished command alive.
- */
-function exitWith(code: number): void {
-  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
-}
-
-/** A closed pipe ends the process quietly (quitOnClosedPipe) instead of printing EPIPE's stack. */
-function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
-  stream.on("error", (e: NodeJS.ErrnoException) => {
-    quitOnClosedPipe(e);
-    throw e;
-  });
-}
-
-quietOnClosedPipe(process.stdout);
-quietOnClosedPipe(process.stderr);
-
-main(process.argv).then(exitWith, (e: unknown) => {
-  process.stderr.write(`fixpoint: ${toError(e).message}\n`);
-  exitWith(1);
+main(process.argv).then(exitAfterFlush, (e: unknown) => {
+  stderr().write(`fixpoint: ${toError(e).message}\n`);
+  exitAfterFlush(1);
 });

@@ -1,6 +1,7 @@
 import type { AppContext } from "../app/context.js";
 import { work } from "../app/work.js";
 import type { Io } from "./io.js";
+import { stdout } from "./std-streams.js";
 
 /**
  * Runs the worker in the foreground with progress lines. The first SIGTERM/SIGINT/SIGHUP drains
@@ -17,7 +18,7 @@ export async function runWorkInForeground(
   // Loaded here, not at start-up: read commands such as `status` never pay for it.
   const { createProgressReporter } = await import("./render/progress.js");
   const reporter = createProgressReporter(
-    { write: io.out, isTTY: io.isTTY, columns: process.stdout.columns },
+    { write: io.out, isTTY: io.isTTY, columns: stdout().columns },
     { now: () => ctx.clock.now(), taskIds: opts.concurrency > 1 },
   );
   const controller = new AbortController();

@@ -1,5 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { readFile as readFileCallback } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { type Diagnostic, DiagnosticsError, errorMessage, FixpointError } from "../errors.js";
 import { builtinLayer } from "./defaults.js";
 import { envLayer } from "./env.js";
@@ -73,6 +74,9 @@ export function userConfigPath(env: NodeJS.ProcessEnv, cwd: string): string {
     "config.kdl",
   );
 }
+
+/** node:fs's, promised: every command reads its config, and `node:fs/promises` costs 1.5 ms to load. */
+const readFile = promisify(readFileCallback);
 
 async function readConfigFile(path: string, required: boolean): Promise<string | undefined> {
   try {

@@ -105,7 +105,7 @@ describe("the bundled binary", () => {
     expect(title).not.toContain("Zq7Zq7");
   });
 
-  it("loads no child_process, zlib or worker_threads for `status --json` and `--version`", () => {
+  it("loads no child_process, zlib, worker_threads or v8 for `status --json` and `--version`, nor stdout's stream for a listing", () => {
     const { root, repo, env } = demoProject("lazy-");
     const report = join(root, "modules.cjs");
     // Preloaded: prints the built-in modules the process loaded as it exits (not a V8 flag, so
@@ -126,9 +126,15 @@ describe("the bundled binary", () => {
     for (const args of [["--version"], ["status", "--json"]]) {
       const mods = loaded(args);
       expect(mods).toContain("NativeModule fs");
-      for (const lazy of ["child_process", "zlib", "worker_threads"]) {
+      for (const lazy of ["child_process", "zlib", "worker_threads", "v8"]) {
         expect(mods, `${args.join(" ")}: ${lazy}`).not.toContain(`NativeModule ${lazy}`);
       }
+    }
+    // `status --json` to a pipe writes its pages to descriptor 1 itself: process.stdout (net and
+    // the stream machinery for a pipe) is never made, and the config is read without fs/promises.
+    const listing = loaded(["status", "--json"]);
+    for (const unused of ["net", "stream", "tty", "fs/promises"]) {
+      expect(listing, `status --json: ${unused}`).not.toContain(`NativeModule ${unused}`);
     }
     // A command that runs git still loads child_process when it needs it.
     expect(loaded(["add", "a task"])).toContain("NativeModule child_process");
