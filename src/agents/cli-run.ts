@@ -117,7 +117,7 @@ async function attempt(
       { title: "stream", body: proc.stdout },
       { title: "stderr", body: proc.stderr },
     ];
-    const err = await writeTranscript(req.transcriptPath, sections, env);
+    const err = await writeTranscript(req.transcriptPath, sections, env, req.onTranscript);
     if (err === undefined) transcriptPath = req.transcriptPath;
   }
   const result: AgentResult = {

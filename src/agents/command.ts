@@ -134,6 +134,7 @@ export function createCommandBackend(opts: CommandBackendOptions): AgentBackend 
           { title: "stderr", body: res.stderr },
         ],
         redactEnv,
+        request.onTranscript,
       );
       if (error === undefined) result.transcriptPath = request.transcriptPath;
       else request.onProgress?.({ kind: "status", message: error });

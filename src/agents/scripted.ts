@@ -98,10 +98,15 @@ export function createScriptedBackend(handler: ScriptHandler): AgentBackend {
     }
     if (req.transcriptPath) {
       const reply = { text: result.text, structured: result.structured, failure: result.failure };
-      const error = await writeTranscript(req.transcriptPath, [
-        { title: "prompt", body: req.prompt },
-        { title: "reply", body: JSON.stringify(reply, null, 2) },
-      ]);
+      const error = await writeTranscript(
+        req.transcriptPath,
+        [
+          { title: "prompt", body: req.prompt },
+          { title: "reply", body: JSON.stringify(reply, null, 2) },
+        ],
+        undefined,
+        req.onTranscript,
+      );
       if (error === undefined) result.transcriptPath = req.transcriptPath;
       else req.onProgress?.({ kind: "status", message: error });
     }

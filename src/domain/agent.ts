@@ -55,8 +55,21 @@ export interface AgentRequest {
   onProgress?: (p: AgentProgress) => void;
   /** Where to write the transcript (JSONL or text), when the backend has one. */
   transcriptPath?: string;
+  /**
+   * Set by a caller that keeps the transcript itself (the engine stores it with the agent's
+   * reply): the backend hands over the transcript's redacted text and the write of its file,
+   * which may still be under way when `run` returns (`written`: an error message, or undefined
+   * once the file is there). Absent: the file is written before `run` returns.
+   */
+  onTranscript?: (transcript: HandedTranscript) => void;
   /** Extra CLI arguments from the config. */
   extraArgs?: string[];
+}
+
+/** A transcript handed to the caller (AgentRequest.onTranscript). */
+export interface HandedTranscript {
+  text: string;
+  written: Promise<string | undefined>;
 }
 
 export interface AgentProgress {

@@ -10,6 +10,7 @@ import type { StageDef, Workflow } from "../workflow/types.js";
 import type { Effect } from "./effects.js";
 import type { EngineListener } from "./events.js";
 import type { LeaseKeeper } from "./lease-keeper.js";
+import type { PendingWrites } from "./pending-writes.js";
 import type { PromptLibrary } from "./prompts.js";
 import type { RunState } from "./state.js";
 
@@ -57,6 +58,8 @@ export interface StageContext {
   workdir: string;
   signal: AbortSignal;
   deps: EngineDeps;
+  /** The run's writes off the critical path (agent transcripts' files); absent: none deferred. */
+  writes?: PendingWrites;
 }
 
 export interface StageResult {

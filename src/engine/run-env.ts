@@ -4,6 +4,7 @@ import type { Workflow } from "../workflow/types.js";
 import type { BranchSync } from "./branch-sync.js";
 import type { CounterLog } from "./checkpoint.js";
 import type { EngineDeps } from "./deps.js";
+import type { PendingWrites } from "./pending-writes.js";
 import type { RunState } from "./state.js";
 
 /** What every part of one run shares: the task, its run, workflow, registry and worktree. */
@@ -24,6 +25,8 @@ export interface RunEnv {
    * was 85 µs of a 1 ms stage; docs/benchmarks.md). fixpoint never changes its own environment.
    */
   redactEnv: NodeJS.ProcessEnv;
+  /** Files the run's stages write in the background; the run waits for them before it returns. */
+  writes: PendingWrites;
 }
 
 /** How a run ended, before it is turned into a verdict. */

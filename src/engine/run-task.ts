@@ -11,6 +11,7 @@ import { type AppliedEffect, applyEffectToRegistry, type EffectFacts } from "./e
 import { finishRun } from "./finish.js";
 import { exceedsMaxStages, maxStagesFor } from "./max-stages.js";
 import { runParallel, workingCopy } from "./parallel.js";
+import { PendingWrites } from "./pending-writes.js";
 import { checkPricing, type PricingCheck } from "./pricing-check.js";
 import { buildStageRecord, recordStage } from "./record.js";
 import { registryFacts } from "./registry-facts.js";
@@ -54,7 +55,20 @@ async function runClaimedTask(
   drain?: AbortSignal,
 ): Promise<RunEnd> {
   const { env, plan, pricing, budget } = await openRun(claimed, deps, ctl);
-  const { task, workflow } = env;
+  try {
+    return await runOpened(env, { plan, pricing, budget }, ctl, drain);
+  } finally {
+    await env.writes.settle();
+  }
+}
+
+async function runOpened(
+  env: RunEnv,
+  { plan, pricing, budget }: { plan: RunPlan; pricing: PricingCheck; budget: BudgetState },
+  ctl: AbortController,
+  drain?: AbortSignal,
+): Promise<RunEnd> {
+  const { task, workflow, deps } = env;
   const state = plan.state;
   if (plan.finish) return finishRun(env, { ...state }, plan.finish);
   if (pricing.notice) deps.listener({ type: "notice", taskId: task.id, message: pricing.notice });
@@ -115,6 +129,7 @@ async function openRun(
     deps,
     counters: plan.counters,
     redactEnv: { ...process.env },
+    writes: new PendingWrites(),
   };
   if (branch) env.branch = branch;
   return { env, plan, pricing, budget };
@@ -250,6 +265,7 @@ function stageContext(env: RunEnv, stage: StageDef, run: RunState, signal: Abort
     workdir: env.workdir,
     signal,
     deps: env.deps,
+    writes: env.writes,
   };
 }
 

@@ -54,4 +54,26 @@ describe("a second run never overwrites the first run's artifacts or transcripts
     expect(prefixes.size).toBe(2);
     for (const p of prefixes) expect(p).toMatch(/^r\d+$/);
   });
+
+  it("every transcript file of a finished run is there and holds what the store holds", async () => {
+    const h = await harness({
+      agents: {
+        implementer: implementFeature(),
+        reviewer: byStage({
+          review_code: (req) =>
+            req.cycle === 0
+              ? reviewReply("CHANGES_REQUESTED", [finding("P1", "greet() crashes")])
+              : reviewReply("APPROVED", [], answerAll(req.prompt, "resolved", "verified")),
+        }),
+        fixer: fixEverything(),
+      },
+    });
+    const t = await h.addTask();
+    await h.runAll();
+    const stored = await h.project().store.listArtifacts(t.id, "transcript");
+    expect(stored.length).toBeGreaterThan(2);
+    const dir = join(h.project().dir, "transcripts", t.id);
+    expect(readdirSync(dir).sort()).toEqual(stored.map((a) => a.name).sort());
+    for (const a of stored) expect(readFileSync(join(dir, a.name), "utf8")).toBe(a.text);
+  });
 });

@@ -1,5 +1,5 @@
-import { join } from "node:path";
-import type { AgentRequest, AgentResult } from "../../domain/agent.js";
+import { basename, join } from "node:path";
+import type { AgentRequest, AgentResult, HandedTranscript } from "../../domain/agent.js";
 import { addUsage, type TokenUsage, ZERO_USAGE } from "../../domain/types.js";
 import type { StageDef } from "../../workflow/types.js";
 import { readArtifactFile } from "../artifacts.js";
@@ -80,6 +80,10 @@ export async function runAgentTurn<T>(
       ctx.task.id,
       `r${ctx.runId}-${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempt}.log`,
     );
+    // The transcript's text, when the backend hands it over; its file is then written in the
+    // background, and the run waits for it before it returns (pending-writes.ts).
+    let handed: HandedTranscript | undefined;
+    const writes = ctx.writes;
     const result = await agent.backend.run({
       agent: agentName,
       purpose: opts.purpose,
@@ -98,6 +102,14 @@ export async function runAgentTurn<T>(
       signal: ctx.signal,
       extraArgs: agent.extraArgs,
       transcriptPath,
+      ...(writes
+        ? {
+            onTranscript: (t: HandedTranscript) => {
+              handed = t;
+              writes.add(t.written.then((error) => error && transcriptNotWritten(ctx, stage.id, error)));
+            },
+          }
+        : {}),
       onProgress: (p) =>
         ctx.deps.listener({
           type: "agent.progress",
@@ -114,7 +126,14 @@ export async function runAgentTurn<T>(
     const transcript =
       ctx.signal.reason === LEASE_LOST
         ? null
-        : await readArtifactFile(ctx.task.id, "transcript", transcriptPath);
+        : handed
+          ? {
+              taskId: ctx.task.id,
+              kind: "transcript" as const,
+              name: basename(transcriptPath),
+              text: handed.text,
+            }
+          : await readArtifactFile(ctx.task.id, "transcript", transcriptPath);
     await saveTurn(ctx, turnId, attempt, result, saved, transcript);
     return result;
   };
@@ -154,6 +173,11 @@ async function sessionLost(ctx: StageContext, agent: string, sessionId: string):
   };
   const now = ctx.deps.clock.now();
   await ctx.deps.store.transaction((tx) => tx.appendEvents([event], now), { fence: ctx.deps.lease });
+}
+
+/** A transcript file written in the background that could not be: said as the backend would have. */
+function transcriptNotWritten(ctx: StageContext, stageId: string, message: string): void {
+  ctx.deps.listener({ type: "agent.progress", taskId: ctx.task.id, stageId, message });
 }
 
 function retryPrompt(original: string, error: string, inSession: boolean): string {
