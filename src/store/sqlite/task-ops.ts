@@ -28,7 +28,15 @@ export abstract class SqliteTaskOps {
     protected readonly busyTimeoutMs: number,
   ) {
     this.sql = new Statements(db);
+    this.immediate = db.transaction((fn: () => unknown) => fn()).immediate;
   }
+
+  /**
+   * Runs a function in a BEGIN IMMEDIATE transaction (a savepoint inside one). Made once per
+   * connection: better-sqlite3's `transaction(fn)` builds four wrappers per call, 25 µs of a
+   * 300 µs claim (docs/benchmarks.md).
+   */
+  private readonly immediate: (fn: () => unknown) => unknown;
 
   /**
    * Open while a `transaction` runs: better-sqlite3 has one connection, so every other call waits
@@ -65,10 +73,9 @@ export abstract class SqliteTaskOps {
     }
   }
 
-  /** better-sqlite3 caches the BEGIN/COMMIT statements per connection, so a wrapper is cheap. */
   protected write<T>(action: string, fn: () => T): Promise<T> {
     return this.op(action, () => {
-      const out = this.db.transaction(fn).immediate();
+      const out = this.immediate(fn) as T;
       if (!this.inTx) this.committed();
       return out;
     });
