@@ -17,7 +17,7 @@ export interface TranscriptSection {
  *
  * With `handOver` (AgentRequest.onTranscript) the text goes to the caller at once and the file is
  * written from the thread pool while the caller goes on: creating a file cost about 0.9 ms on the
- * benchmark machine's disk, half of a stage's engine work (docs/benchmarks.md). Its outcome is
+ * benchmark machine's disk, a third of a stage's engine work (docs/benchmarks.md). Its outcome is
  * `written`'s, and this returns undefined.
  */
 export async function writeTranscript(

@@ -68,7 +68,7 @@ function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
  * finished command alive. A stream never made holds nothing to wait for.
  */
 export function exitAfterFlush(code: number): void {
-  const flush = (made: boolean, stream: () => NodeJS.WriteStream, then: () => void) =>
-    made ? stream().write("", then) : then();
+  const flush = (exists: boolean, stream: () => NodeJS.WriteStream, then: () => void) =>
+    exists ? stream().write("", then) : then();
   flush(made.stdout, stdout, () => flush(made.stderr, stderr, () => process.exit(code)));
 }
