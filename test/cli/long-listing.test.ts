@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { STATUS_JSON_PAGE } from "../../src/cli/render/json.js";
-import { openStore } from "../../src/store/open.js";
 import { CLI, demoProject } from "../helpers/cli.js";
+import { fillTasks } from "../helpers/fill-tasks.js";
 
 /**
  * `status --json` past a dozen pages: from there the CLI collects the young generation between
@@ -16,28 +16,9 @@ describe("status --json over many pages", () => {
     const { root, repo, env } = demoProject("long-listing-");
     const n = STATUS_JSON_PAGE * 14 + 37;
     const secret = "deploy-value-8815-kept-in-env";
-    const store = await openStore("sqlite", repo);
-    try {
-      await store.transaction(async (tx) => {
-        for (let i = 0; i < n; i++) {
-          const title = i === n - 2 ? `late task with ${secret}` : `task ${i} ${"é".repeat(i % 3)}`;
-          await tx.createTask(
-            {
-              type: "implement",
-              title,
-              prompt: "p",
-              workflow: "implement-review",
-              repo,
-              baseBranch: "main",
-              maxCycles: 3,
-            },
-            Date.now(),
-          );
-        }
-      });
-    } finally {
-      await store.close();
-    }
+    await fillTasks(repo, n, (i) =>
+      i === n - 2 ? `late task with ${secret}` : `task ${i} ${"é".repeat(i % 3)}`,
+    );
     // Preloaded: names the built-in modules the process loaded, as it exits.
     const report = join(root, "modules.cjs");
     writeFileSync(

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoRepo, demoConfig } from "../../src/demo/project.js";
 import { openStore } from "../../src/store/open.js";
 import { CLI, git, isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
+import { fillTasks } from "../helpers/fill-tasks.js";
 
 /** What a new user hit (issue 14 items 7–8): each ends with one clear line and loses nothing. */
 describe("CLI rough edges", () => {
@@ -147,27 +148,7 @@ describe("CLI rough edges", () => {
   });
 
   it("`fixpoint status | head -1` and `status --json | head -c 100` end quietly when the reader goes away", async () => {
-    const store = await openStore("sqlite", repo);
-    try {
-      await store.transaction(async (tx) => {
-        for (let i = 0; i < 1500; i++) {
-          await tx.createTask(
-            {
-              type: "implement",
-              title: `filler task ${i} ${"x".repeat(40)}`,
-              prompt: "p",
-              workflow: "implement-review",
-              repo,
-              baseBranch: "main",
-              maxCycles: 3,
-            },
-            Date.now(),
-          );
-        }
-      });
-    } finally {
-      await store.close();
-    }
+    await fillTasks(repo, 1500, (i) => `filler task ${i} ${"x".repeat(40)}`);
     const r = spawnSync("sh", ["-c", `"${process.execPath}" "${CLI}" status | head -1`], {
       cwd: repo,
       env,

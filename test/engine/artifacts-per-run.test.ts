@@ -14,21 +14,25 @@ import { harnessPerTest } from "../helpers/engine-harness.js";
 
 const harness = harnessPerTest();
 
+/** A task that takes one fix cycle: the first review finds `title()`, the second approves. */
+const oneFixCycle = (title: () => string) =>
+  harness({
+    agents: {
+      implementer: implementFeature(),
+      reviewer: byStage({
+        review_code: (req) =>
+          req.cycle === 0
+            ? reviewReply("CHANGES_REQUESTED", [finding("P1", title())])
+            : reviewReply("APPROVED", [], answerAll(req.prompt, "resolved", "verified")),
+      }),
+      fixer: fixEverything(),
+    },
+  });
+
 describe("a second run never overwrites the first run's artifacts or transcripts", () => {
   it("review artifacts and transcripts carry the run id; the first run's files stay as they were", async () => {
     let round = 0;
-    const h = await harness({
-      agents: {
-        implementer: implementFeature(),
-        reviewer: byStage({
-          review_code: (req) =>
-            req.cycle === 0
-              ? reviewReply("CHANGES_REQUESTED", [finding("P1", `round ${round}: greet() crashes`)])
-              : reviewReply("APPROVED", [], answerAll(req.prompt, "resolved", "verified")),
-        }),
-        fixer: fixEverything(),
-      },
-    });
+    const h = await oneFixCycle(() => `round ${round}: greet() crashes`);
     const t = await h.addTask();
     await h.runAll();
     const reviews = join(h.project().dir, "reviews");
@@ -56,18 +60,7 @@ describe("a second run never overwrites the first run's artifacts or transcripts
   });
 
   it("every transcript file of a finished run is there and holds what the store holds", async () => {
-    const h = await harness({
-      agents: {
-        implementer: implementFeature(),
-        reviewer: byStage({
-          review_code: (req) =>
-            req.cycle === 0
-              ? reviewReply("CHANGES_REQUESTED", [finding("P1", "greet() crashes")])
-              : reviewReply("APPROVED", [], answerAll(req.prompt, "resolved", "verified")),
-        }),
-        fixer: fixEverything(),
-      },
-    });
+    const h = await oneFixCycle(() => "greet() crashes");
     const t = await h.addTask();
     await h.runAll();
     const stored = await h.project().store.listArtifacts(t.id, "transcript");
