@@ -7,13 +7,13 @@
  * bundle is ASCII only and loads the built-in modules a command may not need only when used.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/open.js";
-import { CLI, demoProject } from "../helpers/cli.js";
+import { CLI, demoProject, moduleReport } from "../helpers/cli.js";
 import { makeTempDir } from "../helpers/temp.js";
 
 const BIN = new URL("../../dist/bin/", import.meta.url);
@@ -107,21 +107,15 @@ describe("the bundled binary", () => {
 
   it("loads no child_process, zlib, worker_threads or v8 for `status --json` and `--version`, nor stdout's stream for a listing", () => {
     const { root, repo, env } = demoProject("lazy-");
-    const report = join(root, "modules.cjs");
-    // Preloaded: prints the built-in modules the process loaded as it exits (not a V8 flag, so
-    // the code cache is still taken).
-    writeFileSync(
-      report,
-      'process.on("exit", () => require("node:fs").writeSync(2, "\\nLOADED " + process.moduleLoadList.join("|") + "\\n"));\n',
-    );
+    const report = moduleReport(root);
     const loaded = (args: string[]) => {
-      const r = spawnSync(process.execPath, ["-r", report, CLI, ...args], {
+      const r = spawnSync(process.execPath, ["-r", report.preload, CLI, ...args], {
         cwd: repo,
         env,
         encoding: "utf8",
       });
       expect(r.status, r.stderr).toBe(0);
-      return (/LOADED (.*)/.exec(r.stderr)?.[1] ?? "").split("|");
+      return report.loaded(r.stderr);
     };
     for (const args of [["--version"], ["status", "--json"]]) {
       const mods = loaded(args);

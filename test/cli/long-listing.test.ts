@@ -1,9 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { STATUS_JSON_PAGE } from "../../src/cli/render/json.js";
-import { CLI, demoProject } from "../helpers/cli.js";
+import { CLI, demoProject, moduleReport } from "../helpers/cli.js";
 import { fillTasks } from "../helpers/fill-tasks.js";
 
 /**
@@ -19,13 +17,8 @@ describe("status --json over many pages", () => {
     await fillTasks(repo, n, (i) =>
       i === n - 2 ? `late task with ${secret}` : `task ${i} ${"é".repeat(i % 3)}`,
     );
-    // Preloaded: names the built-in modules the process loaded, as it exits.
-    const report = join(root, "modules.cjs");
-    writeFileSync(
-      report,
-      'process.on("exit", () => require("node:fs").writeSync(2, "\\nLOADED " + process.moduleLoadList.join("|") + "\\n"));\n',
-    );
-    const r = spawnSync(process.execPath, ["-r", report, CLI, "status", "--json"], {
+    const report = moduleReport(root);
+    const r = spawnSync(process.execPath, ["-r", report.preload, CLI, "status", "--json"], {
       cwd: repo,
       env: { ...env, DEPLOY_TOKEN: secret },
       encoding: "utf8",
@@ -39,6 +32,6 @@ describe("status --json over many pages", () => {
     expect(tasks[n - 1]?.title).toBe(`task ${n - 1} ${"é".repeat((n - 1) % 3)}`);
     expect(r.stdout).not.toContain(secret);
     // The collection ran: node:v8, which only it loads, was loaded.
-    expect(/LOADED (.*)/.exec(r.stderr)?.[1]?.split("|")).toContain("NativeModule v8");
+    expect(report.loaded(r.stderr)).toContain("NativeModule v8");
   }, 120_000);
 });

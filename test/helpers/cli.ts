@@ -128,3 +128,17 @@ export function projectWithImplementer(source: string, opts: { timeout?: string 
   );
   return p;
 }
+
+/**
+ * A preload (`node -r <preload>`) that prints, as the process exits, the built-in modules it
+ * loaded (not a V8 flag, so the CLI's code cache is still taken), and the reader of that line in
+ * the process's stderr.
+ */
+export function moduleReport(root: string): { preload: string; loaded: (stderr: string) => string[] } {
+  const preload = join(root, "modules.cjs");
+  writeFileSync(
+    preload,
+    'process.on("exit", () => require("node:fs").writeSync(2, "\\nLOADED " + process.moduleLoadList.join("|") + "\\n"));\n',
+  );
+  return { preload, loaded: (stderr) => (/LOADED (.*)/.exec(stderr)?.[1] ?? "").split("|") };
+}
