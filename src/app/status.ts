@@ -1,4 +1,4 @@
-import type { TaskFilter, TaskJsonPage, TaskTotals } from "../domain/store.js";
+import type { TaskFilter, TaskJsonPage, TaskLinePage, TaskTotals } from "../domain/store.js";
 import { TASK_STATUSES, type TaskStatus, type TaskSummary } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { didYouMeanSuffix } from "../util/did-you-mean.js";
@@ -87,6 +87,25 @@ export async function listTaskJsonPage(
     ...filter,
     limit: page.limit,
     ...(page.afterSeq === undefined ? {} : { afterSeq: page.afterSeq }),
+  });
+}
+
+/**
+ * The same page as `status` table lines the store recorded (`Store.listTaskLines`); null when the
+ * store records none, and `lines` null when it cannot vouch for this page: format the summaries.
+ */
+export async function listTaskLinePage(
+  ctx: Pick<AppContext, "store">,
+  filter: TaskFilter,
+  page: { limit: number; afterSeq?: number | undefined; idWidth: number; secrets: readonly string[] },
+): Promise<TaskLinePage | null> {
+  if (!ctx.store.listTaskLines) return null;
+  return ctx.store.listTaskLines({
+    ...filter,
+    limit: page.limit,
+    ...(page.afterSeq === undefined ? {} : { afterSeq: page.afterSeq }),
+    idWidth: page.idWidth,
+    secrets: page.secrets,
   });
 }
 

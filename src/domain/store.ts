@@ -107,6 +107,12 @@ export interface StoreOps {
    * JSON values equal those of the CLI's `taskJson` (numbers may be spelt differently: `1e-7`).
    */
   listTaskJson(filter: TaskFilter & { limit: number }): Promise<TaskJsonPage>;
+  /**
+   * One page of `fixpoint status`'s table (listTaskSummaries' filter and order) as the store
+   * recorded each task's line when it wrote the task (SQLite: migration 018). Optional: a store
+   * that keeps no lines leaves it out, and the CLI formats listTaskSummaries itself.
+   */
+  listTaskLines?(query: TaskLineQuery): Promise<TaskLinePage>;
   countTasks(filter?: TaskFilter): Promise<number>;
   updateTask(id: string, patch: TaskPatch, now: number): Promise<Task>;
 
@@ -305,6 +311,33 @@ export interface TaskJsonPage {
    * (it still hides its environment's secret values).
    */
   tokenFree: boolean;
+}
+
+/** What listTaskLines needs besides the filter. */
+export type TaskLineQuery = TaskFilter & {
+  limit: number;
+  /** The id column's width so far in the listing: a page widens it for a longer id, never narrows it. */
+  idWidth: number;
+  /**
+   * The printing process's secret values (redact.ts): the table hides one in a title or reason
+   * before cutting the text, which the recorded line did not, so a page with one is not exact.
+   */
+  secrets: readonly string[];
+};
+
+/** A page of listTaskLines; `count` and `lastSeq` as in TaskJsonPage. */
+export interface TaskLinePage {
+  /**
+   * The page's lines as UTF-8 bytes, each ending with a newline, exactly as the CLI's statusLine
+   * writes them at width `idWidth`; null when the store cannot vouch for that (a row it recorded
+   * as not exact, a token shape or a secret value the line may cut): the CLI formats this page.
+   * Lines given are token-free as TaskJsonPage.tokenFree says.
+   */
+  lines: Uint8Array | null;
+  count: number;
+  lastSeq: number | null;
+  /** The id column's width after this page. */
+  idWidth: number;
 }
 
 export interface TaskTotals {

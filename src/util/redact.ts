@@ -130,6 +130,11 @@ function secretsOf(env: NodeJS.ProcessEnv): string[] {
   return envSecrets(env === process.env && pinnedEnv !== null ? pinnedEnv : env);
 }
 
+/** The secret values redaction hides for `env`, longest first (what a store must look for, too). */
+export function secretValues(env: NodeJS.ProcessEnv = process.env): readonly string[] {
+  return secretsOf(env);
+}
+
 /** `process.env` copied once while `withEnvReadOnce` runs; null otherwise. */
 let pinnedEnv: NodeJS.ProcessEnv | null = null;
 

@@ -28,8 +28,8 @@ describe("benchmarks at smoke-test sizes", () => {
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
     // Chains: a ratio row per size and kind, the growth and the decomposition rows of the no-op
     // chain (the marginal cost rows need sizes at least 50 stages apart).
-    // Workflows: a row per size and the growth row.
-    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 1 + 1 + 4);
+    // Status: the JSON and the table. Workflows: a row per size and the growth row.
+    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 1 + 2 + 4);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -42,6 +42,7 @@ describe("benchmarks at smoke-test sizes", () => {
     expect(report).toMatch(/registry work \(CPU\) in one fix cycle, \d+ findings/);
     expect(report).toContain("fix prompt at cycle 10 ÷ cycle 2, 200 resolved findings");
     expect(report).toContain("`fixpoint status --json`, 20 tasks, whole process");
+    expect(report).toContain("`fixpoint status` (the table), 20 tasks, whole process");
     expect(report).toContain("reading and checking a workflow of 80 stages");
     expect(report).toContain("time per stage added reading a workflow, 40 → 80 ÷ 20 → 40 stages");
     for (const r of results) {

@@ -2,12 +2,14 @@ import type { Command } from "commander";
 import { taskHolders } from "../../app/holders.js";
 import {
   listTaskJsonPage,
+  listTaskLinePage,
   listTasksPage,
   type StatusQuery,
   statusFilter,
   statusTotals,
 } from "../../app/status.js";
 import type { TaskSummary } from "../../domain/types.js";
+import { secretValues } from "../../util/redact.js";
 import { withContext } from "../context.js";
 import { type Io, pageWriter, printJson } from "../io.js";
 import { STATUS_JSON_PAGE, STATUS_PAGE, taskJson, writeTaskJsonStream } from "../render/json.js";
@@ -56,7 +58,31 @@ export function registerStatus(program: Command, io: Io): void {
             listTaskJsonPage(ctx, filter, { limit: STATUS_JSON_PAGE, afterSeq }),
           );
         if (opts.json) return printJson(io, (await allPages(page)).map(taskJson));
-        const shown = await writeTable(io, page, filtered(opts));
+        const secrets = secretValues(io.env);
+        const tablePage: TablePage = async (after, width) => {
+          const recorded = await listTaskLinePage(ctx, filter, {
+            limit: STATUS_JSON_PAGE,
+            afterSeq: after,
+            idWidth: width,
+            secrets,
+          });
+          if (recorded?.lines)
+            return { ...recorded, text: recorded.lines, tokenFree: true, limit: STATUS_JSON_PAGE };
+          const limit = recorded ? STATUS_JSON_PAGE : STATUS_PAGE;
+          const tasks = await listTasksPage(ctx, filter, { limit, afterSeq: after });
+          let idWidth = width;
+          for (const t of tasks) idWidth = Math.max(idWidth, t.id.length);
+          const last = tasks.at(-1);
+          return {
+            text: tasks.length > 0 ? statusLines(tasks, idWidth) : "",
+            count: tasks.length,
+            lastSeq: last ? last.seq : null,
+            idWidth,
+            tokenFree: false,
+            limit,
+          };
+        };
+        const shown = await writeTable(io, tablePage, filtered(opts));
         if (shown > 0) io.out(`\n${totalsLine(await statusTotals(ctx, filter))}`);
         io.out(holdersSection(await taskHolders(ctx.store)));
       });
@@ -77,26 +103,41 @@ async function allPages(page: (after: number | undefined) => Promise<TaskSummary
   }
 }
 
+/** One page of the table: its text, and where the listing goes on (TaskLinePage's fields). */
+type TablePage = (
+  afterSeq: number | undefined,
+  idWidth: number,
+) => Promise<{
+  text: string | Uint8Array;
+  count: number;
+  lastSeq: number | null;
+  idWidth: number;
+  tokenFree: boolean;
+  /** The page's size: a shorter page is the last. */
+  limit: number;
+}>;
+
 /**
  * The table, written a page at a time so 100,000 tasks start printing at once and never sit in
- * memory together. The id column widens when a later page has longer ids. Returns the lines written.
+ * memory together, each page written while the next is read (as `status --json`). Lines come as
+ * the store recorded them when it can vouch for them (`Store.listTaskLines`), else from
+ * statusLine. The id column widens when a later page has longer ids. Returns the lines written.
  */
-async function writeTable(
-  io: Io,
-  page: (after: number | undefined) => Promise<TaskSummary[]>,
-  isFiltered: boolean,
-): Promise<number> {
+async function writeTable(io: Io, page: TablePage, isFiltered: boolean): Promise<number> {
+  const write = pageWriter(io);
+  let writing: Promise<void> | void | undefined;
   let width = 0;
   let shown = 0;
   for (let after: number | undefined; ; ) {
-    const p = await page(after);
-    for (const t of p) width = Math.max(width, t.id.length);
-    if (p.length > 0) io.out(statusLines(p, width));
-    shown += p.length;
-    const last = p.at(-1);
-    if (!last || p.length < STATUS_PAGE) break;
-    after = last.seq;
+    const p = await page(after, width);
+    await writing;
+    if (p.count > 0) writing = write([p.text], p.tokenFree);
+    width = p.idWidth;
+    shown += p.count;
+    if (p.lastSeq === null || p.count < p.limit) break;
+    after = p.lastSeq;
   }
+  await writing;
   if (shown === 0) io.out(isFiltered ? NO_MATCH : NO_TASKS);
   return shown;
 }

@@ -10,6 +10,18 @@ export function elapsed(ms: number): string {
   return formatDuration(Math.round(ms / 1000) * 1000);
 }
 
+/**
+ * `12,345`: a whole number with its thousands grouped, as `toLocaleString("en")` writes it, without
+ * loading ICU's number formats (17 ms the first time in a process: a tenth of `status`'s budget).
+ */
+export function thousands(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString("en");
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}
+
 /** `name ............ ` padded to a fixed width, as in SPEC §3. */
 export function dotted(name: string, width = 20): string {
   const dots = Math.max(3, width - name.length);

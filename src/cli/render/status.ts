@@ -1,7 +1,7 @@
 import { taskReason } from "../../app/attention.js";
 import type { StatusTotals } from "../../app/status.js";
 import { TASK_STATUSES, type TaskSummary as Task } from "../../domain/types.js";
-import { elapsed, money, pad, plural, truncate } from "./format.js";
+import { elapsed, money, pad, plural, thousands, truncate } from "./format.js";
 
 const MARKS: Record<string, string> = {
   queued: "·",
@@ -53,8 +53,8 @@ export const NO_MATCH = "No tasks match these filters.\n";
  */
 export function totalsLine(t: StatusTotals): string {
   const counts = TASK_STATUSES.filter((s) => (t.byStatus[s] ?? 0) > 0).map(
-    (s) => `${(t.byStatus[s] ?? 0).toLocaleString("en")} ${s}`,
+    (s) => `${thousands(t.byStatus[s] ?? 0)} ${s}`,
   );
-  const head = `${t.tasks.toLocaleString("en")} ${t.tasks === 1 ? "task" : "tasks"}`;
+  const head = `${thousands(t.tasks)} ${t.tasks === 1 ? "task" : "tasks"}`;
   return `${[`${head}${counts.length > 0 ? `: ${counts.join(" · ")}` : ""}`, money(t.costUsd), `${elapsed(t.agentMs)} of agent time`].join(" · ")}\n`;
 }

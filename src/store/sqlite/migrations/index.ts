@@ -14,6 +14,7 @@ import { sql as fewerPagesPerWrite } from "./014_fewer_pages_per_write.js";
 import { sql as taskJsonFilters } from "./015_task_json_filters.js";
 import { sql as plainRowIds } from "./016_plain_row_ids.js";
 import { sql as taskJsonTokenHint } from "./017_task_json_token_hint.js";
+import { sql as taskLines } from "./018_task_lines.js";
 import { LATEST_SCHEMA_VERSION } from "./latest.js";
 
 export interface Migration {
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: "task_json_filters", sql: taskJsonFilters },
   { version: 16, name: "plain_row_ids", sql: plainRowIds },
   { version: 17, name: "task_json_token_hint", sql: taskJsonTokenHint },
+  { version: 18, name: "task_lines", sql: taskLines },
 ];
 
 // The last migration's version (not the count: versions are assigned up front and may leave gaps).
