@@ -19,7 +19,7 @@ import { toStoreError } from "./errors.js";
 import { SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "./rows.js";
 import { Statements } from "./statements.js";
 import { taskJsonOnlyPageSql, taskJsonPageSql } from "./task-json-sql.js";
-import { MAX_PADDED_WIDTH, secretParams, taskLinesPageSql, WIDTH_PARAM } from "./task-lines-sql.js";
+import { linesOnly, MAX_PADDED_WIDTH, secretParams, taskLinesPageSql, WIDTH_PARAM } from "./task-lines-sql.js";
 import { CLAIM_AMONG, CLAIM_ANY, filterSql, INSERT_TASK, insertTaskParams, patchSql } from "./task-sql.js";
 
 const NUMERIC_ID = /^\d+$/;
@@ -165,29 +165,25 @@ export abstract class SqliteTaskOps {
   listTaskLines(q: TaskLineQuery): Promise<TaskLinePage> {
     return this.op("listing tasks", () => {
       const { clause, params } = filterSql(q, false, true);
-      const shape = { newestFirst: q.newestFirst === true, joined: taskJsonOnlyPageSql(clause, q) === null };
+      const shape = { newestFirst: q.newestFirst === true, linesOnly: linesOnly(q, q.secrets) };
       const bind = { ...params, ...secretParams(q.secrets) };
-      let row = this.sql.get(taskLinesPageSql(clause, q.secrets, { ...shape, pad: false }), bind);
+      let row = this.sql.get(taskLinesPageSql(clause, q.secrets.length, { ...shape, pad: false }), bind);
       // A longer id widens the column from this page on; a shorter one than the column is padded:
       // the page is then made again with the ids padded (for ids `t-<n>` listed by seq, a handful
       // of times in a listing, as the ids grow a digit).
       const width = Math.max(q.idWidth, Number(row?.widest ?? 0));
       const narrowest = Number(row?.narrowest ?? width);
       if (narrowest < width && width <= MAX_PADDED_WIDTH) {
-        const sql = taskLinesPageSql(clause, q.secrets, { ...shape, pad: true });
+        const sql = taskLinesPageSql(clause, q.secrets.length, { ...shape, pad: true });
         row = this.sql.get(sql, { ...bind, [WIDTH_PARAM]: width });
       }
       const count = Number(row?.n ?? 0);
       // The one BLOB column, as in listTaskJson.
       const lines: unknown = row?.lines;
-      // The table hides a token or a secret value in a title or reason before cutting the text,
-      // so a page where one may be is formatted by the CLI (as is one a stored line cannot serve).
+      // The table hides a secret value in a title or reason before cutting the text, so a page
+      // where one is found is formatted by the CLI (as is one a stored line cannot serve).
       const exact =
-        row?.exact === 1 &&
-        row?.hint === 0 &&
-        row?.secret === 0 &&
-        width <= MAX_PADDED_WIDTH &&
-        lines instanceof Uint8Array;
+        row?.exact === 1 && row?.secret === 0 && width <= MAX_PADDED_WIDTH && lines instanceof Uint8Array;
       return {
         lines: count === 0 ? new Uint8Array(0) : exact ? lines : null,
         count,

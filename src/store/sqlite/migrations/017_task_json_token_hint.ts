@@ -66,12 +66,6 @@ const PRINTED_TEXT_CHANGED = [
   `(NEW.cost_usd IS NOT OLD.cost_usd AND typeof(NEW.cost_usd) NOT IN ('integer', 'real'))`,
 ].join("\n      OR ");
 
-/** The update trigger's second statement: the hint again when a printed text changed (018 reuses it). */
-export const TOKEN_HINT_UPDATE = `UPDATE task_json SET token_hint = ${HINT("json")}
-  WHERE seq = NEW.seq
-    AND (${PRINTED_TEXT_CHANGED})
-    AND token_hint IS NOT ${HINT("json")};`;
-
 export const sql = `
 ALTER TABLE task_json ADD COLUMN token_hint INTEGER NOT NULL DEFAULT 1;
 UPDATE task_json SET token_hint = ${HINT("json")};
@@ -84,6 +78,9 @@ DROP TRIGGER tasks_json_update;
 CREATE TRIGGER tasks_json_update AFTER UPDATE OF ${SOURCE_COLUMNS} ON tasks
 BEGIN
   ${UPDATE_TASK_JSON}
-  ${TOKEN_HINT_UPDATE}
+  UPDATE task_json SET token_hint = ${HINT("json")}
+  WHERE seq = NEW.seq
+    AND (${PRINTED_TEXT_CHANGED})
+    AND token_hint IS NOT ${HINT("json")};
 END;
 `;

@@ -1,26 +1,29 @@
-import { NEW_JSON, SOURCE_COLUMNS } from "./012_task_json.js";
-import { TOKEN_HINT_UPDATE } from "./017_task_json_token_hint.js";
+import { tokenHintSql } from "./017_task_json_token_hint.js";
 
 /**
  * `fixpoint status` (the table) at 100,000 tasks (issue 10): reading each task's columns into
- * JavaScript and formatting its line took 1.5 s, five times the budget `status --json` meets. So
- * `task_json` also keeps each task's line as the table prints it (src/cli/render/status.ts
- * statusLine), written by the same triggers as its JSON: `line` is the whole line with the id unpadded,
- * `line_id_length` the id's length, and a page pads the ids to the listing's width where they are
- * shorter (for ids `t-<n>` listed by `seq`, only on the pages where they grow a digit).
+ * JavaScript and formatting its line took 1.5 s, five times the budget `status --json` meets. So a
+ * table `task_lines` keeps each task's line as the table prints it (src/cli/render/status.ts
+ * statusLine), written by triggers on `tasks` as `task_json` is: `line` is the whole line with the
+ * id unpadded, `id_length` the id's length, and a page pads the ids shorter than the listing's
+ * width (for ids `t-<n>` listed by `seq`, only on the pages where they grow a digit). A table of
+ * its own, not columns of `task_json`: those rows would grow by a quarter, and `status --json`,
+ * which reads them whole, by 5 % (measured). `status` is kept for the listing's filter.
  *
- * `line_exact` is 1 only when the text is certainly the one statusLine makes: the row's values
- * are ones the store reads back unchanged (a known type, status and verdict; numbers the table
- * prints as JavaScript does), the id is ASCII, no text holds a character outside the Basic Multilingual Plane
- * (JavaScript cuts and pads by UTF-16 units, SQLite by characters), and the stored reason needs
- * no folding of whitespace. A page with any other row is formatted by statusLine as before, as is
- * one whose texts hold a token shape or a secret value of the printing process's environment (the
- * table redacts a title or reason before cutting it). `test/store/sqlite-task-lines.test.ts` holds
- * the text to statusLine for generated tasks after every kind of write, and the lists below to
- * the code's (TASK_TYPES, TASK_STATUSES, FINAL_VERDICTS).
+ * `exact` is 1 only when the text is certainly the one statusLine makes, and may be printed
+ * without the token-shape scan: the row's values are ones the store reads back unchanged (a known
+ * type, status and verdict; numbers the table prints as JavaScript does), the id is ASCII, no text
+ * holds a character outside the Basic Multilingual Plane (JavaScript cuts and pads by UTF-16
+ * units, SQLite by characters), the stored reason needs no folding of whitespace, no printed text
+ * ends in whitespace, and no printed text holds what may be a token (017's hint: the table hides a
+ * token in a title or reason before cutting it). A page with any other row is formatted by
+ * statusLine as before, as is one whose texts hold a secret value of the printing process's
+ * environment (looked for at print time). `test/store/sqlite-task-lines.test.ts` holds the text to
+ * statusLine for generated rows after every kind of write, and the lists below to the code's
+ * (TASK_TYPES, TASK_STATUSES, FINAL_VERDICTS).
  *
  * The text is frozen with this migration, like the JSON of 012: a change to the table's line is a
- * new migration that replaces these triggers and rebuilds the two columns.
+ * new migration that replaces these triggers and rebuilds `task_lines`.
  */
 
 /** Values frozen with this migration; the test checks them against domain/types.ts. */
@@ -110,6 +113,16 @@ const astral = (text: string) => {
 const textOrNull = (text: string) => oneOf(`typeof(${text})`, ["text", "null"]);
 const wholeNumber = (n: string) => `(typeof(${n}) = 'integer' AND abs(${n}) < 9007199254740992)`;
 
+/**
+ * 017's hint for what may be a token, over every free text a line prints (the others are from the
+ * frozen lists above), one text at a time: a text the hint repeats (it names it a dozen times)
+ * is read as the column itself, not made again from pieces.
+ */
+const mayHoldToken = (c: Col) =>
+  ["id", "title", "reason", "current_stage", "parent_id"]
+    .map((col) => `coalesce(${tokenHintSql(c(col))}, 0)`)
+    .join(" OR ");
+
 /** 1 when line(c) is statusLine's text for the row (see the header), else 0. */
 const exact = (
   c: Col,
@@ -125,41 +138,47 @@ const exact = (
   AND coalesce(${c("parent_id")}, '') NOT GLOB '*[ ${OTHER_SPACES}]' AND coalesce(${c("current_stage")}, '') NOT GLOB '*[ ${OTHER_SPACES}]'
   AND coalesce(${c("reason")}, '') NOT GLOB '*[${OTHER_SPACES}]*'
   AND coalesce(${c("reason")}, '') NOT GLOB ' *' AND coalesce(${c("reason")}, '') NOT GLOB '* '
-  AND instr(coalesce(${c("reason")}, ''), '  ') = 0)`;
+  AND instr(coalesce(${c("reason")}, ''), '  ') = 0
+  AND NOT (${mayHoldToken(c)}))`;
 
-/** The two columns of the task a trigger sees as `NEW`, and of a `tasks` row in the backfill. */
-const NEW_LINE = line((c) => `NEW.${c}`);
-const NEW_EXACT = exact((c) => `NEW.${c}`);
+/** The columns a line is made of: an update of any other (a lease renewal) runs no trigger. */
+const LINE_COLUMNS =
+  "id, type, title, status, final_verdict, reason, cycle, max_cycles, current_stage, parent_id, cost_usd";
+
+/** A task's row of `task_lines`, from the task a trigger sees as `NEW` or from a `tasks` row. */
+const values = (c: Col) => `${c("seq")}, ${c("status")}, ${line(c)}, length(${c("id")}), ${exact(c)}`;
+const NEW_VALUES = values((c) => `NEW.${c}`);
 
 /** For the test: the line and its exactness of a `tasks` row, as SQL over its bare columns. */
 export const lineSql = line((c) => c);
 export const exactSql = exact((c) => c);
 
 export const sql = `
-ALTER TABLE task_json ADD COLUMN line TEXT NOT NULL DEFAULT '';
-ALTER TABLE task_json ADD COLUMN line_id_length INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE task_json ADD COLUMN line_exact INTEGER NOT NULL DEFAULT 0;
-UPDATE task_json SET (line, line_id_length, line_exact) =
-  (SELECT ${lineSql}, length(id), ${exactSql} FROM tasks WHERE tasks.seq = task_json.seq);
-DROP TRIGGER tasks_json_insert;
-CREATE TRIGGER tasks_json_insert AFTER INSERT ON tasks
+CREATE TABLE task_lines (
+  seq       INTEGER PRIMARY KEY,
+  status    TEXT NOT NULL,
+  line      TEXT NOT NULL,
+  id_length INTEGER NOT NULL,
+  exact     INTEGER NOT NULL
+);
+INSERT INTO task_lines (seq, status, line, id_length, exact) SELECT ${values((c) => c)} FROM tasks;
+CREATE TRIGGER task_lines_insert AFTER INSERT ON tasks
 BEGIN
-  INSERT OR REPLACE INTO task_json (seq, json, status, updated_at, line, line_id_length, line_exact)
-  VALUES (NEW.seq, ${NEW_JSON}, NEW.status, NEW.updated_at, ${NEW_LINE}, length(NEW.id), ${NEW_EXACT});
+  INSERT OR REPLACE INTO task_lines (seq, status, line, id_length, exact) VALUES (${NEW_VALUES});
 END;
-DROP TRIGGER tasks_json_update;
-CREATE TRIGGER tasks_json_update AFTER UPDATE OF ${SOURCE_COLUMNS} ON tasks
+CREATE TRIGGER task_lines_update AFTER UPDATE OF ${LINE_COLUMNS} ON tasks
 BEGIN
-  UPDATE task_json SET json = ${NEW_JSON}, status = NEW.status, updated_at = NEW.updated_at,
-    line = ${NEW_LINE}, line_id_length = length(NEW.id), line_exact = ${NEW_EXACT}
+  UPDATE task_lines SET status = NEW.status, line = ${line((c) => `NEW.${c}`)}, id_length = length(NEW.id),
+    exact = ${exact((c) => `NEW.${c}`)}
   WHERE seq = NEW.seq;
-  ${TOKEN_HINT_UPDATE}
 END;
-DROP TRIGGER tasks_json_reseq;
-CREATE TRIGGER tasks_json_reseq AFTER UPDATE OF seq ON tasks WHEN OLD.seq IS NOT NEW.seq
+CREATE TRIGGER task_lines_reseq AFTER UPDATE OF seq ON tasks WHEN OLD.seq IS NOT NEW.seq
 BEGIN
-  DELETE FROM task_json WHERE seq = OLD.seq;
-  INSERT OR REPLACE INTO task_json (seq, json, status, updated_at, line, line_id_length, line_exact)
-  VALUES (NEW.seq, ${NEW_JSON}, NEW.status, NEW.updated_at, ${NEW_LINE}, length(NEW.id), ${NEW_EXACT});
+  DELETE FROM task_lines WHERE seq = OLD.seq;
+  INSERT OR REPLACE INTO task_lines (seq, status, line, id_length, exact) VALUES (${NEW_VALUES});
+END;
+CREATE TRIGGER task_lines_delete AFTER DELETE ON tasks
+BEGIN
+  DELETE FROM task_lines WHERE seq = OLD.seq;
 END;
 `;
