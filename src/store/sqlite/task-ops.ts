@@ -19,7 +19,13 @@ import { toStoreError } from "./errors.js";
 import { SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "./rows.js";
 import { Statements } from "./statements.js";
 import { taskJsonOnlyPageSql, taskJsonPageSql } from "./task-json-sql.js";
-import { linesOnly, MAX_PADDED_WIDTH, secretParams, taskLinesPageSql, WIDTH_PARAM } from "./task-lines-sql.js";
+import {
+  linesOnly,
+  MAX_PADDED_WIDTH,
+  secretParams,
+  taskLinesPageSql,
+  WIDTH_PARAM,
+} from "./task-lines-sql.js";
 import { CLAIM_AMONG, CLAIM_ANY, filterSql, INSERT_TASK, insertTaskParams, patchSql } from "./task-sql.js";
 
 const NUMERIC_ID = /^\d+$/;
