@@ -23,6 +23,7 @@ import {
 import { MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { secretValues } from "../../src/util/redact.js";
+import { newTask } from "./samples.js";
 
 const dirs: string[] = [];
 function tempPath(): string {
@@ -239,15 +240,7 @@ describe("SQLite task lines (migration 018)", () => {
       ];
       for (let i = 0; i < 23; i++) {
         const t = await store.createTask(
-          {
-            type: "implement",
-            title: titles[i % titles.length] as string,
-            prompt: "p",
-            workflow: "implement-review",
-            repo: "/r",
-            baseBranch: "main",
-            maxCycles: 3,
-          },
+          newTask({ title: titles[i % titles.length] as string }),
           1_700_000_000_000 + i,
         );
         const status = (["queued", "running", "completed", "needs_human", "failed"] as const)[i % 5];
@@ -276,18 +269,7 @@ describe("SQLite task lines (migration 018)", () => {
     const store = await openSqliteStore(path);
     try {
       const secret = "s3cr3t-value-0123456789";
-      await store.createTask(
-        {
-          type: "implement",
-          title: `A long title that ends with ${secret}`,
-          prompt: "p",
-          workflow: "implement-review",
-          repo: "/r",
-          baseBranch: "main",
-          maxCycles: 3,
-        },
-        1_700_000_000_000,
-      );
+      await store.createTask(newTask({ title: `A long title that ends with ${secret}` }), 1_700_000_000_000);
       const page = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: [secret] });
       expect(page?.count).toBe(1);
       expect(page?.lines).toBeNull();

@@ -67,7 +67,7 @@ const kind = (c: Col) => `CASE
   WHEN ${c("final_verdict")} = 'NO_PROGRESS' THEN 'no progress'
   ELSE 'escalated' END`;
 
-/** attention.ts taskReason, for a reason that needs no folding (line_exact); '' when there is none. */
+/** attention.ts taskReason, for a reason that needs no folding (`exact`); '' when there is none. */
 const reasonText = (c: Col) => {
   const why = `coalesce(${c("reason")}, '')`;
   const more = `CASE WHEN ${why} = '' THEN '' ELSE ': ' || ${why} END`;
@@ -83,7 +83,7 @@ const mark = (c: Col) => `CASE
 /**
  * statusLine with the id unpadded (see the header), and a newline. statusLine trims the end of a
  * line without a verdict; here every line is trimmed of spaces, which changes no other line as
- * long as its last text does not end with a space (line_exact).
+ * long as its last text does not end with a space (`exact`).
  */
 const line = (c: Col) => {
   const running = `${c("status")} = 'running'`;
