@@ -30,11 +30,16 @@ export function taskJson(t: Omit<TaskSummary, "costUsd" | "tokens"> & Partial<Ta
   };
 }
 
-/** Tasks per store query when `status` prints its table, or JSON to a terminal. */
+/**
+ * Tasks per store query when `status` formats its table from summaries (a store that keeps no
+ * lines), or prints JSON to a terminal.
+ */
 export const STATUS_PAGE = 5000;
 /**
  * Tasks per store query when streaming `status --json` to a pipe: about 400 KiB of bytes, outside
- * V8's heap (TaskJsonPage.json), so 100,000 tasks are 100 queries and 100 writes.
+ * V8's heap (TaskJsonPage.json), so 100,000 tasks are 100 queries and 100 writes. The table pages
+ * by it too when the store keeps its lines (Store.listTaskLines), and so do the pages it formats
+ * in their place.
  */
 export const STATUS_JSON_PAGE = 1000;
 /**
