@@ -198,6 +198,27 @@ describe("reviewerStats", () => {
     expect(one.map((r) => [r.reviewer, r.raised, r.cost_usd])).toEqual([["review_code", 2, 0.5]]);
   });
 
+  it("counts a task the caller has read as reading it would, and reads nothing", async () => {
+    for (const id of ["t-1", "t-2"]) {
+      const read = { task: task(id), findings: findings[id] ?? [], stages: stages[id] ?? [] };
+      const unreadable: ReviewersDeps = {
+        ...deps(findings, stages),
+        store: {
+          listTasks: () => Promise.reject(new Error("read")),
+          getTask: () => Promise.reject(new Error("read")),
+          listFindings: () => Promise.reject(new Error("read")),
+          listStageExecutions: () => Promise.reject(new Error("read")),
+        },
+      };
+      for (const since of [undefined, 4000]) {
+        const given = await reviewerStats(unreadable, { read, ...(since ? { since } : {}) });
+        expect(given).toEqual(
+          await reviewerStats(deps(findings, stages), { taskId: id, ...(since ? { since } : {}) }),
+        );
+      }
+    }
+  });
+
   it("names reviewers by stage, or by PR author; gates are not reviewers", () => {
     expect(reviewerOf({ source: "review:review_code" })).toBe("review_code");
     expect(reviewerOf({ source: "pr:123", author: "alice" })).toBe("pr:alice");

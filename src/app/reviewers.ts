@@ -50,6 +50,11 @@ export interface ReviewersInput {
   since?: number;
   /** One task instead of all. */
   taskId?: string;
+  /**
+   * One task whose findings and stages the caller has read already (`show`): counted as given,
+   * nothing read again (at 20,000 findings, a second read was a third of `show`).
+   */
+  read?: { task: Task; findings: readonly Finding[]; stages: readonly StageExecution[] };
 }
 
 /** `review:<stage>` → the stage id; a PR source → `pr:<login>`; gates and the system → null. */
@@ -85,37 +90,17 @@ function emptyRow(reviewer: string): ReviewerRow {
 
 export async function reviewerStats(deps: ReviewersDeps, input: ReviewersInput = {}): Promise<ReviewerRow[]> {
   const since = input.since ?? Number.NEGATIVE_INFINITY;
-  const tasks = input.taskId
-    ? [await deps.store.getTask(input.taskId)].filter((t): t is Task => t !== null)
-    : await deps.store.listTasks();
   const rows = new Map<string, ReviewerRow>();
-  const row = (id: string): ReviewerRow => {
-    const hit = rows.get(id);
-    if (hit) return hit;
-    const made = emptyRow(id);
-    rows.set(id, made);
-    return made;
-  };
-  for (const task of tasks) {
-    for (const f of await deps.store.listFindings(task.id)) {
-      if (f.createdAt < since) continue;
-      const reviewers = f.sources.map(reviewerOf);
-      const first = reviewers[0] ?? null;
-      for (const id of new Set(reviewers)) {
-        if (id === null) continue;
-        const r = row(id);
-        r.raised++;
-        if (id !== first) r.duplicates++;
-        else r[outcomeOf(f)]++;
-      }
-    }
-    const reviews = (await deps.store.listStageExecutions(task.id)).filter(
-      (s: StageExecution) => s.kind === "review" && s.startedAt >= since,
-    );
-    for (const s of reviews) {
-      const r = row(s.stageId);
-      r.cost_usd += s.costUsd;
-      if (r.agent === null) Object.assign(r, await deps.agentOf(task, s.stageId));
+  if (input.read) {
+    const { task, findings, stages } = input.read;
+    await countTask(rows, deps, task, findings, stages, since);
+  } else {
+    const tasks = input.taskId
+      ? [await deps.store.getTask(input.taskId)].filter((t): t is Task => t !== null)
+      : await deps.store.listTasks();
+    for (const task of tasks) {
+      const findings = await deps.store.listFindings(task.id);
+      await countTask(rows, deps, task, findings, await deps.store.listStageExecutions(task.id), since);
     }
   }
   return [...rows.values()]
@@ -128,6 +113,42 @@ export async function reviewerStats(deps: ReviewersDeps, input: ReviewersInput =
       };
     })
     .sort((a, b) => a.reviewer.localeCompare(b.reviewer));
+}
+
+/** Adds one task's findings (raised since `since`) and review stages to the reviewers' rows. */
+async function countTask(
+  rows: Map<string, ReviewerRow>,
+  deps: ReviewersDeps,
+  task: Task,
+  findings: readonly Finding[],
+  stages: readonly StageExecution[],
+  since: number,
+): Promise<void> {
+  const row = (id: string): ReviewerRow => {
+    const hit = rows.get(id);
+    if (hit) return hit;
+    const made = emptyRow(id);
+    rows.set(id, made);
+    return made;
+  };
+  for (const f of findings) {
+    if (f.createdAt < since) continue;
+    const reviewers = f.sources.map(reviewerOf);
+    const first = reviewers[0] ?? null;
+    for (const id of new Set(reviewers)) {
+      if (id === null) continue;
+      const r = row(id);
+      r.raised++;
+      if (id !== first) r.duplicates++;
+      else r[outcomeOf(f)]++;
+    }
+  }
+  for (const s of stages) {
+    if (s.kind !== "review" || s.startedAt < since) continue;
+    const r = row(s.stageId);
+    r.cost_usd += s.costUsd;
+    if (r.agent === null) Object.assign(r, await deps.agentOf(task, s.stageId));
+  }
 }
 
 /** `2026-11-01`, a full ISO time, or a duration back from `now` (`7d`, `12h`); a usage error otherwise. */

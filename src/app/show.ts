@@ -52,7 +52,7 @@ export async function showTask(
   const reviewArtifacts = listReviewArtifacts(join(ctx.dir, "reviews"), task.id).map((a) => a.path);
   const costUsd = stages.reduce((a, s) => a + s.costUsd, 0);
   const tokens = stages.reduce((a, s) => a + totalTokens(s.usage), 0);
-  const reviewers = await reviewerStats(reviewersDeps(ctx), { taskId: task.id });
+  const reviewers = await reviewerStats(reviewersDeps(ctx), { read: { task, findings, stages } });
   const worktreeInThisClone =
     task.worktreePath === null || task.worktreePath === worktreePath(ctx.config.worktrees, ctx.root, task.id);
   return {

@@ -5,7 +5,7 @@ import { FINDING_STATUSES, type FindingStatus } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
-import { findingHistory, findingsTable } from "../render/findings-table.js";
+import { findingsHistory, findingsTable } from "../render/findings-table.js";
 import { findingJson } from "../render/json.js";
 import { learningJson } from "../render/learnings.js";
 
@@ -29,7 +29,7 @@ export function registerFindings(program: Command, io: Io): void {
         listFindings(ctx, { task: ref, ...(status ? { status: status satisfies FindingStatus } : {}) }),
       );
       if (opts.json) printJson(io, findings.map(findingJson));
-      else if (opts.history) io.out(`${findings.map(findingHistory).join("\n")}\n`);
+      else if (opts.history) io.out(`${findingsHistory(findings)}\n`);
       else io.out(findingsTable(findings));
     });
 

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { listReviewers, type ReviewerRow } from "../../app/reviewers.js";
 import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
-import { pad } from "../render/format.js";
+import { columnWidths, pad } from "../render/format.js";
 
 export function registerReviewers(program: Command, io: Io): void {
   program
@@ -45,7 +45,7 @@ export function reviewersTable(rows: ReviewerRow[]): string {
     `$${r.cost_usd.toFixed(4)}`,
     r.cost_per_confirmed_usd === null ? "-" : `$${r.cost_per_confirmed_usd.toFixed(4)}`,
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? "").length)));
+  const widths = columnWidths([head, ...body], head.length);
   const line = (cells: string[]) =>
     cells
       .map((c, i) => pad(c, widths[i] ?? 0))

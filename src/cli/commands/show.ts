@@ -48,10 +48,11 @@ export function registerShow(program: Command, io: Io): void {
       if (task.notes) out.push(`  notes ${task.notes.replace(/\n/g, "\n        ")}`);
       out.push(`  cost ${money(cost)}  ·  ${tokens} tokens`);
       out.push("", "Runs:");
-      const runCost = (id: number) => stages.filter((s) => s.runId === id).reduce((a, s) => a + s.costUsd, 0);
+      const runCosts = new Map<number, number>();
+      for (const s of stages) runCosts.set(s.runId, (runCosts.get(s.runId) ?? 0) + s.costUsd);
       for (const r of runs)
         out.push(
-          `  run ${r.id} (${r.kind}) ${r.status}  ${money(runCost(r.id))}${r.finalVerdict ? ` ${r.finalVerdict}` : ""}${r.reason ? ` — ${r.reason}` : ""}`,
+          `  run ${r.id} (${r.kind}) ${r.status}  ${money(runCosts.get(r.id) ?? 0)}${r.finalVerdict ? ` ${r.finalVerdict}` : ""}${r.reason ? ` — ${r.reason}` : ""}`,
         );
       out.push("", "Timeline:");
       for (const s of stages) {

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { listWorkers, type WorkerView } from "../../app/workers.js";
 import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
-import { elapsed, pad } from "../render/format.js";
+import { columnWidths, elapsed, pad } from "../render/format.js";
 
 export function registerWorkers(program: Command, io: Io): void {
   program
@@ -32,7 +32,7 @@ function workersTable(workers: WorkerView[], now: number): string {
     `${elapsed(Math.max(0, now - w.heartbeatAt))} ago${w.live ? "" : " (stale)"}`,
   ]);
   const header = ["WORKER", "HOST", "PID", "TASKS", "LAST HEARTBEAT"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const widths = columnWidths([header, ...rows], header.length);
   const line = (cells: string[]) =>
     `${cells
       .map((c, i) => pad(c, widths[i] ?? 0))

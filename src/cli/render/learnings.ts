@@ -1,6 +1,6 @@
 import type { Learning } from "../../domain/types.js";
 import { oneLine } from "../../findings/fence.js";
-import { pad } from "./format.js";
+import { columnWidths, pad } from "./format.js";
 
 /** One learning as `fixpoint learnings --json` prints it (docs/cli.md): snake_case, ISO times. */
 export function learningJson(l: Learning) {
@@ -44,6 +44,6 @@ export function learningsTable(learnings: readonly Learning[]): string {
     `${l.hits} hit${l.hits === 1 ? "" : "s"}`,
     oneLine(l.text, 100),
   ]);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  const widths = columnWidths(rows, 4);
   return `${rows.map((r) => r.map((c, i) => (i < 4 ? pad(c, widths[i] ?? 0) : c)).join("  ")).join("\n")}\n`;
 }
