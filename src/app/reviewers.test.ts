@@ -199,7 +199,7 @@ describe("reviewerStats", () => {
   });
 
   it("counts a task the caller has read as reading it would, and reads nothing", async () => {
-    for (const id of ["t-1", "t-2"]) {
+    for (const id of ["t-1", "t-2"] as const) {
       const read = { task: task(id), findings: findings[id] ?? [], stages: stages[id] ?? [] };
       const unreadable: ReviewersDeps = {
         ...deps(findings, stages),

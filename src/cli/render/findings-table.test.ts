@@ -66,7 +66,9 @@ describe("findingsTable", () => {
     const findings = Array.from({ length: 300 }, (_, i) =>
       finding(i + 1, {
         title: `leaks ${secret}`,
-        attempts: [{ cycle: 1, status: "refuted", justification: `because ${secret}`, commitSha: null }],
+        attempts: [
+          { cycle: 1, status: "deferred", justification: `because ${secret}`, commitSha: null, at: 2_000 },
+        ],
       }),
     );
     const text = findingsTable(findings);
