@@ -17,10 +17,11 @@ export function renderReport(
 
 Measured by \`${meta.command ?? "npm run bench"}\` (sources in \`bench/\`) on ${meta.date}.
 Machine: ${meta.machine}.
-One benchmark: \`npm run bench -- chain\` (keys: engine, chain, workflow, registry, prompt, status,
-claims, pg-claims, convergence, prompt-cache, dedup). Other sizes: \`FIXPOINT_BENCH_CHAIN=10,50\`,
+One benchmark: \`npm run bench -- chain\` (keys: engine, chain, workflow, registry, work, prompt,
+status, claims, pg-claims, convergence, prompt-cache, dedup). Other sizes: \`FIXPOINT_BENCH_CHAIN=10,50\`,
 \`FIXPOINT_BENCH_WORKFLOW=500,50000\`, \`FIXPOINT_BENCH_FINDINGS=200,20000\`,
-\`FIXPOINT_BENCH_TASKS=5000\`, \`FIXPOINT_BENCH_RESOLVED=20000\` (the first line above names the sizes used).
+\`FIXPOINT_BENCH_WORK_FINDINGS=1000,10000\`, \`FIXPOINT_BENCH_TASKS=5000\`, \`FIXPOINT_BENCH_RESOLVED=20000\`
+(the first line above names the sizes used).
 
 | what | measured | target | | how |
 |---|---|---|---|---|

@@ -13,6 +13,7 @@ import { benchRegistry, REGISTRY_SIZES } from "./registry.js";
 import { fmt, renderReport } from "./report.js";
 import { benchStatus, STATUS_SIZES } from "./status.js";
 import { type BenchResult, machine } from "./util.js";
+import { benchWorkCycles, WORK_CYCLE_SIZES } from "./work-cycles.js";
 import { benchWorkflowSize, WORKFLOW_SIZES } from "./workflow-size.js";
 
 /**
@@ -37,6 +38,7 @@ const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_TASKS",
   "FIXPOINT_BENCH_RESOLVED",
   "FIXPOINT_BENCH_WORKFLOW",
+  "FIXPOINT_BENCH_WORK_FINDINGS",
 ];
 
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
@@ -44,6 +46,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["chain", () => benchChains(sizes("FIXPOINT_BENCH_CHAIN", CHAIN_SIZES))],
   ["workflow", () => benchWorkflowSize(sizes("FIXPOINT_BENCH_WORKFLOW", WORKFLOW_SIZES))],
   ["registry", () => benchRegistry(sizes("FIXPOINT_BENCH_FINDINGS", REGISTRY_SIZES))],
+  ["work", () => benchWorkCycles(sizes("FIXPOINT_BENCH_WORK_FINDINGS", WORK_CYCLE_SIZES))],
   ["prompt", () => benchPromptBytes(sizes("FIXPOINT_BENCH_RESOLVED", [5_000])[0])],
   ["status", () => benchStatus(sizes("FIXPOINT_BENCH_TASKS", STATUS_SIZES))],
   ["claims", benchClaimsSqlite],

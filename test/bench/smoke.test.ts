@@ -8,6 +8,7 @@ import { benchRegistry } from "../../bench/registry.js";
 import { renderReport } from "../../bench/report.js";
 import { benchStatus } from "../../bench/status.js";
 import type { BenchResult } from "../../bench/util.js";
+import { benchWorkCycles } from "../../bench/work-cycles.js";
 import { benchWorkflowSize } from "../../bench/workflow-size.js";
 
 /**
@@ -15,11 +16,12 @@ import { benchWorkflowSize } from "../../bench/workflow-size.js";
  * is asserted here (CI machines vary); `npm run bench` measures at full size.
  */
 describe("benchmarks at smoke-test sizes", () => {
-  it("chain, registry, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
+  it("chain, registry, work, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
     expect(existsSync(fileURLToPath(new URL("../../dist/bin/fixpoint.js", import.meta.url)))).toBe(true);
     const results: BenchResult[] = [
       ...(await benchChains([3, 5])),
       ...(await benchRegistry([50, 120])),
+      ...(await benchWorkCycles([30])),
       ...(await benchPromptBytes(200)),
       ...(await benchStatus([20])),
       ...(await benchWorkflowSize([20, 40, 80])),
@@ -28,8 +30,9 @@ describe("benchmarks at smoke-test sizes", () => {
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
     // Chains: a ratio row per size and kind, the growth and the decomposition rows of the no-op
     // chain (the marginal cost rows need sizes at least 50 stages apart).
-    // Status: the JSON and the table. Workflows: a row per size and the growth row.
-    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 1 + 2 + 4);
+    // Work: a row per size. Status: the JSON and the table. Workflows: a row per size and the
+    // growth row.
+    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 1 + 1 + 2 + 4);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -40,6 +43,9 @@ describe("benchmarks at smoke-test sizes", () => {
     // The largest size up to 1,000 stages: here 5.
     expect(report).toContain("chain of 5 no-op stages, stage record and saved reply not written, ÷ floor");
     expect(report).toMatch(/registry work \(CPU\) in one fix cycle, \d+ findings/);
+    // 30 raised by the code reviewer, and one for each of the two others: they request changes
+    // without naming any, which the registry files as a finding of its own.
+    expect(report).toContain("own time per fix cycle through `fixpoint work`, 32 findings in the registry");
     expect(report).toContain("fix prompt at cycle 10 ÷ cycle 2, 200 resolved findings");
     expect(report).toContain("`fixpoint status --json`, 20 tasks, whole process");
     expect(report).toContain("`fixpoint status` (the table), 20 tasks, whole process");
