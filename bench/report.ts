@@ -53,6 +53,12 @@ Notes:
 - Registry work is CPU time of one fix cycle (load, three reviewers' statuses and new findings
   against the whole registry, the bounded fix section, the fix report, the drain), so other
   processes on the machine do not count against it.
+- The work benchmark runs what a user runs: \`fixpoint add\` and \`fixpoint work\` (the bundled CLI,
+  a SQLite file, real git, a worktree, the built-in implement-review workflow, 6 fix cycles) with
+  scripted agents in fixpoint's own process. Cycle 0's code reviewer raises the findings over 50
+  files; each fix cycle the fixer fixes one and defers the rest, and the reviewers resolve what was
+  fixed. A fix cycle's wall time (from the end of the cycle before to the end of its last review,
+  as the stored stages say) minus the time the agents' own code took is fixpoint's.
 - The status benchmark times the whole \`fixpoint status --json\` process, Node's own start-up
   included, alternating with a bare \`node -e 0\` and with a bare Node program that writes the
   same number of bytes to the pipe in the same page size (the least any Node CLI printing that

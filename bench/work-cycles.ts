@@ -19,6 +19,8 @@ import { type BenchResult, median, repoRoot } from "./util.js";
 export const WORK_CYCLE_SIZES = [300, 2_000, 5_000];
 const FIX_CYCLES = 6;
 const FILES = 50;
+/** Lines per file: every finding has a place of its own up to FILES × LINES (100,000) findings. */
+const LINES = 2_000;
 
 const CLI = join(repoRoot(), "dist", "bin", "fixpoint.js");
 const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
@@ -61,7 +63,7 @@ export default (req) => timed(req, () => {
   if (req.cycle === 0 && req.stageId === "review_code") {
     for (let i = 0; i < ${n}; i++) {
       const file = i % ${FILES};
-      const line = 1 + (Math.floor(i / ${FILES}) % 250);
+      const line = 1 + (Math.floor(i / ${FILES}) % ${LINES});
       findings.push({ severity: i % 3 === 0 ? "P1" : "P2", category: "correctness",
         title: KINDS[i % KINDS.length] + " at line " + line + " of f" + file,
         body: "The value at line " + line + " is not checked in case " + i + ".",
@@ -92,7 +94,7 @@ function project(root: string, n: number): string {
   const git = (...args: string[]) =>
     execFileSync("git", args, { cwd: repo, env: { ...process.env, ...GIT_ENV } });
   git("init", "-q", "-b", "main");
-  const lines = Array.from({ length: 250 }, (_, i) => `export const v${i} = ${i};`).join("\n");
+  const lines = Array.from({ length: LINES }, (_, i) => `export const v${i} = ${i};`).join("\n");
   for (let f = 0; f < FILES; f++) writeFileSync(join(repo, "src", `f${f}.js`), `${lines}\n`);
   git("add", "-A");
   git("commit", "-q", "-m", "init");
