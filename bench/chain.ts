@@ -17,7 +17,7 @@ import { openDatabase } from "../src/store/sqlite/connection.js";
 import { systemClock } from "../src/util/clock.js";
 import { createProcessRunner } from "../src/util/process-runner.js";
 import { parseWorkflow } from "../src/workflow/parse.js";
-import { type BenchResult, chainWorkflow, median, repoRoot } from "./util.js";
+import { BENCH_GIT_ENV, type BenchResult, chainWorkflow, median, repoRoot } from "./util.js";
 
 const run = promisify(execFile);
 
@@ -26,19 +26,7 @@ export const CHAIN_SIZES = [10, 100, 1_000, 3_000];
 /** fixpoint's per-stage time may be at most this multiple of the floor's. */
 export const CHAIN_TARGET = 1.5;
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "bench",
-  GIT_AUTHOR_EMAIL: "bench@localhost",
-  GIT_COMMITTER_NAME: "bench",
-  GIT_COMMITTER_EMAIL: "bench@localhost",
-  // No background `git gc --auto` after hundreds of commits: it would race the cleanup.
-  GIT_CONFIG_COUNT: "1",
-  GIT_CONFIG_KEY_0: "gc.auto",
-  GIT_CONFIG_VALUE_0: "0",
-};
+const GIT_ENV = { ...process.env, ...BENCH_GIT_ENV };
 const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
 
 async function gitRepo(root: string): Promise<string> {

@@ -3,6 +3,23 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+/**
+ * What a benchmark's git runs with (on top of the environment): no user or system config, a fixed
+ * identity, and no background `git gc --auto` after hundreds of commits, which would race the
+ * cleanup.
+ */
+export const BENCH_GIT_ENV = {
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "bench",
+  GIT_AUTHOR_EMAIL: "bench@localhost",
+  GIT_COMMITTER_NAME: "bench",
+  GIT_COMMITTER_EMAIL: "bench@localhost",
+  GIT_CONFIG_COUNT: "1",
+  GIT_CONFIG_KEY_0: "gc.auto",
+  GIT_CONFIG_VALUE_0: "0",
+} as const;
+
 export interface BenchResult {
   name: string;
   /** The measured figure, in `unit`. */

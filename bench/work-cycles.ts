@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BenchResult, median, repoRoot } from "./util.js";
+import { BENCH_GIT_ENV, type BenchResult, median, repoRoot } from "./util.js";
 
 /**
  * Issue 10's first measurement as a user meets it: fixpoint's own time per fix cycle through
@@ -24,15 +24,6 @@ const LINES = 2_000;
 
 const CLI = join(repoRoot(), "dist", "bin", "fixpoint.js");
 const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
-
-const GIT_ENV = {
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "bench",
-  GIT_AUTHOR_EMAIL: "bench@localhost",
-  GIT_COMMITTER_NAME: "bench",
-  GIT_COMMITTER_EMAIL: "bench@localhost",
-};
 
 /** Each agent module wraps its answer in `timed`, which appends `<cycle> <ms>` to agents/time.log. */
 const TIMED = `import { appendFileSync } from "node:fs";
@@ -92,7 +83,7 @@ function project(root: string, n: number): string {
   mkdirSync(join(repo, "src"), { recursive: true });
   mkdirSync(join(repo, "agents"));
   const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: repo, env: { ...process.env, ...GIT_ENV } });
+    execFileSync("git", args, { cwd: repo, env: { ...process.env, ...BENCH_GIT_ENV } });
   git("init", "-q", "-b", "main");
   const lines = Array.from({ length: LINES }, (_, i) => `export const v${i} = ${i};`).join("\n");
   for (let f = 0; f < FILES; f++) writeFileSync(join(repo, "src", `f${f}.js`), `${lines}\n`);
@@ -138,7 +129,7 @@ function workOnce(n: number): CycleRun {
       PATH: process.env.PATH ?? "",
       HOME: join(root, "home"),
       FIXPOINT_HOME: join(root, "fh"),
-      ...GIT_ENV,
+      ...BENCH_GIT_ENV,
     };
     const cli = (...args: string[]): string => {
       const r = spawnSync(process.execPath, [CLI, ...args], { cwd: repo, env, maxBuffer: 1 << 30 });

@@ -1,34 +1,20 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { finding as sample } from "../../../test/store/samples.js";
 import type { Finding } from "../../domain/types.js";
 import { REDACTED } from "../../util/redact.js";
 import { findingsHistory, findingsTable } from "./findings-table.js";
 import { columnWidths } from "./format.js";
 
+/** A distinct finding per `n`: its own place, title and id. */
 function finding(n: number, over: Partial<Finding> = {}): Finding {
-  return {
-    taskId: "t-1",
-    id: `F-${n}`,
-    fingerprint: `fp-${n}`,
-    severity: "P1",
-    category: "bug",
+  return sample("t-1", `F-${n}`, {
     title: `Problem ${n} in the parser`,
-    body: "It breaks on empty input.",
     file: `src/file-${n % 50}.ts`,
     lineStart: n,
     lineEnd: n + 2,
-    suggestedFix: null,
-    sources: [{ source: "review:review-a", cycle: 0, author: "claude" }],
-    status: "open",
-    firstCycle: 0,
-    lastCycle: 0,
-    timesReopened: 0,
-    attempts: [],
-    note: null,
-    createdAt: 1_000,
-    updatedAt: 1_000,
     ...over,
-  };
+  });
 }
 
 const SECRET_NAME = "FIXPOINT_TEST_TABLE_TOKEN";
