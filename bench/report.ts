@@ -17,10 +17,10 @@ export function renderReport(
 
 Measured by \`${meta.command ?? "npm run bench"}\` (sources in \`bench/\`) on ${meta.date}.
 Machine: ${meta.machine}.
-One benchmark: \`npm run bench -- chain\` (keys: engine, chain, workflow, registry, work, prompt,
-status, claims, pg-claims, convergence, prompt-cache, dedup). Other sizes: \`FIXPOINT_BENCH_CHAIN=10,50\`,
+One benchmark: \`npm run bench -- chain\` (keys: engine, chain, workflow, registry, work, spawn,
+prompt, status, claims, pg-claims, convergence, prompt-cache, dedup). Other sizes: \`FIXPOINT_BENCH_CHAIN=10,50\`,
 \`FIXPOINT_BENCH_WORKFLOW=500,50000\`, \`FIXPOINT_BENCH_FINDINGS=200,20000\`,
-\`FIXPOINT_BENCH_WORK_FINDINGS=1000,10000\`, \`FIXPOINT_BENCH_TASKS=5000\`, \`FIXPOINT_BENCH_RESOLVED=20000\`
+\`FIXPOINT_BENCH_WORK_FINDINGS=1000,10000\`, \`FIXPOINT_BENCH_SPAWN_MIB=0,1000\`, \`FIXPOINT_BENCH_TASKS=5000\`, \`FIXPOINT_BENCH_RESOLVED=20000\`
 (the first line above names the sizes used).
 
 | what | measured | target | | how |
@@ -59,6 +59,10 @@ Notes:
   files; each fix cycle the fixer fixes one and defers the rest, and the reviewers resolve what was
   fixed. A fix cycle's wall time (from the end of the cycle before to the end of its last review,
   as the stored stages say) minus the time the agents' own code took is fixpoint's.
+- The spawn benchmark starts \`true\` (input on stdin, both outputs read) from a process that holds
+  more and more touched memory: Node's spawn forks that process, and a fork copies its page
+  tables; fixpoint's spawner (src/util/spawner.ts) has its small helper process fork instead.
+  Both alternate in the same process, 3 rounds per size.
 - The status benchmark times the whole \`fixpoint status --json\` process, Node's own start-up
   included, alternating with a bare \`node -e 0\` and with a bare Node program that writes the
   same number of bytes to the pipe in the same page size (the least any Node CLI printing that

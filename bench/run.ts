@@ -11,6 +11,7 @@ import { benchPromptBytes } from "./prompt-bytes.js";
 import { benchPromptCache } from "./prompt-cache.js";
 import { benchRegistry, REGISTRY_SIZES } from "./registry.js";
 import { fmt, renderReport } from "./report.js";
+import { benchSpawn, SPAWN_MEMORY_MIB } from "./spawn.js";
 import { benchStatus, STATUS_SIZES } from "./status.js";
 import { type BenchResult, machine } from "./util.js";
 import { benchWorkCycles, WORK_CYCLE_SIZES } from "./work-cycles.js";
@@ -39,6 +40,7 @@ const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_RESOLVED",
   "FIXPOINT_BENCH_WORKFLOW",
   "FIXPOINT_BENCH_WORK_FINDINGS",
+  "FIXPOINT_BENCH_SPAWN_MIB",
 ];
 
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
@@ -47,6 +49,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["workflow", () => benchWorkflowSize(sizes("FIXPOINT_BENCH_WORKFLOW", WORKFLOW_SIZES))],
   ["registry", () => benchRegistry(sizes("FIXPOINT_BENCH_FINDINGS", REGISTRY_SIZES))],
   ["work", () => benchWorkCycles(sizes("FIXPOINT_BENCH_WORK_FINDINGS", WORK_CYCLE_SIZES))],
+  ["spawn", () => benchSpawn(sizes("FIXPOINT_BENCH_SPAWN_MIB", SPAWN_MEMORY_MIB))],
   ["prompt", () => benchPromptBytes(sizes("FIXPOINT_BENCH_RESOLVED", [5_000])[0])],
   ["status", () => benchStatus(sizes("FIXPOINT_BENCH_TASKS", STATUS_SIZES))],
   ["claims", benchClaimsSqlite],

@@ -1,6 +1,7 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { FixpointError } from "../errors.js";
+import { startChild } from "../util/spawner.js";
 
 /**
  * The one place fixpoint runs git (test/architecture/git-calls.test.ts fails on any other).
@@ -122,14 +123,8 @@ function runOnce(
       reject(new FixpointError("git", `git ${subcommand} cancelled`));
       return;
     }
-    const child = spawn(gitPath, [...SAFETY_CONFIG, ...args], {
-      cwd,
-      env,
-      stdio: ["pipe", "pipe", "pipe"],
-      windowsHide: true,
-      timeout: limits.timeoutMs,
-      signal: limits.signal,
-    });
+    // Through the spawner (src/util/spawner.ts): a fork from a small helper process, whose cost
+    // does not grow with this process's memory. SIGTERM on timeout or abort.
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -137,33 +132,43 @@ function runOnce(
     timer.unref();
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
-    // git may exit before reading stdin; a broken pipe there is not our failure.
-    child.stdin.on("error", () => {});
-    child.stdin.end(opts.input ?? "");
-
-    child.on("error", (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      // An abort is reported by "close" (with the signal that ended git), not here.
-      if (e.name !== "AbortError") reject(spawnFailure(e, cwd, subcommand));
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (signal !== null && (timedOut || limits.signal.aborted)) {
-        const why = limits.signal.aborted ? "cancelled" : `timed out after ${limits.timeoutMs} ms`;
-        reject(new FixpointError("git", `git ${subcommand} ${why}`));
-        return;
-      }
-      const stdout = Buffer.concat(out).toString("utf8");
-      const stderr = Buffer.concat(err).toString("utf8");
-      const exit = code ?? -1;
-      if (exit === 0 || (code !== null && opts.okCodes?.includes(code))) {
-        resolve({ code: exit, stdout, stderr });
-        return;
-      }
-      reject(gitFailure(subcommand, stderr, signal ? `killed by ${signal}` : `exit code ${exit}`));
-    });
+    startChild(
+      {
+        command: gitPath,
+        args: [...SAFETY_CONFIG, ...args],
+        cwd,
+        env,
+        detached: false,
+        input: opts.input ?? "",
+        timeout: limits.timeoutMs,
+        signal: limits.signal,
+      },
+      {
+        spawned: () => {},
+        failed: (e) => {
+          clearTimeout(timer);
+          reject(spawnFailure(e, cwd, subcommand));
+        },
+        stdout: (b) => out.push(b),
+        stderr: (b) => err.push(b),
+        closed: (code, signal) => {
+          clearTimeout(timer);
+          if (signal !== null && (timedOut || limits.signal.aborted)) {
+            const why = limits.signal.aborted ? "cancelled" : `timed out after ${limits.timeoutMs} ms`;
+            reject(new FixpointError("git", `git ${subcommand} ${why}`));
+            return;
+          }
+          const stdout = Buffer.concat(out).toString("utf8");
+          const stderr = Buffer.concat(err).toString("utf8");
+          const exit = code ?? -1;
+          if (exit === 0 || (code !== null && opts.okCodes?.includes(code))) {
+            resolve({ code: exit, stdout, stderr });
+            return;
+          }
+          reject(gitFailure(subcommand, stderr, signal ? `killed by ${signal}` : `exit code ${exit}`));
+        },
+      },
+    );
   });
 }
 

@@ -12,6 +12,9 @@ const AFTER_SIGKILL_MS = 1000;
  * runs no code. Without /proc (macOS) any member, zombie or not, counts.
  */
 export function groupAlive(pgid: number): boolean {
+  // One syscall answers the common case, a group with no member at all (not even a zombie).
+  // Scanning /proc costs milliseconds on a busy machine, and it runs after every agent and git call.
+  if (!anyMember(pgid)) return false;
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -33,12 +36,13 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
+/** Whether the group has any member, zombies included (EPERM: one we may not signal exists). */
 function anyMember(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

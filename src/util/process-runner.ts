@@ -1,15 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import type { ProcessResult, ProcessRunner, ProcessSpec } from "../domain/process.js";
 import { errorMessage } from "../errors.js";
 import { groupEnded, groupStarted } from "./agent-groups.js";
 import { GroupKiller } from "./process-group.js";
+import { startChild } from "./spawner.js";
 
 const DEFAULT_MAX_BUFFER = 10 * 1024 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2000;
 
-/** The real process runner: node:child_process, one process group per child. */
+/** The real process runner: one process group per child, started by src/util/spawner.ts. */
 export function createProcessRunner(): ProcessRunner {
   return { run: runProcess };
 }
@@ -88,44 +88,31 @@ type Outcome = Pick<ProcessResult, "exitCode" | "signal" | "stdout" | "stderr" |
 const NOT_STARTED: Outcome = { exitCode: null, signal: null, stdout: "", stderr: "" };
 
 function runProcess(spec: ProcessSpec): Promise<ProcessResult> {
-  const started = Date.now();
-  let child: ChildProcess;
-  try {
-    child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env ?? process.env,
-      detached: true, // the child leads its own process group, so we can kill the whole tree
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-  } catch (e) {
-    // Synchronous failures: invalid arguments, a NUL byte in a path.
-    const spawnError = errorMessage(e);
-    return Promise.resolve({ ...NOT_STARTED, spawnError, timedOut: false, cancelled: false, durationMs: 0 });
-  }
-  return new Promise((resolve) => watch(child, spec, started, resolve));
+  return new Promise((resolve) => watch(spec, Date.now(), resolve));
 }
 
-function watch(
-  child: ChildProcess,
-  spec: ProcessSpec,
-  started: number,
-  resolve: (r: ProcessResult) => void,
-): void {
+function watch(spec: ProcessSpec, started: number, resolve: (r: ProcessResult) => void): void {
   const maxBuffer = spec.maxBuffer ?? DEFAULT_MAX_BUFFER;
   const stdout = new TailBuffer(maxBuffer);
   const stderr = new TailBuffer(maxBuffer);
   const lines = spec.onStdoutLine ? new LineSplitter(spec.onStdoutLine) : undefined;
-  const pid = child.pid;
-  const killer =
-    pid === undefined ? undefined : new GroupKiller(pid, spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+  const graceMs = spec.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  let pid: number | undefined;
+  let killer: GroupKiller | undefined;
+  /** A timeout or cancel came before the child's pid: kill the group as soon as it has one. */
+  let killWanted = false;
   let timedOut = false;
   let cancelled = false;
   let settled = false;
   let timer: NodeJS.Timeout | undefined;
 
+  const kill = (): void => {
+    killWanted = true;
+    killer?.kill();
+  };
   const onAbort = (): void => {
     cancelled = true;
-    killer?.kill();
+    kill();
   };
   const finish = (outcome: Outcome): void => {
     if (settled) return;
@@ -137,38 +124,47 @@ function watch(
     resolve({ ...outcome, timedOut, cancelled, pid, durationMs: Date.now() - started });
   };
 
-  if (pid !== undefined) groupStarted(pid);
-  child.on("error", (err: NodeJS.ErrnoException) => {
-    // Emitted without a pid when the executable could not be started; later errors (a failed
-    // kill) leave the close event to settle the result.
-    if (pid === undefined) finish({ ...NOT_STARTED, spawnError: describeSpawnError(err, spec) });
-  });
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout.push(chunk);
-    lines?.push(chunk);
-  });
-  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
-  // EPIPE/ECONNRESET when the child exits without reading its input: not our failure.
-  child.stdin?.on("error", () => {});
-  child.stdin?.end(spec.input);
-
-  // 'close' comes after 'exit' and after the pipes close: the child has been reaped.
-  child.on("close", (exitCode, signal) => {
-    lines?.end();
-    const outcome: Outcome = { exitCode, signal, stdout: stdout.toString(), stderr: stderr.toString() };
-    if (!killer?.killing) return finish(outcome);
-    // After a kill, wait until no member of the group runs (escalating to SIGKILL when needed).
-    const done = (): void => finish(outcome);
-    killer.gone().then(done, done);
-  });
-
-  if (killer === undefined) return;
   if (spec.timeoutMs !== undefined && spec.timeoutMs > 0) {
     timer = setTimeout(() => {
       timedOut = true;
-      killer.kill();
+      kill();
     }, spec.timeoutMs);
   }
+  startChild(
+    {
+      command: spec.command,
+      args: spec.args,
+      cwd: spec.cwd,
+      env: spec.env ?? process.env,
+      detached: true,
+      input: spec.input,
+    },
+    {
+      spawned: (p) => {
+        // The child leads its own process group, so the whole tree can be killed.
+        pid = p;
+        killer = new GroupKiller(p, graceMs);
+        groupStarted(p);
+        if (killWanted) killer.kill();
+      },
+      failed: (err) => finish({ ...NOT_STARTED, spawnError: describeSpawnError(err, spec) }),
+      stdout: (chunk) => {
+        stdout.push(chunk);
+        lines?.push(chunk);
+      },
+      stderr: (chunk) => stderr.push(chunk),
+      // After the child was reaped and its pipes closed.
+      closed: (exitCode, signal) => {
+        lines?.end();
+        const outcome: Outcome = { exitCode, signal, stdout: stdout.toString(), stderr: stderr.toString() };
+        if (!killer?.killing) return finish(outcome);
+        // After a kill, wait until no member of the group runs (escalating to SIGKILL when needed).
+        const done = (): void => finish(outcome);
+        killer.gone().then(done, done);
+      },
+    },
+  );
+  if (settled) return;
   if (spec.signal?.aborted) onAbort();
   else spec.signal?.addEventListener("abort", onAbort, { once: true });
 }

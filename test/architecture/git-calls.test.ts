@@ -6,7 +6,16 @@ import { lineOf, parseSource, productionFiles, readSource, walk } from "./ts-sou
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 /** The one runner (issue 9 item 6): every git process starts there, with a timeout and a signal. */
 const RUNNER = "git/exec.ts";
-const PROCESS_CALLS = new Set(["spawn", "spawnSync", "execFile", "execFileSync", "exec", "execSync", "fork"]);
+const PROCESS_CALLS = new Set([
+  "spawn",
+  "spawnSync",
+  "execFile",
+  "execFileSync",
+  "exec",
+  "execSync",
+  "fork",
+  "startChild",
+]);
 
 const isGit = (node: ts.Node | undefined): boolean =>
   node !== undefined && ts.isStringLiteralLike(node) && /^git(\s|$)/.test(node.text);
@@ -34,14 +43,17 @@ function gitInvocations(sf: ts.SourceFile): number[] {
   return lines;
 }
 
-/** Option names of every `spawn`/`spawnSync` call in a file. */
+/**
+ * Option names of every `spawn`/`spawnSync` call in a file (their third argument), and of every
+ * `startChild` call (src/util/spawner.ts; its first argument holds the options).
+ */
 function spawnOptions(sf: ts.SourceFile): { call: string; options: string[] }[] {
   const out: { call: string; options: string[] }[] = [];
   for (const node of walk(sf)) {
     if (!ts.isCallExpression(node) || !ts.isIdentifier(node.expression)) continue;
     const call = node.expression.text;
-    if (call !== "spawn" && call !== "spawnSync") continue;
-    const opts = node.arguments[2];
+    if (call !== "spawn" && call !== "spawnSync" && call !== "startChild") continue;
+    const opts = node.arguments[call === "startChild" ? 0 : 2];
     const options =
       opts && ts.isObjectLiteralExpression(opts)
         ? opts.properties.flatMap((p) => (p.name ? [p.name.getText(sf)] : []))
@@ -61,9 +73,9 @@ describe("every git call goes through the one runner", () => {
 
   it("the runner gives each git process a timeout, and each async one an AbortSignal too", () => {
     const calls = spawnOptions(readSource(SRC, RUNNER));
-    expect(calls.map((c) => c.call).sort()).toEqual(["spawn", "spawnSync"]);
+    expect(calls.map((c) => c.call).sort()).toEqual(["spawnSync", "startChild"]);
     for (const c of calls) expect(c.options, c.call).toContain("timeout");
-    expect(calls.find((c) => c.call === "spawn")?.options).toContain("signal");
+    expect(calls.find((c) => c.call === "startChild")?.options).toContain("signal");
   });
 
   it("the scan sees git started by hand, in each way", () => {

@@ -6,6 +6,7 @@ import { benchPromptBytes } from "../../bench/prompt-bytes.js";
 import { benchPromptCache } from "../../bench/prompt-cache.js";
 import { benchRegistry } from "../../bench/registry.js";
 import { renderReport } from "../../bench/report.js";
+import { benchSpawn } from "../../bench/spawn.js";
 import { benchStatus } from "../../bench/status.js";
 import type { BenchResult } from "../../bench/util.js";
 import { benchWorkCycles } from "../../bench/work-cycles.js";
@@ -16,12 +17,13 @@ import { benchWorkflowSize } from "../../bench/workflow-size.js";
  * is asserted here (CI machines vary); `npm run bench` measures at full size.
  */
 describe("benchmarks at smoke-test sizes", () => {
-  it("chain, registry, work, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
+  it("chain, registry, work, spawn, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
     expect(existsSync(fileURLToPath(new URL("../../dist/bin/fixpoint.js", import.meta.url)))).toBe(true);
     const results: BenchResult[] = [
       ...(await benchChains([3, 5])),
       ...(await benchRegistry([50, 120])),
       ...(await benchWorkCycles([30])),
+      ...(await benchSpawn([0, 20], 6)),
       ...(await benchPromptBytes(200)),
       ...(await benchStatus([20])),
       ...(await benchWorkflowSize([20, 40, 80])),
@@ -32,7 +34,8 @@ describe("benchmarks at smoke-test sizes", () => {
     // chain (the marginal cost rows need sizes at least 50 stages apart).
     // Work: a row per size. Status: the JSON and the table. Workflows: a row per size and the
     // growth row.
-    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 1 + 1 + 2 + 4);
+    // Spawn: a row per size and the growth row.
+    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 1 + 1 + 3 + 2 + 4);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -46,6 +49,9 @@ describe("benchmarks at smoke-test sizes", () => {
     // 30 raised by the code reviewer, and one for each of the two others: they request changes
     // without naming any, which the registry files as a finding of its own.
     expect(report).toContain("own time per fix cycle through `fixpoint work`, 32 findings in the registry");
+    expect(report).toContain(
+      "starting a child process, process holding 20 ÷ 0 MiB more, through the spawner",
+    );
     expect(report).toContain("fix prompt at cycle 10 ÷ cycle 2, 200 resolved findings");
     expect(report).toContain("`fixpoint status --json`, 20 tasks, whole process");
     expect(report).toContain("`fixpoint status` (the table), 20 tasks, whole process");

@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import {
+  type ChildSpec,
+  HELPER_ABOVE_MS,
+  STARTS_BEFORE_HELPER,
+  spawnHelperPid,
+  startChild,
+  wantsHelper,
+} from "./spawner.js";
+
+// Whatever a fork from this test process costs, the helper is used (see wantsHelper below).
+process.env.FIXPOINT_SPAWN_HELPER = "1";
+
+interface Ended {
+  pid?: number;
+  failed?: NodeJS.ErrnoException;
+  stdout: string;
+  stderr: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+function run(spec: Partial<ChildSpec> & { args: string[] }, onSpawn?: (pid: number) => void): Promise<Ended> {
+  return new Promise((resolve) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let pid: number | undefined;
+    const ended = (code: number | null, signal: NodeJS.Signals | null, failed?: NodeJS.ErrnoException) =>
+      resolve({
+        ...(pid === undefined ? {} : { pid }),
+        ...(failed === undefined ? {} : { failed }),
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        code,
+        signal,
+      });
+    startChild(
+      { command: "sh", cwd: process.cwd(), env: process.env, detached: false, ...spec },
+      {
+        spawned: (p) => {
+          pid = p;
+          onSpawn?.(p);
+        },
+        failed: (e) => ended(null, null, e),
+        stdout: (b) => out.push(b),
+        stderr: (b) => err.push(b),
+        closed: (code, signal) => ended(code, signal),
+      },
+    );
+  });
+}
+
+/** Spawns until the helper reports ready (it starts after STARTS_BEFORE_HELPER spawns). */
+async function helperReady(): Promise<number> {
+  for (let i = 0; i < 200 && spawnHelperPid() === null; i++) await run({ args: ["-c", "exit 0"] });
+  const pid = spawnHelperPid();
+  if (pid === null) throw new Error("the spawn helper never became ready");
+  return pid;
+}
+
+describe("wantsHelper", () => {
+  it("uses the helper when the median of the last spawn calls here is slow, never before a few", () => {
+    const slow = HELPER_ABOVE_MS + 1;
+    const fast = HELPER_ABOVE_MS / 2;
+    expect(wantsHelper([], undefined)).toBe(false);
+    expect(wantsHelper([slow, slow], undefined)).toBe(STARTS_BEFORE_HELPER <= 2);
+    expect(wantsHelper([slow, slow, slow], undefined)).toBe(true);
+    // One slow spawn on a noisy machine is not enough.
+    expect(wantsHelper([fast, slow, fast], undefined)).toBe(false);
+    expect(wantsHelper([slow, fast, slow], undefined)).toBe(true);
+    expect(wantsHelper([slow, slow, slow], "0")).toBe(false);
+    expect(wantsHelper([fast, fast, fast], "1")).toBe(true);
+    expect(wantsHelper([fast, fast], "1")).toBe(false);
+  });
+});
+
+describe("startChild", () => {
+  it("starts the first children itself, then from the helper, with the same results", async () => {
+    const first = await run({ args: ["-c", 'echo "$PPID"'] });
+    expect(Number(first.stdout.trim())).toBe(process.pid);
+    expect(STARTS_BEFORE_HELPER).toBeGreaterThan(1);
+
+    const helper = await helperReady();
+    expect(helper).not.toBe(process.pid);
+    const later = await run({ args: ["-c", 'echo "$PPID"'] });
+    expect(Number(later.stdout.trim())).toBe(helper);
+  });
+
+  it("relays input, output in order, exit codes, signals and the environment through the helper", async () => {
+    await helperReady();
+    const input = `${"x".repeat(300_000)}\nend`;
+    const echo = await run({ args: ["-c", "cat; echo; echo to-stderr >&2; exit 7"], input });
+    expect(echo.code).toBe(7);
+    expect(echo.stdout).toBe(`${input}\n`);
+    expect(echo.stderr).toBe("to-stderr\n");
+
+    const many = await run({
+      args: ["-c", "i=0; while [ $i -lt 20000 ]; do echo line-$i; i=$((i+1)); done"],
+    });
+    const lines = many.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(20_000);
+    expect(lines.every((l, i) => l === `line-${i}`)).toBe(true);
+
+    const env = await run({ args: ["-c", 'echo "$ONLY_HERE"'], env: { ...process.env, ONLY_HERE: "yes" } });
+    expect(env.stdout).toBe("yes\n");
+
+    const killed = await run({ args: ["-c", "kill -9 $$"] });
+    expect(killed).toMatchObject({ code: null, signal: "SIGKILL" });
+  });
+
+  it("reports a missing program or folder as not started, with the errno code", async () => {
+    await helperReady();
+    const missing = await run({ command: "fixpoint-no-such-program-here", args: [] });
+    expect(missing.failed?.code).toBe("ENOENT");
+    expect(missing.pid).toBeUndefined();
+    const noCwd = await run({ args: ["-c", "exit 0"], cwd: "/nonexistent/fixpoint-folder" });
+    expect(noCwd.failed?.code).toBe("ENOENT");
+  });
+
+  it("stops a child on timeout and on abort (SIGTERM), and a detached one leads its own group", async () => {
+    await helperReady();
+    const slow = await run({ args: ["-c", "exec sleep 5"], timeout: 100 });
+    expect(slow.signal).toBe("SIGTERM");
+
+    const ac = new AbortController();
+    const aborted = run({ args: ["-c", "exec sleep 5"], signal: ac.signal }, () => ac.abort());
+    expect((await aborted).signal).toBe("SIGTERM");
+
+    // Field 5 of /proc/<pid>/stat is the process group.
+    const group = await run({
+      args: ["-c", "read -r a b c d e rest < /proc/$$/stat; echo $e"],
+      detached: true,
+    });
+    expect(Number(group.stdout.trim())).toBe(group.pid);
+  });
+
+  it("when the helper is killed, a running child is reported ended and later children still run", async () => {
+    const helper = await helperReady();
+    const running = run({ args: ["-c", "sleep 2"] }, () => process.kill(helper, "SIGKILL"));
+    const ended = await running;
+    expect(ended.code).toBeNull();
+    expect(ended.stderr).toContain("helper process that starts commands exited");
+    const after = await run({ args: ["-c", "echo fine"] });
+    expect(after.stdout).toBe("fine\n");
+    expect(await helperReady()).not.toBe(helper);
+  });
+});

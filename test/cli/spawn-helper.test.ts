@@ -1,0 +1,70 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createDemoRepo } from "../../src/demo/project.js";
+import { exited, isolatedEnv, runCli, startCli } from "../helpers/cli.js";
+import { makeTempDir } from "../helpers/temp.js";
+
+/**
+ * The worker starts agents and git from a small helper process when a fork from the worker is slow
+ * (src/util/spawner.ts): it costs more the more memory the worker holds. Each
+ * command agent here writes its parent's pid and its grandparent's, read from /proc.
+ */
+const STAGES = 8;
+
+function chain(n: number): string {
+  const stages = Array.from(
+    { length: n },
+    (_, i) => `    stage "s${i}" kind="agent" agent="implementer" prompt="implement"`,
+  );
+  const transitions = Array.from(
+    { length: n },
+    (_, i) => `    transition from="s${i}" to="${i + 1 < n ? `s${i + 1}` : "done"}"`,
+  );
+  return `workflow "chain" {\n    start "s0"\n${stages.join("\n")}\n    stage "done" kind="exit"\n${transitions.join("\n")}\n}\n`;
+}
+
+const AGENT =
+  'cat > /dev/null; read -r a b c ppid rest < /proc/$PPID/stat; echo "$PPID $ppid" >> "$PARENTS"; echo implemented';
+
+async function runChain(extra: Record<string, string>) {
+  const root = makeTempDir("spawn-helper-");
+  const repo = join(root, "repo");
+  const parents = join(root, "parents.txt");
+  createDemoRepo(repo);
+  const env = isolatedEnv(root, { PARENTS: parents, ...extra });
+  expect(runCli(["init"], { cwd: repo, env }).code).toBe(0);
+  writeFileSync(
+    join(repo, "fixpoint.kdl"),
+    `agent "implementer" backend="command" command="sh" "-c" ${JSON.stringify(AGENT)} timeout="1m"\n`,
+  );
+  mkdirSync(join(repo, ".fixpoint", "workflows"), { recursive: true });
+  writeFileSync(join(repo, ".fixpoint", "workflows", "chain.kdl"), chain(STAGES));
+  expect(runCli(["add", "a chain of agents", "--workflow", "chain"], { cwd: repo, env }).code).toBe(0);
+  const worker = startCli(["work"], { cwd: repo, env });
+  const code = await exited(worker);
+  expect(code, worker.output()).toBe(0);
+  const show = JSON.parse(runCli(["show", "t-1", "--json"], { cwd: repo, env }).stdout);
+  expect(show.task.status).toBe("completed");
+  const lines = readFileSync(parents, "utf8").trim().split("\n");
+  expect(lines).toHaveLength(STAGES);
+  return { workerPid: worker.pid, pairs: lines.map((l) => l.split(" ").map(Number)) };
+}
+
+describe("the worker's spawn helper", () => {
+  it("starts the later agents from a helper whose parent is the worker", async () => {
+    // =1: whatever a fork from the worker costs on this machine (the helper starts when it is slow).
+    const { workerPid, pairs } = await runChain({ FIXPOINT_SPAWN_HELPER: "1" });
+    const [parent, grandparent] = pairs.at(-1) ?? [];
+    expect(parent).not.toBe(workerPid);
+    expect(grandparent).toBe(workerPid);
+    // One helper for the whole run.
+    const helpers = new Set(pairs.filter(([p]) => p !== workerPid).map(([p]) => p));
+    expect(helpers.size).toBe(1);
+  }, 120_000);
+
+  it("FIXPOINT_SPAWN_HELPER=0 starts every agent from the worker itself", async () => {
+    const { workerPid, pairs } = await runChain({ FIXPOINT_SPAWN_HELPER: "0" });
+    expect(pairs.every(([p]) => p === workerPid)).toBe(true);
+  }, 120_000);
+});
