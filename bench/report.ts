@@ -17,8 +17,8 @@ export function renderReport(
 
 Measured by \`${meta.command ?? "npm run bench"}\` (sources in \`bench/\`) on ${meta.date}.
 Machine: ${meta.machine}.
-One benchmark: \`npm run bench -- chain\` (keys: engine, chain, workflow, registry, work, spawn,
-prompt, status, claims, pg-claims, convergence, prompt-cache, dedup). Other sizes: \`FIXPOINT_BENCH_CHAIN=10,50\`,
+One benchmark: \`npm run bench -- chain\` (keys: engine, chain, cli-chain, workflow, registry, work,
+spawn, prompt, status, claims, pg-claims, convergence, prompt-cache, dedup). Other sizes: \`FIXPOINT_BENCH_CHAIN=10,50\`, \`FIXPOINT_BENCH_CLI_CHAIN=20,300\`,
 \`FIXPOINT_BENCH_WORKFLOW=500,50000\`, \`FIXPOINT_BENCH_FINDINGS=200,20000\`,
 \`FIXPOINT_BENCH_WORK_FINDINGS=1000,10000\`, \`FIXPOINT_BENCH_SPAWN_MIB=0,1000\`, \`FIXPOINT_BENCH_TASKS=5000\`, \`FIXPOINT_BENCH_RESOLVED=20000\`
 (the first line above names the sizes used).
@@ -50,6 +50,12 @@ Notes:
   in the last tenth, as the first stage is not in the first. The decomposition row runs, in the
   same rounds, the no-op chain once more with the stage's record (\`commitStage\`) and its saved
   agent reply (\`setMarker\`) not written: what fixpoint costs per stage besides those two writes.
+- The CLI chain benchmark runs item 4 as a user does: \`fixpoint add\` and \`fixpoint work\` (the
+  bundled CLI, SQLite, real git, a worktree) of a chain whose every stage runs a command agent,
+  \`true\` or \`sh -c 'echo x >> notes.txt'\`; per-stage time is the mean between the first and the
+  last stage's ends, as the stored stages say. Its floor is a loop in a Node process of its own
+  that runs the same command per stage, one \`git commit -qam\` after an edit, and one SQLite
+  commit (WAL, synchronous=NORMAL). 3 alternating rounds.
 - Registry work is CPU time of one fix cycle (load, three reviewers' statuses and new findings
   against the whole registry, the bounded fix section, the fix report, the drain), so other
   processes on the machine do not count against it.

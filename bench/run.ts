@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { benchChains, CHAIN_SIZES } from "./chain.js";
 import { benchClaimsSqlite } from "./claims.js";
+import { benchCliChains, CLI_CHAIN_SIZES } from "./cli-chain.js";
 import { benchConvergence } from "./convergence.js";
 import { benchDedup } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
@@ -35,6 +36,7 @@ function sizes(name: string, defaults: number[]): number[] {
 }
 const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_CHAIN",
+  "FIXPOINT_BENCH_CLI_CHAIN",
   "FIXPOINT_BENCH_FINDINGS",
   "FIXPOINT_BENCH_TASKS",
   "FIXPOINT_BENCH_RESOLVED",
@@ -46,6 +48,7 @@ const SIZE_VARS: string[] = [
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["engine", benchEngineOverhead],
   ["chain", () => benchChains(sizes("FIXPOINT_BENCH_CHAIN", CHAIN_SIZES))],
+  ["cli-chain", () => benchCliChains(sizes("FIXPOINT_BENCH_CLI_CHAIN", CLI_CHAIN_SIZES))],
   ["workflow", () => benchWorkflowSize(sizes("FIXPOINT_BENCH_WORKFLOW", WORKFLOW_SIZES))],
   ["registry", () => benchRegistry(sizes("FIXPOINT_BENCH_FINDINGS", REGISTRY_SIZES))],
   ["work", () => benchWorkCycles(sizes("FIXPOINT_BENCH_WORK_FINDINGS", WORK_CYCLE_SIZES))],

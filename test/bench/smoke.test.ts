@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { benchChains } from "../../bench/chain.js";
+import { benchCliChains } from "../../bench/cli-chain.js";
 import { benchPromptBytes } from "../../bench/prompt-bytes.js";
 import { benchPromptCache } from "../../bench/prompt-cache.js";
 import { benchRegistry } from "../../bench/registry.js";
@@ -17,10 +18,11 @@ import { benchWorkflowSize } from "../../bench/workflow-size.js";
  * is asserted here (CI machines vary); `npm run bench` measures at full size.
  */
 describe("benchmarks at smoke-test sizes", () => {
-  it("chain, registry, work, spawn, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
+  it("chain, CLI chain, registry, work, spawn, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
     expect(existsSync(fileURLToPath(new URL("../../dist/bin/fixpoint.js", import.meta.url)))).toBe(true);
     const results: BenchResult[] = [
       ...(await benchChains([3, 5])),
+      ...(await benchCliChains([4], 1)),
       ...(await benchRegistry([50, 120])),
       ...(await benchWorkCycles([30])),
       ...(await benchSpawn([0, 20], 6)),
@@ -34,14 +36,20 @@ describe("benchmarks at smoke-test sizes", () => {
     // chain (the marginal cost rows need sizes at least 50 stages apart).
     // Work: a row per size. Status: the JSON and the table. Workflows: a row per size and the
     // growth row.
-    // Spawn: a row per size and the growth row.
-    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 1 + 1 + 3 + 2 + 4);
+    // CLI chains: a row per size and kind. Spawn: a row per size and the growth row.
+    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 2 + 1 + 1 + 3 + 2 + 4);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
       expect(report).toContain(`chain of ${n} stages that each edit a file`);
     }
     expect(report).not.toContain("marginal cost per stage");
+    expect(report).toContain(
+      "through `fixpoint work` (the CLI), chain of 4 stages with a command agent that does nothing",
+    );
+    expect(report).toContain(
+      "through `fixpoint work` (the CLI), chain of 4 stages with a command agent that appends a line",
+    );
     expect(report).toContain("per-stage time at the end ÷ start of a 5-stage no-op chain");
     // The largest size up to 1,000 stages: here 5.
     expect(report).toContain("chain of 5 no-op stages, stage record and saved reply not written, ÷ floor");

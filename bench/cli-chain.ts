@@ -1,0 +1,173 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BENCH_GIT_ENV, type BenchResult, chainWorkflow, median, repoRoot } from "./util.js";
+
+/** Chain lengths of the CLI chain benchmark. */
+export const CLI_CHAIN_SIZES = [100, 1_000];
+const TARGET = 1.5;
+const ROUNDS = 3;
+const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
+const CLI = join(repoRoot(), "dist", "bin", "fixpoint.js");
+
+/** The agent of every stage, for fixpoint and the floor alike: nothing, or one line appended. */
+const AGENTS = {
+  noop: ["true"],
+  edit: ["sh", "-c", "echo x >> notes.txt"],
+} as const;
+type Kind = keyof typeof AGENTS;
+
+/**
+ * The floor, in a Node process of its own as fixpoint's worker is: per stage, the agent (a child
+ * process, given a prompt on stdin, its output read), one `git commit -qam` when it edits, and
+ * one SQLite commit of a row naming the stage and the next (WAL, synchronous=NORMAL, as
+ * fixpoint's store). Prints the time per stage, start-up excluded.
+ */
+const FLOOR = `"use strict";
+const { spawn } = require("child_process");
+const Database = require(process.env.BENCH_SQLITE);
+const [n, edit, repo, dbPath] = [Number(process.argv[1]), process.argv[2] === "edit", process.argv[3], process.argv[4]];
+const agent = JSON.parse(process.env.BENCH_AGENT);
+const db = new Database(dbPath);
+db.pragma("journal_mode = WAL");
+db.pragma("synchronous = NORMAL");
+db.exec("CREATE TABLE stages (id INTEGER PRIMARY KEY, stage TEXT NOT NULL, next TEXT NOT NULL, at INTEGER NOT NULL)");
+const insert = db.prepare("INSERT INTO stages (stage, next, at) VALUES (?, ?, ?)");
+const run = (cmd, args) => new Promise((resolve) => {
+  const c = spawn(cmd, args, { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
+  c.stdin.on("error", () => {});
+  c.stdin.end("the prompt");
+  c.stdout.resume();
+  c.stderr.resume();
+  c.on("close", resolve);
+});
+(async () => {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    await run(agent[0], agent.slice(1));
+    if (edit) await run("git", ["commit", "-qam", "stage " + i]);
+    insert.run("s" + i, "s" + (i + 1), Date.now());
+  }
+  process.stdout.write(String((performance.now() - t0) / n));
+})();
+`;
+
+function gitRepo(root: string): string {
+  const repo = join(root, "repo");
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: repo, env: { ...process.env, ...BENCH_GIT_ENV } });
+  mkdirSync(repo);
+  git("init", "-q", "-b", "main");
+  writeFileSync(join(repo, "notes.txt"), "start\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "init");
+  writeFileSync(join(repo, ".git", "info", "exclude"), "/.fixpoint/\n");
+  return repo;
+}
+
+function floorOnce(n: number, kind: Kind): number {
+  const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-cli-floor-"));
+  try {
+    const repo = gitRepo(root);
+    const r = spawnSync(process.execPath, ["-e", FLOOR, String(n), kind, repo, join(root, "floor.db")], {
+      env: {
+        ...process.env,
+        ...BENCH_GIT_ENV,
+        BENCH_SQLITE: join(repoRoot(), "node_modules", "better-sqlite3"),
+        BENCH_AGENT: JSON.stringify(AGENTS[kind]),
+      },
+      encoding: "utf8",
+    });
+    const perStage = Number(r.stdout);
+    if (r.status !== 0 || !Number.isFinite(perStage))
+      throw new Error(`floor of ${n} ${kind} stages: ${r.stderr}`);
+    return perStage;
+  } finally {
+    rmSync(root, RM);
+  }
+}
+
+interface StageJson {
+  stage: string;
+  started_at: string;
+  duration_ms: number;
+}
+
+/** `fixpoint add` + `fixpoint work` of the chain: the mean time per stage between the first and last stage's ends. */
+function fixpointOnce(n: number, kind: Kind): number {
+  const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-cli-chain-"));
+  try {
+    const repo = gitRepo(root);
+    const [command, ...args] = AGENTS[kind];
+    writeFileSync(
+      join(repo, "fixpoint.kdl"),
+      `agent "implementer" backend="command" command=${JSON.stringify(command)} ${args.map((a) => JSON.stringify(a)).join(" ")} timeout="1m"\n`,
+    );
+    mkdirSync(join(repo, ".fixpoint", "workflows"), { recursive: true });
+    writeFileSync(join(repo, ".fixpoint", "workflows", "chain.kdl"), chainWorkflow(n));
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: join(root, "home"),
+      FIXPOINT_HOME: join(root, "fh"),
+      ...BENCH_GIT_ENV,
+    };
+    const cli = (...a: string[]): string => {
+      const r = spawnSync(process.execPath, [CLI, ...a], { cwd: repo, env, maxBuffer: 1 << 30 });
+      if (r.status !== 0) throw new Error(`fixpoint ${a.join(" ")}: ${r.stderr}`);
+      return r.stdout.toString("utf8");
+    };
+    cli("add", "a chain", "--workflow", "chain");
+    cli("work");
+    const shown = JSON.parse(cli("show", "t-1", "--json")) as { stages: StageJson[] };
+    const ends = shown.stages
+      .filter((s) => s.stage !== "done")
+      .map((s) => Date.parse(s.started_at) + s.duration_ms)
+      .sort((a, b) => a - b);
+    const first = ends[0];
+    const last = ends.at(-1);
+    if (ends.length !== n || first === undefined || last === undefined)
+      throw new Error(`fixpoint ran ${ends.length} of ${n} stages`);
+    // The first stage carries the claim and the worktree; it is the start, not a sample.
+    return (last - first) / (n - 1);
+  } finally {
+    rmSync(root, RM);
+  }
+}
+
+/**
+ * Issue 10, item 4 as a user runs it: chains of stages through the bundled CLI's `fixpoint work`,
+ * each stage's agent a command (`true`, or one that appends a line to a file), against a floor
+ * loop in a Node process of its own that runs the same command and does one SQLite commit (and
+ * one `git commit` for an edit) per stage. Alternating rounds; ratios of the medians.
+ */
+export async function benchCliChains(
+  sizes: number[] = CLI_CHAIN_SIZES,
+  rounds = ROUNDS,
+): Promise<BenchResult[]> {
+  const out: BenchResult[] = [];
+  for (const kind of ["noop", "edit"] as const) {
+    for (const n of sizes) {
+      const fp: number[] = [];
+      const floor: number[] = [];
+      for (let r = 0; r < rounds; r++) {
+        fp.push(fixpointOnce(n, kind));
+        floor.push(floorOnce(n, kind));
+      }
+      const ratio = median(fp) / median(floor);
+      const agent =
+        kind === "noop"
+          ? "a command agent that does nothing (`true`)"
+          : "a command agent that appends a line to a file";
+      out.push({
+        name: `per-stage time through \`fixpoint work\` (the CLI), chain of ${n.toLocaleString("en")} stages with ${agent}, fixpoint ÷ floor`,
+        value: ratio,
+        unit: "×",
+        budget: `≤ ${TARGET}×`,
+        ok: ratio <= TARGET,
+        detail: `median per stage: fixpoint ${median(fp).toFixed(2)} ms, floor ${median(floor).toFixed(2)} ms (the same agent, 1 SQLite commit${kind === "edit" ? ", 1 `git commit -qam`" : ""}, in a Node process of its own); ${rounds} alternating rounds`,
+      });
+    }
+  }
+  return out;
+}
