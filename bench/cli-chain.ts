@@ -111,6 +111,10 @@ function fixpointOnce(n: number, kind: Kind): number {
       HOME: join(root, "home"),
       FIXPOINT_HOME: join(root, "fh"),
       ...BENCH_GIT_ENV,
+      // FIXPOINT_SPAWN_HELPER=0 compares with every child forked from the worker itself.
+      ...(process.env.FIXPOINT_SPAWN_HELPER === undefined
+        ? {}
+        : { FIXPOINT_SPAWN_HELPER: process.env.FIXPOINT_SPAWN_HELPER }),
     };
     const cli = (...a: string[]): string => {
       const r = spawnSync(process.execPath, [CLI, ...a], { cwd: repo, env, maxBuffer: 1 << 30 });

@@ -52,7 +52,6 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["workflow", () => benchWorkflowSize(sizes("FIXPOINT_BENCH_WORKFLOW", WORKFLOW_SIZES))],
   ["registry", () => benchRegistry(sizes("FIXPOINT_BENCH_FINDINGS", REGISTRY_SIZES))],
   ["work", () => benchWorkCycles(sizes("FIXPOINT_BENCH_WORK_FINDINGS", WORK_CYCLE_SIZES))],
-  ["spawn", () => benchSpawn(sizes("FIXPOINT_BENCH_SPAWN_MIB", SPAWN_MEMORY_MIB))],
   ["prompt", () => benchPromptBytes(sizes("FIXPOINT_BENCH_RESOLVED", [5_000])[0])],
   ["status", () => benchStatus(sizes("FIXPOINT_BENCH_TASKS", STATUS_SIZES))],
   ["claims", benchClaimsSqlite],
@@ -73,6 +72,8 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
       };
     },
   ],
+  // Last: it grows this process by hundreds of MiB, which would slow every later benchmark's spawns.
+  ["spawn", () => benchSpawn(sizes("FIXPOINT_BENCH_SPAWN_MIB", SPAWN_MEMORY_MIB))],
 ];
 
 async function main(): Promise<void> {
