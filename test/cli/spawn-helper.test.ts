@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { chainWorkflow } from "../../bench/util.js";
 import { createDemoRepo } from "../../src/demo/project.js";
 import { exited, isolatedEnv, runCli, startCli } from "../helpers/cli.js";
 import { makeTempDir } from "../helpers/temp.js";
@@ -11,18 +12,6 @@ import { makeTempDir } from "../helpers/temp.js";
  * command agent here writes its parent's pid and its grandparent's, read from /proc.
  */
 const STAGES = 8;
-
-function chain(n: number): string {
-  const stages = Array.from(
-    { length: n },
-    (_, i) => `    stage "s${i}" kind="agent" agent="implementer" prompt="implement"`,
-  );
-  const transitions = Array.from(
-    { length: n },
-    (_, i) => `    transition from="s${i}" to="${i + 1 < n ? `s${i + 1}` : "done"}"`,
-  );
-  return `workflow "chain" {\n    start "s0"\n${stages.join("\n")}\n    stage "done" kind="exit"\n${transitions.join("\n")}\n}\n`;
-}
 
 const AGENT =
   'cat > /dev/null; read -r a b c ppid rest < /proc/$PPID/stat; echo "$PPID $ppid" >> "$PARENTS"; echo implemented';
@@ -39,7 +28,7 @@ async function runChain(extra: Record<string, string>) {
     `agent "implementer" backend="command" command="sh" "-c" ${JSON.stringify(AGENT)} timeout="1m"\n`,
   );
   mkdirSync(join(repo, ".fixpoint", "workflows"), { recursive: true });
-  writeFileSync(join(repo, ".fixpoint", "workflows", "chain.kdl"), chain(STAGES));
+  writeFileSync(join(repo, ".fixpoint", "workflows", "chain.kdl"), chainWorkflow(STAGES));
   expect(runCli(["add", "a chain of agents", "--workflow", "chain"], { cwd: repo, env }).code).toBe(0);
   const worker = startCli(["work"], { cwd: repo, env });
   const code = await exited(worker);
