@@ -71,6 +71,11 @@ const CONFIG_VARS: Readonly<Record<string, Apply>> = {
     layer.defaults.pushRemote = value;
     return undefined;
   },
+  // Read by src/util/spawner.ts, which has no configuration; checked here so a bad value is an error.
+  FIXPOINT_SPAWN_HELPER: (_layer, value) =>
+    value === "0" || value === "1"
+      ? undefined
+      : "0 (start agents and git from this process) or 1 (always from the helper process)",
 };
 
 /** Read by `loadConfig` itself or by other parts of fixpoint; known, so never called typos. */

@@ -223,6 +223,10 @@ describe("loadConfig errors", () => {
     expect((await rejection(load({ FIXPOINT_DATABASE_URL: "mysql://x" }))).message).toContain(
       "FIXPOINT_DATABASE_URL",
     );
+    expect((await rejection(load({ FIXPOINT_SPAWN_HELPER: "yes" }))).message).toBe(
+      'FIXPOINT_SPAWN_HELPER must be 0 (start agents and git from this process) or 1 (always from the helper process), got "yes"',
+    );
+    await expect(load({ FIXPOINT_SPAWN_HELPER: "0" })).resolves.toBeDefined();
   });
 
   test("a FIXPOINT_ variable one typo from a known one is an error; unrelated ones are ignored", async () => {
