@@ -123,13 +123,8 @@ function runOnce(
       reject(new FixpointError("git", `git ${subcommand} cancelled`));
       return;
     }
-    // Through the spawner (src/util/spawner.ts): a fork from a small helper process, whose cost
-    // does not grow with this process's memory. SIGTERM on timeout or abort.
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-    }, limits.timeoutMs);
-    timer.unref();
+    // Through the spawner (src/util/spawner.ts), which sends SIGTERM on timeout or abort and says
+    // which it was.
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     startChild(
@@ -145,15 +140,11 @@ function runOnce(
       },
       {
         spawned: () => {},
-        failed: (e) => {
-          clearTimeout(timer);
-          reject(spawnFailure(e, cwd, subcommand));
-        },
+        failed: (e) => reject(spawnFailure(e, cwd, subcommand)),
         stdout: (b) => out.push(b),
         stderr: (b) => err.push(b),
-        closed: (code, signal) => {
-          clearTimeout(timer);
-          if (signal !== null && (timedOut || limits.signal.aborted)) {
+        closed: (code, signal, stopped) => {
+          if (signal !== null && stopped !== null) {
             const why = limits.signal.aborted ? "cancelled" : `timed out after ${limits.timeoutMs} ms`;
             reject(new FixpointError("git", `git ${subcommand} ${why}`));
             return;

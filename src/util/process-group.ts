@@ -36,7 +36,7 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
-/** Whether the group has any member, zombies included (EPERM: one we may not signal exists). */
+/** Whether some process, zombies included, is in the group (EPERM: one we may not signal is). */
 function anyMember(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);

@@ -42,8 +42,11 @@ export interface ChildEvents {
   failed(err: NodeJS.ErrnoException): void;
   stdout(chunk: Buffer): void;
   stderr(chunk: Buffer): void;
-  /** The child was reaped and its pipes are closed; the last event. */
-  closed(code: number | null, signal: NodeJS.Signals | null): void;
+  /**
+   * The child was reaped and its pipes are closed; the last event. `stopped` says why the spawner
+   * sent it SIGTERM (the spec's `timeout` or `signal`), null when it did not.
+   */
+  closed(code: number | null, signal: NodeJS.Signals | null, stopped: "timeout" | "abort" | null): void;
 }
 
 /** Children started here before the helper may be: a command that runs fewer never pays for it. */
@@ -90,10 +93,10 @@ export function startChild(spec: ChildSpec, events: ChildEvents): void {
 function withLimits(spec: ChildSpec, events: ChildEvents): ChildEvents {
   if (spec.timeout === undefined && spec.signal === undefined) return events;
   let pid: number | undefined;
-  let stop = false;
+  let stop: "timeout" | "abort" | null = null;
   let done = false;
   const kill = (): void => {
-    stop = true;
+    stop ??= spec.signal?.aborted === true ? "abort" : "timeout";
     if (pid === undefined || done) return;
     try {
       process.kill(pid, "SIGTERM");
@@ -113,7 +116,7 @@ function withLimits(spec: ChildSpec, events: ChildEvents): ChildEvents {
     spawned: (p) => {
       pid = p;
       events.spawned(p);
-      if (stop || spec.signal?.aborted) kill();
+      if (stop !== null || spec.signal?.aborted) kill();
     },
     failed: (e) => {
       end();
@@ -123,7 +126,7 @@ function withLimits(spec: ChildSpec, events: ChildEvents): ChildEvents {
     stderr: events.stderr,
     closed: (code, signal) => {
       end();
-      events.closed(code, signal);
+      events.closed(code, signal, stop);
     },
   };
 }
@@ -157,7 +160,7 @@ function startHere(spec: ChildSpec, events: ChildEvents): void {
   // EPIPE/ECONNRESET when the child exits without reading its input: not our failure.
   child.stdin?.on("error", () => {});
   child.stdin?.end(spec.input ?? "");
-  child.on("close", (code, signal) => events.closed(code, signal));
+  child.on("close", (code, signal) => events.closed(code, signal, null));
 }
 
 /**
@@ -297,7 +300,7 @@ class Helper {
       }
       case "closed":
         this.settle(m.id);
-        f.events.closed(m.code, m.signal);
+        f.events.closed(m.code, m.signal, null);
     }
   }
 
@@ -329,7 +332,7 @@ class Helper {
         continue;
       }
       f.events.stderr(Buffer.from(`fixpoint: ${why}\n`));
-      f.events.closed(null, null);
+      f.events.closed(null, null, null);
     }
   }
 }
