@@ -56,4 +56,28 @@ describe("agentEnvironment", () => {
     agentEnvironment(base, { X: "1" });
     expect(base).toEqual(copy);
   });
+
+  it("gives a new object each call, the same variables for the same base, whatever an earlier caller added", () => {
+    const first = agentEnvironment(base, { A: "1" });
+    first.PATH = "/changed";
+    first.ADDED = "x";
+    const second = agentEnvironment(base, {});
+    expect(second).not.toBe(first);
+    expect(second.PATH).toBe("/usr/bin");
+    expect("ADDED" in second || "A" in second).toBe(false);
+    expect(agentEnvironment(base, {}, { passGithubToken: true }).GITHUB_TOKEN).toBe("ghp_secret");
+    expect(agentEnvironment(base, {}).GITHUB_TOKEN).toBeUndefined();
+  });
+
+  it("reads process.env afresh on every call", () => {
+    const name = "FIXPOINT_ENV_TEST_VALUE";
+    process.env[name] = "one";
+    try {
+      expect(agentEnvironment(process.env, {})[name]).toBe("one");
+      process.env[name] = "two";
+      expect(agentEnvironment(process.env, {})[name]).toBe("two");
+    } finally {
+      delete process.env[name];
+    }
+  });
 });

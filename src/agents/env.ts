@@ -23,18 +23,38 @@ export function isFixpointSecret(name: string, value: string): boolean {
   return SECRET_NAME.test(name) || URL_WITH_PASSWORD.test(value);
 }
 
+/**
+ * `base` filtered, per base object and GitHub-token choice: a worker passes the same snapshot of
+ * its environment to every agent (app/engine-deps.ts), and filtering it for each agent call was a
+ * tenth of a no-op stage's time through the CLI (issue 10). `process.env` itself is never
+ * remembered: it can change.
+ */
+const filteredBases = [
+  new WeakMap<NodeJS.ProcessEnv, NodeJS.ProcessEnv>(),
+  new WeakMap<NodeJS.ProcessEnv, NodeJS.ProcessEnv>(),
+];
+
+function filteredBase(base: NodeJS.ProcessEnv, passGithubToken: boolean): NodeJS.ProcessEnv {
+  const cache = filteredBases[passGithubToken ? 1 : 0] as WeakMap<NodeJS.ProcessEnv, NodeJS.ProcessEnv>;
+  const known = cache.get(base);
+  if (known !== undefined) return known;
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (value === undefined) continue;
+    if (!passGithubToken && GITHUB_TOKEN_VARS.includes(name)) continue;
+    if (isFixpointSecret(name, value)) continue;
+    env[name] = value;
+  }
+  if (base !== process.env) cache.set(base, env);
+  return env;
+}
+
+/** A new object each call: the caller may add to it. */
 export function agentEnvironment(
   base: NodeJS.ProcessEnv,
   extra: Record<string, string>,
   opts: AgentEnvironmentOptions = {},
 ): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(base)) {
-    if (value === undefined) continue;
-    if (!opts.passGithubToken && GITHUB_TOKEN_VARS.includes(name)) continue;
-    if (isFixpointSecret(name, value)) continue;
-    env[name] = value;
-  }
   // The agent's configured env wins: it is how a config deliberately passes a secret on.
-  return Object.assign(env, extra);
+  return Object.assign({}, filteredBase(base, opts.passGithubToken === true), extra);
 }

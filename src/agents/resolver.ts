@@ -19,7 +19,7 @@ export interface AgentResolverOptions {
  * The backends this module knows. The CLI backends (claude-code, codex, pi) and the HTTP ones
  * live in their own files; a build that has them spreads their factories over this map.
  */
-export function defaultFactories(): BackendFactories {
+export function defaultFactories(opts: { baseEnv?: NodeJS.ProcessEnv } = {}): BackendFactories {
   return {
     command: (agent) => {
       if (!agent.command || agent.command.length === 0) {
@@ -28,7 +28,10 @@ export function defaultFactories(): BackendFactories {
           `agent \`${agent.name}\` uses backend "command" but has no command`,
         );
       }
-      return createCommandBackend({ command: agent.command });
+      return createCommandBackend({
+        command: agent.command,
+        ...(opts.baseEnv ? { baseEnv: opts.baseEnv } : {}),
+      });
     },
     scripted: (agent) => {
       if (!agent.script) {

@@ -9,8 +9,14 @@ import type { AgentBackend, AgentRequest, AgentResult } from "../domain/agent.js
  * which failed because the session it was asked to continue no longer exists says so with the
  * failure kind `session_not_found`; the engine then starts a fresh session (agent-turn.ts).
  */
-export function cliFactoriesOrEmpty(config: Pick<Config, "prices">): BackendFactories {
-  const base = cliFactories({ prices: config.prices });
+export function cliFactoriesOrEmpty(
+  config: Pick<Config, "prices">,
+  baseEnv?: NodeJS.ProcessEnv,
+): BackendFactories {
+  const base = cliFactories({
+    prices: config.prices,
+    ...(baseEnv ? { cliDeps: { baseEnv }, httpDeps: { baseEnv } } : {}),
+  });
   const out: BackendFactories = {};
   for (const [kind, make] of Object.entries(base)) {
     if (!make) continue;

@@ -29,7 +29,10 @@ export async function buildEngineDeps(
   listener: EngineListener,
   wiring: EngineWiring = {},
 ): Promise<EngineDeps> {
-  const factories = { ...cliFactoriesOrEmpty(ctx.config), ...defaultFactories() };
+  // Agents get the environment as the worker started, read once: scanning `process.env` for each
+  // agent call cost a tenth of a no-op stage (issue 10). fixpoint never changes its environment.
+  const baseEnv = { ...process.env };
+  const factories = { ...cliFactoriesOrEmpty(ctx.config, baseEnv), ...defaultFactories({ baseEnv }) };
   const configured = await createAgentResolver(ctx.config, { factories, overrides: wiring.overrides });
   const agents = wiring.agents
     ? withCustomAgents(configured, ctx.config, wiring.agents, wiring.overrides)

@@ -403,7 +403,8 @@ export interface StageCommit {
   /** Full rows, upserted by (taskId, id). */
   findings: Finding[];
   events: NewTaskEvent[];
-  task: TaskPatch;
+  /** The task row's changes; null leaves the row as it is (engine/task-position.ts). */
+  task: TaskPatch | null;
   now: number;
   /**
    * Learnings the stage taught (`add`, e.g. a refuted finding) and the hits of learnings that

@@ -60,6 +60,8 @@ export interface StageContext {
   deps: EngineDeps;
   /** The run's writes off the critical path (agent transcripts' files); absent: none deferred. */
   writes?: PendingWrites;
+  /** RunEnv.savedTurns: absent or null, saved turns are looked for in the store. */
+  savedTurns?: Set<string> | null;
 }
 
 export interface StageResult {

@@ -173,7 +173,11 @@ export async function recordStage(
     findings: drained.findings,
     events: [...drained.events.map((e) => ({ ...e, runId })), ...built.events],
     ...(hasLearnings(drained.learnings) ? { learnings: drained.learnings } : {}),
-    task: { cycle: relCycle(state), currentStage: state.next, ...opts.task },
+    task: await env.position.forRecord(
+      { cycle: relCycle(state), currentStage: state.next, ...opts.task },
+      built.stage.endedAt,
+      opts.task !== undefined,
+    ),
     now: built.stage.endedAt,
   };
   // The remote gets the commit before the checkpoint naming it exists (branch-sync.ts).

@@ -6,6 +6,7 @@ import type { CounterLog } from "./checkpoint.js";
 import type { EngineDeps } from "./deps.js";
 import type { PendingWrites } from "./pending-writes.js";
 import type { RunState } from "./state.js";
+import type { TaskPosition } from "./task-position.js";
 
 /** What every part of one run shares: the task, its run, workflow, registry and worktree. */
 export interface RunEnv {
@@ -27,6 +28,13 @@ export interface RunEnv {
   redactEnv: NodeJS.ProcessEnv;
   /** Files the run's stages write in the background; the run waits for them before it returns. */
   writes: PendingWrites;
+  /** The task row's current stage and cycle, written at most every 250 ms (task-position.ts). */
+  position: TaskPosition;
+  /**
+   * For a run this process created: the keys of the turns it saved, the only ones the run has, so
+   * a stage need not look for saved turns under any other key. Null for a run that existed before.
+   */
+  savedTurns: Set<string> | null;
 }
 
 /** How a run ended, before it is turned into a verdict. */

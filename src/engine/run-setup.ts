@@ -29,6 +29,8 @@ export interface RunPlan {
   state: RunState;
   /** True when an interrupted run continues from its checkpoint. */
   resumed: boolean;
+  /** True when the run was created here, now: no turn of it was saved before (turns.ts). */
+  fresh?: boolean;
   /**
    * Set when the run's last checkpoint has no next stage but its end was never written (a
    * checkpoint from before the end of a run became one transaction, or a worker killed between
@@ -87,7 +89,7 @@ export async function planRun(task: Task, workflow: Workflow, deps: EngineDeps):
     { fence: deps.lease },
   );
   crashPoint("run-started");
-  return { run, state, resumed: false, counters: newCounterLog() };
+  return { run, state, resumed: false, fresh: true, counters: newCounterLog() };
 }
 
 /**

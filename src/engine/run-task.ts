@@ -20,6 +20,7 @@ import { ensureTaskWorktree, planRun, type RunPlan, saveInterruptedWork } from "
 import { runSingleStage } from "./single.js";
 import type { RunState } from "./state.js";
 import { type StageFacts, type StepOutput, type StepState, step } from "./step.js";
+import { TaskPosition } from "./task-position.js";
 import { hasSavedTurns } from "./turns.js";
 
 export interface RunTaskOptions {
@@ -58,6 +59,7 @@ async function runClaimedTask(
   try {
     return await runOpened(env, { plan, pricing, budget }, ctl, drain);
   } finally {
+    await env.position.stop();
     await env.writes.settle();
   }
 }
@@ -130,6 +132,10 @@ async function openRun(
     counters: plan.counters,
     redactEnv: { ...process.env },
     writes: new PendingWrites(),
+    savedTurns: plan.fresh === true ? new Set() : null,
+    position: new TaskPosition(async (patch, now) => {
+      await deps.store.transaction((tx) => tx.updateTask(task.id, patch, now), { fence: deps.lease });
+    }),
   };
   if (branch) env.branch = branch;
   return { env, plan, pricing, budget };
@@ -266,6 +272,7 @@ function stageContext(env: RunEnv, stage: StageDef, run: RunState, signal: Abort
     signal,
     deps: env.deps,
     writes: env.writes,
+    savedTurns: env.savedTurns,
   };
 }
 

@@ -34,7 +34,10 @@ function visitKey(ctx: Pick<StageContext, "state" | "visit">): string {
 
 /** The saved replies of this visit of the stage, by attempt number (empty when none). */
 export async function loadTurns(ctx: StageContext, stageId: string): Promise<Map<number, AgentResult>> {
-  const raw = await ctx.deps.store.getMarker(markerKey(ctx, stageId));
+  const key = markerKey(ctx, stageId);
+  // A run made by this process has only the turns it saved itself: no read for the others.
+  if (ctx.savedTurns && !ctx.savedTurns.has(key)) return new Map();
+  const raw = await ctx.deps.store.getMarker(key);
   const saved = parseSaved(raw);
   const out = new Map<number, AgentResult>();
   if (saved === null || saved.visit !== visitKey(ctx)) return out;
@@ -64,9 +67,12 @@ export async function saveTurn(
     value = { visit: visitKey(ctx), turns } as unknown as JsonObject;
   }
   const now = ctx.deps.clock.now();
+  const key = markerKey(ctx, stageId);
+  // Noted before the write: a write that fails may still have been committed.
+  if (value !== null) ctx.savedTurns?.add(key);
   await ctx.deps.store.transaction(
     async (tx) => {
-      if (value !== null) await tx.setMarker(markerKey(ctx, stageId), value, now);
+      if (value !== null) await tx.setMarker(key, value, now);
       if (transcript !== null) await tx.saveArtifact(transcript, now);
     },
     { fence: ctx.deps.lease },

@@ -150,7 +150,7 @@ class PgOps extends PgRecordOps implements StoreOps {
       }
       await ops.upsertFindings(c.taskId, c.findings);
       await ops.insertEvents(c.events, c.now);
-      await ops.patchTask(c.taskId, c.task, c.now);
+      if (c.task !== null) await ops.patchTask(c.taskId, c.task, c.now);
       for (const l of c.learnings?.add ?? []) await ops.addLearning(l);
       for (const id of c.learnings?.hits ?? []) await ops.recordLearningHit(id, c.now);
       return saved;

@@ -172,7 +172,7 @@ class SqliteStore extends SqliteTaskOps implements Store {
       }
       this.upsertFindings(c.taskId, c.findings);
       this.insertEvents(c.events, c.now);
-      this.patchTaskQuietly(c.taskId, c.task, c.now);
+      if (c.task !== null) this.patchTaskQuietly(c.taskId, c.task, c.now);
       for (const l of c.learnings?.add ?? []) this.sql.get(INSERT_LEARNING, learningValues(l));
       for (const id of c.learnings?.hits ?? []) this.hitLearning(id, c.now);
       return c.stage === null || id === null ? null : { ...c.stage, usage: { ...c.stage.usage }, id };
