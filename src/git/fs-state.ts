@@ -1,4 +1,5 @@
 import {
+  type BigIntStats,
   type Dirent,
   existsSync,
   lstatSync,
@@ -140,24 +141,93 @@ export function indexStamp(top: string): string | null {
   return s ? `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}` : "none";
 }
 
+/**
+ * A file's identity and times, or "none" when it is missing; null when the file changed too
+ * recently to be told apart from a change to come (below).
+ */
+function settledStamp(path: string, readAt: bigint): string | null {
+  let s: BigIntStats | undefined;
+  try {
+    s = statSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
+  if (!s) return "none";
+  // File times come from a clock that advances a tick (up to 10 ms) at a time: a file changed in
+  // place within the tick it was read in can keep its size and times. Like git's "racily clean"
+  // entries, one changed that recently is never trusted from its stamp.
+  const changed = s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs;
+  if (changed >= readAt - RACY_NS) return null;
+  return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+/** How recent a change makes a stamp untrustworthy: several ticks of the coarsest file clock. */
+const RACY_NS = 50_000_000n;
+
+/**
+ * HEAD as last read, per git folder, with the stamps of the files it was read from (HEAD, the
+ * branch's loose ref, packed-refs when there is no loose one): while none has changed, HEAD is
+ * what it was, told by two or three stats instead of reading two files (a no-op stage asks
+ * twice; issue 10).
+ */
+const heads = new Map<string, { files: string[]; stamps: string[]; sha: string }>();
+
 /** HEAD's commit sha for the worktree whose top level is `top`, or null to ask git. */
 export function readHead(top: string): string | null {
   const gitDir = gitDirOf(top);
   if (gitDir === null) return null;
-  const head = readText(join(gitDir, "HEAD"))?.trim();
-  if (!head) return null;
-  if (SHA.test(head)) return head;
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const known = heads.get(gitDir);
+  if (known !== undefined) {
+    if (known.files.every((f, i) => settledStamp(f, now) === known.stamps[i])) return known.sha;
+    heads.delete(gitDir);
+  }
+  const read = readHeadFiles(gitDir, now);
+  if (read.sha !== null && read.stamps !== null) {
+    if (heads.size > 1000) heads.clear();
+    heads.set(gitDir, { files: read.files, stamps: read.stamps, sha: read.sha });
+  }
+  return read.sha;
+}
+
+/**
+ * HEAD's sha read from the files, each stamped before it is read (a change after its stamp shows
+ * as another stamp next time). `stamps` is null when the answer must not be remembered: a file
+ * changed too recently, or HEAD names something other than a branch.
+ */
+function readHeadFiles(
+  gitDir: string,
+  now: bigint,
+): { sha: string | null; files: string[]; stamps: string[] | null } {
+  const files: string[] = [];
+  let stamps: string[] | null = [];
+  const stamp = (path: string): void => {
+    files.push(path);
+    const s = stamps === null ? null : settledStamp(path, now);
+    if (s === null) stamps = null;
+    else stamps?.push(s);
+  };
+  const none = { sha: null, files, stamps: null };
+  const headPath = join(gitDir, "HEAD");
+  stamp(headPath);
+  const head = readText(headPath)?.trim();
+  if (!head) return none;
+  if (SHA.test(head)) return { sha: head, files, stamps };
   const m = /^ref: (refs\/[^\s]+)$/.exec(head);
-  if (!m?.[1]) return null;
+  if (!m?.[1]) return none;
   const ref = m[1];
   const commonDir = commonDirOf(gitDir);
+  const branch = ref.startsWith("refs/heads/");
   // Branches live in the common folder; per-worktree refs (refs/bisect, refs/worktree) in the own.
-  for (const dir of ref.startsWith("refs/heads/") ? [commonDir] : [gitDir, commonDir]) {
-    const loose = readText(join(dir, ref))?.trim();
-    if (loose !== undefined && SHA.test(loose)) return loose;
+  for (const dir of branch ? [commonDir] : [gitDir, commonDir]) {
+    const path = join(dir, ref);
+    if (branch) stamp(path);
+    const loose = readText(path)?.trim();
+    if (loose !== undefined && SHA.test(loose)) return { sha: loose, files, stamps: branch ? stamps : null };
   }
+  if (branch) stamp(join(commonDir, "packed-refs"));
   const packed = refFromPacked(commonDir, ref);
-  return packed !== null && SHA.test(packed) ? packed : null;
+  return packed !== null && SHA.test(packed) ? { sha: packed, files, stamps: branch ? stamps : null } : none;
 }
 
 /** Above this many entries a walk costs more than one `git status`: give up and let git answer. */
