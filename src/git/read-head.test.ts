@@ -82,8 +82,7 @@ describe("readHead: HEAD's commit read from the files", () => {
           else if (o === "reset") {
             if (Number(repo.git(["rev-list", "--count", "HEAD"], place)) > 1)
               repo.git(["reset", "-q", "--soft", "HEAD~1"], place);
-          }
-          else if (o === "switch") {
+          } else if (o === "switch") {
             const on = repo.git(["rev-parse", "--abbrev-ref", "HEAD"], place);
             repo.git(["switch", "-q", "--discard-changes", on === "w0" ? "w1" : "w0"], place);
           } else if (o === "pack") repo.git(["pack-refs", "--all", "--prune"], place);

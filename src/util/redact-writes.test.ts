@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redactWrites } from "./redact-writes.js";
 
@@ -50,5 +51,47 @@ describe("redactWrites", () => {
     const port = wrapped();
     await port.transaction((tx) => tx.replyToReviewComment(1, 2, TOKEN));
     expect(port.posted()).toEqual([{ n: 1, commentId: 2, body: "[REDACTED]" }]);
+  });
+
+  it("whatever the shape of a write's argument: no token reaches the port, identity fields and the caller's value stay as they were", async () => {
+    const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constant(TOKEN), fc.constant(`x ${TOKEN} y`));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        text,
+        fc.integer(),
+        fc.constant(null),
+        fc.array(tie("node"), { maxLength: 4 }),
+        fc.dictionary(fc.constantFrom("head", "body", "title", "x"), tie("node"), { maxKeys: 4 }),
+      ),
+    })).node;
+    await fc.assert(
+      fc.asyncProperty(value, async (v) => {
+        const port = wrapped();
+        const before = JSON.stringify(v);
+        await port.createPull(v as never);
+        expect(JSON.stringify(v)).toBe(before);
+        const sent = port.posted()[0];
+        const heads: unknown[] = [];
+        const visit = (x: unknown, key?: string): void => {
+          if (key === "head") return void heads.push(x);
+          if (typeof x === "string") expect(x).not.toContain(TOKEN);
+          else if (Array.isArray(x)) for (const y of x) visit(y);
+          else if (x && typeof x === "object") for (const [k, y] of Object.entries(x)) visit(y, k);
+        };
+        visit(sent);
+        const originalHeads: unknown[] = [];
+        const collect = (x: unknown, key?: string): void => {
+          if (key === "head") return void originalHeads.push(x);
+          if (Array.isArray(x)) for (const y of x) collect(y);
+          else if (x && typeof x === "object") for (const [k, y] of Object.entries(x)) collect(y, k);
+        };
+        collect(v);
+        expect(heads).toEqual(originalHeads);
+        // Nothing to hide: the value itself goes through, not a copy.
+        if (!before.includes("ghp_")) expect(sent).toBe(v);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

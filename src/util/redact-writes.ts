@@ -15,15 +15,29 @@ export function redactWrites<T extends object>(
   // each string written cost more than the write itself. fixpoint never changes its own
   // environment while it runs; a wrapped port sees the values it was created with.
   const env = opts.env === undefined || opts.env === process.env ? { ...process.env } : opts.env;
+  // Returns `value` itself when nothing in it changed: a stage's commit is written every stage,
+  // and copying every object of it was most of this wrapper's cost (issue 10).
   const arg = (value: unknown): unknown => {
     if (typeof value === "string") return redactDeep(value, env);
     if (value === null || typeof value !== "object") return value;
-    if (Array.isArray(value)) return value.map(arg);
+    if (Array.isArray(value)) {
+      let out: unknown[] | null = null;
+      for (let i = 0; i < value.length; i++) {
+        const r = arg(value[i]);
+        if (r !== value[i]) (out ??= value.slice())[i] = r;
+      }
+      return out ?? value;
+    }
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return value;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = opts.identityKeys.has(k) ? v : arg(v);
-    return out;
+    let out: Record<string, unknown> | null = null;
+    for (const k in value) {
+      if (!Object.hasOwn(value, k) || opts.identityKeys.has(k)) continue;
+      const v = (value as Record<string, unknown>)[k];
+      const r = arg(v);
+      if (r !== v) (out ??= { ...value })[k] = r;
+    }
+    return out ?? value;
   };
   const wrap = <U extends object>(obj: U): U =>
     new Proxy(obj, {
