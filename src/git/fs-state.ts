@@ -156,8 +156,8 @@ function settledStamp(path: string, readAt: bigint): string | null {
   // File times come from a clock that advances a tick (up to 10 ms) at a time: a file changed in
   // place within the tick it was read in can keep its size and times. Like git's "racily clean"
   // entries, one changed that recently is never trusted from its stamp.
-  const changed = s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs;
-  if (changed >= readAt - RACY_NS) return null;
+  const recent = readAt - RACY_NS;
+  if (s.mtimeNs >= recent || s.ctimeNs >= recent) return null;
   return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
 

@@ -24,7 +24,9 @@ export function redactWrites<T extends object>(
       let out: unknown[] | null = null;
       for (let i = 0; i < value.length; i++) {
         const r = arg(value[i]);
-        if (r !== value[i]) (out ??= value.slice())[i] = r;
+        if (r === value[i]) continue;
+        out ??= value.slice();
+        out[i] = r;
       }
       return out ?? value;
     }
@@ -35,7 +37,9 @@ export function redactWrites<T extends object>(
       if (!Object.hasOwn(value, k) || opts.identityKeys.has(k)) continue;
       const v = (value as Record<string, unknown>)[k];
       const r = arg(v);
-      if (r !== v) (out ??= { ...value })[k] = r;
+      if (r === v) continue;
+      out ??= { ...value };
+      out[k] = r;
     }
     return out ?? value;
   };
