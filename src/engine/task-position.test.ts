@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { TaskPatch } from "../domain/store.js";
 import { TaskPosition } from "./task-position.js";
 
+const at = (stage: string): TaskPatch => ({ currentStage: stage, cycle: 0 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** A position writer whose writes are recorded and can be held open. */
 function recorder() {
   const written: { patch: TaskPatch; now: number }[] = [];
@@ -22,49 +25,47 @@ function recorder() {
   };
 }
 
-const at = (stage: string): TaskPatch => ({ currentStage: stage, cycle: 0 });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * A TaskPosition on a clock the test moves, after two records 1 ms apart: s0 carried by its
+ * record, s1 left to the timer.
+ */
+async function afterTwoRecords(everyMs: number, write = recorder().write) {
+  const clock = { now: 0 };
+  const position = new TaskPosition(write, everyMs, () => clock.now);
+  expect(await position.forRecord(at("s0"), 1)).toEqual(at("s0"));
+  clock.now = 1;
+  expect(await position.forRecord(at("s1"), 2)).toBeNull();
+  return { position, clock };
+}
 
 describe("TaskPosition", () => {
   it("lets a record carry the position once per interval and writes the latest one left over after it", async () => {
-    let clock = 0;
     const w = recorder();
-    const position = new TaskPosition(w.write, 40, () => clock);
-    expect(await position.forRecord(at("s0"), 1)).toEqual(at("s0"));
-    clock = 5;
-    expect(await position.forRecord(at("s1"), 2)).toBeNull();
-    clock = 10;
+    const { position, clock } = await afterTwoRecords(40, w.write);
+    clock.now = 10;
     expect(await position.forRecord(at("s2"), 3)).toBeNull();
     expect(w.written).toEqual([]);
     await sleep(80);
     // The timer wrote the newest position, once, with its record's time.
     expect(w.written).toEqual([{ patch: at("s2"), now: 3 }]);
-    clock = 200;
+    clock.now = 200;
     expect(await position.forRecord(at("s3"), 4)).toEqual(at("s3"));
     await sleep(60);
     expect(w.written).toHaveLength(1);
   });
 
   it("a record due again takes over the position the timer would have written", async () => {
-    let clock = 0;
     const w = recorder();
-    const position = new TaskPosition(w.write, 1_000, () => clock);
-    await position.forRecord(at("s0"), 1);
-    clock = 10;
-    expect(await position.forRecord(at("s1"), 2)).toBeNull();
-    clock = 1_500;
+    const { position, clock } = await afterTwoRecords(1_000, w.write);
+    clock.now = 1_500;
     expect(await position.forRecord(at("s2"), 3)).toEqual(at("s2"));
     await position.stop();
     expect(w.written).toEqual([]);
   });
 
   it("an urgent patch is carried at once, after a position still being written, never before it", async () => {
-    let clock = 0;
     const w = recorder();
-    const position = new TaskPosition(w.write, 20, () => clock);
-    await position.forRecord(at("s0"), 1);
-    clock = 1;
-    expect(await position.forRecord(at("s1"), 2)).toBeNull();
+    const { position } = await afterTwoRecords(20, w.write);
     w.holdNext();
     await sleep(50);
     expect(w.written).toEqual([]);
@@ -80,34 +81,22 @@ describe("TaskPosition", () => {
   });
 
   it("after stop nothing more is written: the run's end writes the row itself", async () => {
-    let clock = 0;
     const w = recorder();
-    const position = new TaskPosition(w.write, 20, () => clock);
-    await position.forRecord(at("s0"), 1);
-    clock = 1;
-    expect(await position.forRecord(at("s1"), 2)).toBeNull();
+    const { position } = await afterTwoRecords(20, w.write);
     await position.stop();
     await sleep(50);
     expect(w.written).toEqual([]);
   });
 
   it("a failed write is not retried and does not stop later records", async () => {
-    let clock = 0;
     let calls = 0;
-    const position = new TaskPosition(
-      async () => {
-        calls++;
-        throw new Error("lease lost");
-      },
-      20,
-      () => clock,
-    );
-    await position.forRecord(at("s0"), 1);
-    clock = 1;
-    await position.forRecord(at("s1"), 2);
+    const { position, clock } = await afterTwoRecords(20, async () => {
+      calls++;
+      throw new Error("lease lost");
+    });
     await sleep(50);
     expect(calls).toBe(1);
-    clock = 100;
+    clock.now = 100;
     expect(await position.forRecord(at("s2"), 3)).toEqual(at("s2"));
   });
 });

@@ -1,22 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { chainWorkflow } from "../../bench/util.js";
 import { harnessPerTest } from "../helpers/engine-harness.js";
 
 const harness = harnessPerTest();
-
-/** s0 … s{n-1} in a row, each an agent stage of `implementer`. */
-function chain(n: number): string {
-  const stages = Array.from(
-    { length: n },
-    (_, i) => `  stage "s${i}" kind="agent" agent="implementer" prompt="implement"`,
-  );
-  const edges = Array.from(
-    { length: n },
-    (_, i) => `  transition from="s${i}" to="${i + 1 < n ? `s${i + 1}` : "done"}"`,
-  );
-  return `workflow "chain" {\n  start "s0"\n${stages.join("\n")}\n  stage "done" kind="exit"\n${edges.join("\n")}\n}\n`;
-}
 
 describe("the task's current stage while it runs", () => {
   it("shows a long stage that follows fast ones while it runs, and nothing once the task is done", async () => {
@@ -40,7 +28,7 @@ describe("the task's current stage while it runs", () => {
     });
     const dir = join(h.root, ".fixpoint", "workflows");
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "chain.kdl"), chain(n));
+    writeFileSync(join(dir, "chain.kdl"), chainWorkflow(n));
     const t = await h.addTask({ workflow: "chain" });
     const summary = await h.runAll();
 
