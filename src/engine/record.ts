@@ -149,9 +149,10 @@ function stageEvents(
 }
 
 /**
- * The one durable write per stage: the stage record, the registry changes with their events, the
- * checkpoint (including the next stage) and the task's position — in a single fenced transaction,
- * so a killed worker resumes exactly after the last stage it finished.
+ * The one durable write per stage: the stage record, the registry changes with their events and
+ * the checkpoint (including the next stage) in a single fenced transaction, so a killed worker
+ * resumes exactly after the last stage it finished. The task row's position (shown, never decided
+ * from) goes with it when due (task-position.ts); a pause's status and reason always do.
  */
 export async function recordStage(
   env: RunEnv,
