@@ -90,11 +90,6 @@ function progressLine(request: AgentRequest, env: NodeJS.ProcessEnv): (line: str
   };
 }
 
-function hasAny(o: Record<string, string>): boolean {
-  for (const _ in o) return true;
-  return false;
-}
-
 export function createCommandBackend(opts: CommandBackendOptions): AgentBackend {
   const runner = opts.runner ?? createProcessRunner();
   const [first, ...fixedArgs] = opts.command;
@@ -107,7 +102,7 @@ export function createCommandBackend(opts: CommandBackendOptions): AgentBackend 
     // Redact with the unfiltered environment too: a withheld token must not leak via output. The
     // variables set per call (FIXPOINT_TASK_ID, …) are no secrets; the agent's configured env
     // may be. Without one, the base itself, whose secrets redaction remembers (redact.ts).
-    const redactEnv = hasAny(request.env) ? { ...baseEnv, ...request.env } : baseEnv;
+    const redactEnv = Object.keys(request.env).length > 0 ? { ...baseEnv, ...request.env } : baseEnv;
     const res = await runner.run({
       command: executable,
       args: [...fixedArgs, ...(request.extraArgs ?? [])],

@@ -138,7 +138,12 @@ export function indexStamp(top: string): string | null {
   const gitDir = gitDirOf(top);
   if (gitDir === null) return null;
   const s = statSync(join(gitDir, "index"), { bigint: true, throwIfNoEntry: false });
-  return s ? `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}` : "none";
+  return s ? stampOf(s) : "none";
+}
+
+/** A file's size, times and inode: a file written again, in place or replaced, has another one. */
+function stampOf(s: BigIntStats): string {
+  return `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}`;
 }
 
 /**
@@ -158,7 +163,7 @@ function settledStamp(path: string, readAt: bigint): string | null {
   // entries, one changed that recently is never trusted from its stamp.
   const recent = readAt - RACY_NS;
   if (s.mtimeNs >= recent || s.ctimeNs >= recent) return null;
-  return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  return stampOf(s);
 }
 
 /** How recent a change makes a stamp untrustworthy: several ticks of the coarsest file clock. */

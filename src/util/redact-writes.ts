@@ -15,34 +15,7 @@ export function redactWrites<T extends object>(
   // each string written cost more than the write itself. fixpoint never changes its own
   // environment while it runs; a wrapped port sees the values it was created with.
   const env = opts.env === undefined || opts.env === process.env ? { ...process.env } : opts.env;
-  // Returns `value` itself when nothing in it changed: a stage's commit is written every stage,
-  // and copying every object of it was most of this wrapper's cost (issue 10).
-  const arg = (value: unknown): unknown => {
-    if (typeof value === "string") return redactDeep(value, env);
-    if (value === null || typeof value !== "object") return value;
-    if (Array.isArray(value)) {
-      let out: unknown[] | null = null;
-      for (let i = 0; i < value.length; i++) {
-        const r = arg(value[i]);
-        if (r === value[i]) continue;
-        out ??= value.slice();
-        out[i] = r;
-      }
-      return out ?? value;
-    }
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) return value;
-    let out: Record<string, unknown> | null = null;
-    for (const k in value) {
-      if (!Object.hasOwn(value, k) || opts.identityKeys.has(k)) continue;
-      const v = (value as Record<string, unknown>)[k];
-      const r = arg(v);
-      if (r === v) continue;
-      out ??= { ...value };
-      out[k] = r;
-    }
-    return out ?? value;
-  };
+  const arg = (value: unknown): unknown => redactDeep(value, env, opts.identityKeys);
   const wrap = <U extends object>(obj: U): U =>
     new Proxy(obj, {
       get(o, prop, receiver) {

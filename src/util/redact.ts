@@ -187,37 +187,52 @@ function redactTokenShapes(text: string): string {
 }
 
 /**
- * Redacts every string inside a JSON-like value (objects, arrays), leaving keys and non-strings
- * as they are. Returns the same object when nothing changed, so callers can skip copies.
+ * Redacts every string inside a JSON-like value (objects, arrays), leaving keys, non-strings and
+ * the values under `keep` (ids, paths: anything that must stay exact) as they are. Returns the
+ * value itself when nothing changed, and copies only the objects on the way to a change: a store
+ * write passes through here each stage (util/redact-writes.ts).
  */
-export function redactDeep<T>(value: T, env: NodeJS.ProcessEnv = process.env): T {
-  return redactValue(value, env, 0) as T;
+export function redactDeep<T>(
+  value: T,
+  env: NodeJS.ProcessEnv = process.env,
+  keep: ReadonlySet<string> = NO_KEYS,
+): T {
+  return redactValue(value, env, keep, 0) as T;
 }
 
+const NO_KEYS: ReadonlySet<string> = new Set();
 const MAX_DEPTH = 64;
 
-function redactValue(value: unknown, env: NodeJS.ProcessEnv, depth: number): unknown {
+function redactValue(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  keep: ReadonlySet<string>,
+  depth: number,
+): unknown {
   if (typeof value === "string") return redactSecrets(value, env);
   if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return value;
   if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((v) => {
-      const r = redactValue(v, env, depth + 1);
-      if (r !== v) changed = true;
-      return r;
-    });
-    return changed ? out : value;
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const r = redactValue(value[i], env, keep, depth + 1);
+      if (r === value[i]) continue;
+      out ??= value.slice();
+      out[i] = r;
+    }
+    return out ?? value;
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
-  let changed = false;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    const r = redactValue(v, env, depth + 1);
-    if (r !== v) changed = true;
+  let out: Record<string, unknown> | null = null;
+  for (const k in value) {
+    if (!Object.hasOwn(value, k) || keep.has(k)) continue;
+    const v = (value as Record<string, unknown>)[k];
+    const r = redactValue(v, env, keep, depth + 1);
+    if (r === v) continue;
+    out ??= { ...value };
     out[k] = r;
   }
-  return changed ? out : value;
+  return out ?? value;
 }
 
 /**
