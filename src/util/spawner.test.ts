@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runChild } from "../../test/helpers/child-run.js";
 import {
   type ChildSpec,
   HELPER_ABOVE_MS,
@@ -11,44 +12,8 @@ import {
 // Whatever a fork from this test process costs, the helper is used (see wantsHelper below).
 process.env.FIXPOINT_SPAWN_HELPER = "1";
 
-interface Ended {
-  pid?: number;
-  failed?: NodeJS.ErrnoException;
-  stdout: string;
-  stderr: string;
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-function run(spec: Partial<ChildSpec> & { args: string[] }, onSpawn?: (pid: number) => void): Promise<Ended> {
-  return new Promise((resolve) => {
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let pid: number | undefined;
-    const ended = (code: number | null, signal: NodeJS.Signals | null, failed?: NodeJS.ErrnoException) =>
-      resolve({
-        ...(pid === undefined ? {} : { pid }),
-        ...(failed === undefined ? {} : { failed }),
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-        code,
-        signal,
-      });
-    startChild(
-      { command: "sh", cwd: process.cwd(), env: process.env, detached: false, ...spec },
-      {
-        spawned: (p) => {
-          pid = p;
-          onSpawn?.(p);
-        },
-        failed: (e) => ended(null, null, e),
-        stdout: (b) => out.push(b),
-        stderr: (b) => err.push(b),
-        closed: (code, signal) => ended(code, signal),
-      },
-    );
-  });
-}
+const run = (spec: Partial<ChildSpec> & { args: string[] }, onSpawn?: (pid: number) => void) =>
+  runChild(startChild, spec, onSpawn);
 
 /** Spawns until the helper reports ready (it starts after STARTS_BEFORE_HELPER spawns). */
 async function helperReady(): Promise<number> {

@@ -37,7 +37,7 @@ async function runChain(extra: Record<string, string>) {
   expect(show.task.status).toBe("completed");
   const lines = readFileSync(parents, "utf8").trim().split("\n");
   expect(lines).toHaveLength(STAGES);
-  return { workerPid: worker.pid, pairs: lines.map((l) => l.split(" ").map(Number)) };
+  return { workerPid: worker.pid, pairs: lines.map((l) => l.split(" ").map(Number)), repo, env };
 }
 
 describe("the worker's spawn helper", () => {
@@ -50,6 +50,14 @@ describe("the worker's spawn helper", () => {
     // One helper for the whole run.
     const helpers = new Set(pairs.filter(([p]) => p !== workerPid).map(([p]) => p));
     expect(helpers.size).toBe(1);
+  }, 120_000);
+
+  it("unset, with the native starter built, starts every agent from the worker itself with posix_spawn", async () => {
+    const { workerPid, pairs, repo, env } = await runChain({});
+    expect(pairs.every(([p]) => p === workerPid)).toBe(true);
+    const doctor = JSON.parse(runCli(["doctor", "--offline", "--json"], { cwd: repo, env }).stdout);
+    const starter = doctor.checks.find((c: { name: string }) => c.name === "child processes");
+    expect(starter).toMatchObject({ status: "ok", detail: expect.stringContaining("posix_spawn") });
   }, 120_000);
 
   it("FIXPOINT_SPAWN_HELPER=0 starts every agent from the worker itself", async () => {

@@ -8,6 +8,7 @@ import { defaultSqlitePath, openStore } from "../../store/open.js";
 import { describeUrl } from "../../store/postgres/errors.js";
 import { openDatabase } from "../../store/sqlite/connection.js";
 import { LATEST_SCHEMA_VERSION } from "../../store/sqlite/migrations/latest.js";
+import { NATIVE_SPAWNER_PATH, nativeSpawner } from "../../util/native-spawn.js";
 import type { Check } from "./check.js";
 
 /** Checks of what every command needs: git, the repository, the config and the store. */
@@ -27,6 +28,33 @@ export async function checkGit(git: GitRunner, cwd: string): Promise<Check> {
     }
     return { name: "git", status: "fail", detail: errorMessage(e), fix: "repair the git installation" };
   }
+}
+
+/**
+ * How agents and git are started (src/util/spawner.ts): posix_spawn by fixpoint's native starter
+ * costs the same from a worker of any size; a fork by Node costs more the more the worker holds.
+ */
+export function checkChildStarter(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Check {
+  const name = "child processes";
+  const setting = env.FIXPOINT_SPAWN_HELPER;
+  if (setting === "0" || setting === "1")
+    return {
+      name,
+      status: "ok",
+      detail: `forked by Node${setting === "1" ? " from a helper process" : ""} (FIXPOINT_SPAWN_HELPER=${setting})`,
+    };
+  if (platform !== "linux") return { name, status: "ok", detail: "forked by Node" };
+  if (nativeSpawner() !== null)
+    return { name, status: "ok", detail: `started with posix_spawn (${NATIVE_SPAWNER_PATH})` };
+  return {
+    name,
+    status: "warn",
+    detail: `forked by Node: the native starter ${NATIVE_SPAWNER_PATH} is not built, so each agent and git call costs more the more memory the worker holds`,
+    fix: "run `npm run build:native` in fixpoint's folder (it needs g++, make and python3)",
+  };
 }
 
 export async function checkRepository(git: Git, cwd: string): Promise<{ check: Check; root: string | null }> {

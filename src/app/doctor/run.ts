@@ -9,7 +9,7 @@ import { cliFactoriesOrEmpty } from "../backends.js";
 import { isInitialised } from "../project.js";
 import { checkAgent } from "./agent-check.js";
 import type { Check } from "./check.js";
-import { checkConfig, checkGit, checkRepository, checkStore } from "./environment.js";
+import { checkChildStarter, checkConfig, checkGit, checkRepository, checkStore } from "./environment.js";
 import { checkPrices } from "./price-check.js";
 
 /** Runs every check in order; a check that depends on a failed one is skipped, not failed twice. */
@@ -21,7 +21,7 @@ export async function doctor(opts: {
 }): Promise<Check[]> {
   const runner = createProcessRunner();
   const git = createGitRunner({ env: opts.env });
-  const checks: Check[] = [await checkGit(git, opts.cwd)];
+  const checks: Check[] = [await checkGit(git, opts.cwd), checkChildStarter(opts.env)];
   const repo = await checkRepository(createGit(), opts.cwd);
   checks.push(repo.check);
   if (!repo.root) return checks;

@@ -1,0 +1,263 @@
+// fixpoint's child starter (src/util/native-spawn.ts): posix_spawn instead of Node's fork().
+//
+// Node starts a child with fork(), which copies the parent's page tables: 2.5 ms from a bare
+// Node, 6-8 ms from a worker holding 100 MB, 22 ms at 300 MB (docs/benchmarks.md). glibc's
+// posix_spawn shares the parent's memory until the child execs (CLONE_VM | CLONE_VFORK), so a
+// start costs the same at any size: about 1 ms for `true` with its stdio on the benchmark
+// machine.
+//
+// spawn(file, argv, env, cwd, newGroup, onExit) -> [pid, stdinFd, stdoutFd, stderrFd]
+//   file: a path, or a name looked up in env's PATH (as Node does when given an env);
+//   argv: the child's argv, argv[0] included; env: "KEY=value" strings;
+//   newGroup: the child leads a process group of its own;
+//   onExit(code, signal): called once on the JS thread after the child was reaped
+//     (code -1 when killed by a signal, signal 0 when it exited).
+// Throws an Error with `code` (ENOENT, EACCES, ...) and `errno` when the child cannot start.
+// The returned descriptors are this process's ends of the child's stdio sockets, close-on-exec.
+
+#include <node_api.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Exit {
+  int code;
+  int signal;
+};
+
+napi_value Throw(napi_env env, int err, const std::string& what) {
+  napi_value msg, code, errnum, error;
+  std::string text = what + " " + strerror(err);
+  napi_create_string_utf8(env, text.c_str(), text.size(), &msg);
+  const char* name = nullptr;
+  switch (err) {
+    case ENOENT: name = "ENOENT"; break;
+    case EACCES: name = "EACCES"; break;
+    case ENOTDIR: name = "ENOTDIR"; break;
+    case E2BIG: name = "E2BIG"; break;
+    case ENOMEM: name = "ENOMEM"; break;
+    case EMFILE: name = "EMFILE"; break;
+    case ENFILE: name = "ENFILE"; break;
+    case EAGAIN: name = "EAGAIN"; break;
+    case ENOEXEC: name = "ENOEXEC"; break;
+    case EPERM: name = "EPERM"; break;
+    case ELOOP: name = "ELOOP"; break;
+    case ENAMETOOLONG: name = "ENAMETOOLONG"; break;
+    default: name = "EUNKNOWN"; break;
+  }
+  napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &code);
+  napi_create_int32(env, -err, &errnum);
+  napi_create_error(env, code, msg, &error);
+  napi_set_named_property(env, error, "errno", errnum);
+  napi_throw(env, error);
+  return nullptr;
+}
+
+bool GetString(napi_env env, napi_value v, std::string* out) {
+  size_t len = 0;
+  if (napi_get_value_string_utf8(env, v, nullptr, 0, &len) != napi_ok) return false;
+  out->resize(len + 1);
+  size_t written = 0;
+  if (napi_get_value_string_utf8(env, v, &(*out)[0], len + 1, &written) != napi_ok) return false;
+  out->resize(written);
+  return true;
+}
+
+bool GetStrings(napi_env env, napi_value arr, std::vector<std::string>* out) {
+  uint32_t n = 0;
+  if (napi_get_array_length(env, arr, &n) != napi_ok) return false;
+  out->resize(n);
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value item;
+    if (napi_get_element(env, arr, i, &item) != napi_ok || !GetString(env, item, &(*out)[i])) return false;
+  }
+  return true;
+}
+
+std::vector<char*> Pointers(std::vector<std::string>& strings) {
+  std::vector<char*> p;
+  p.reserve(strings.size() + 1);
+  for (auto& s : strings) p.push_back(&s[0]);
+  p.push_back(nullptr);
+  return p;
+}
+
+bool Executable(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+// The path to execute: `file` itself when it names a path, else the first executable regular
+// file called `file` in the PATH of the child's environment (the default path without one).
+// Sets *err to ENOENT or EACCES when there is none.
+std::string Resolve(const std::string& file, const std::vector<std::string>& env, int* err) {
+  *err = 0;
+  if (file.find('/') != std::string::npos) return file;
+  std::string path = "/usr/local/bin:/usr/bin:/bin";
+  for (const auto& kv : env)
+    if (kv.compare(0, 5, "PATH=") == 0) {
+      path = kv.substr(5);
+      break;
+    }
+  bool denied = false;
+  size_t start = 0;
+  for (;;) {
+    size_t end = path.find(':', start);
+    std::string dir = path.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::string full = (dir.empty() ? std::string(".") : dir) + "/" + file;
+    if (Executable(full)) return full;
+    if (access(full.c_str(), F_OK) == 0) denied = true;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  *err = denied ? EACCES : ENOENT;
+  return file;
+}
+
+void CallExit(napi_env env, napi_value js_cb, void*, void* data) {
+  Exit* exit = static_cast<Exit*>(data);
+  if (env != nullptr && js_cb != nullptr) {
+    napi_value argv[2], undefined;
+    napi_create_int32(env, exit->code, &argv[0]);
+    napi_create_int32(env, exit->signal, &argv[1]);
+    napi_get_undefined(env, &undefined);
+    napi_call_function(env, undefined, js_cb, 2, argv, nullptr);
+  }
+  delete exit;
+}
+
+napi_value Spawn(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value args[6];
+  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
+  std::string file, cwd;
+  std::vector<std::string> argv, envv;
+  bool newGroup = false;
+  if (argc < 6 || !GetString(env, args[0], &file) || !GetStrings(env, args[1], &argv) ||
+      !GetStrings(env, args[2], &envv) || !GetString(env, args[3], &cwd) ||
+      napi_get_value_bool(env, args[4], &newGroup) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "spawn(file, argv, env, cwd, newGroup, onExit)");
+    return nullptr;
+  }
+  int err = 0;
+  std::string exe = Resolve(file, envv, &err);
+  if (err != 0) return Throw(env, err, "spawn " + file);
+  // A missing or unreadable working directory is the caller's to hear about, not the child's.
+  struct stat st;
+  if (stat(cwd.c_str(), &st) != 0) return Throw(env, errno, "spawn " + file + " in " + cwd);
+  if (!S_ISDIR(st.st_mode)) return Throw(env, ENOTDIR, "spawn " + file + " in " + cwd);
+
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1};
+  auto closeAll = [&]() {
+    for (int fd : {in[0], in[1], out[0], out[1], errp[0], errp[1]})
+      if (fd >= 0) close(fd);
+  };
+  // Sockets, as libuv gives a child of Node's spawn; [0] is the child's end, [1] ours.
+  auto pair = [](int fds[2]) { return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0; };
+  if (!pair(in) || !pair(out) || !pair(errp)) {
+    int e = errno;
+    closeAll();
+    return Throw(env, e, "spawn " + file + ": socketpair");
+  }
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, out[0], 1);
+  posix_spawn_file_actions_adddup2(&actions, errp[0], 2);
+
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  if (newGroup) {
+    flags |= POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setpgroup(&attr, 0);
+  }
+  posix_spawnattr_setflags(&attr, flags);
+  // The child starts as a child of a shell would: nothing blocked, and the signals Node ignores
+  // (SIGPIPE) back to their defaults, as libuv does for its children.
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  sigdelset(&all, SIGKILL);
+  sigdelset(&all, SIGSTOP);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+
+  std::vector<char*> cargv = Pointers(argv);
+  std::vector<char*> cenv = Pointers(envv);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, exe.c_str(), &actions, &attr, cargv.data(), cenv.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
+    closeAll();
+    return Throw(env, rc, "spawn " + file);
+  }
+  close(in[0]);
+  close(out[0]);
+  close(errp[0]);
+
+  napi_threadsafe_function tsfn;
+  napi_value name;
+  napi_create_string_utf8(env, "fixpoint-child-exit", NAPI_AUTO_LENGTH, &name);
+  if (napi_create_threadsafe_function(env, args[5], nullptr, name, 0, 1, nullptr, nullptr, nullptr, CallExit,
+                                      &tsfn) != napi_ok) {
+    // Cannot happen short of running out of memory; the child is already running, so it is
+    // killed and reaped here rather than left unwatched.
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    close(in[1]);
+    close(out[1]);
+    close(errp[1]);
+    return Throw(env, ENOMEM, "spawn " + file + ": watcher");
+  }
+  // One thread per child waits for its end: it blocks only itself, never the thread pool.
+  std::thread([pid, tsfn]() {
+    int status = 0;
+    pid_t r;
+    do r = waitpid(pid, &status, 0);
+    while (r < 0 && errno == EINTR);
+    Exit* exit = new Exit{-1, 0};
+    if (r == pid) {
+      if (WIFEXITED(status)) exit->code = WEXITSTATUS(status);
+      else if (WIFSIGNALED(status)) exit->signal = WTERMSIG(status);
+    }
+    if (napi_call_threadsafe_function(tsfn, exit, napi_tsfn_blocking) != napi_ok) delete exit;
+    napi_release_threadsafe_function(tsfn, napi_tsfn_release);
+  }).detach();
+
+  napi_value result, v;
+  napi_create_array_with_length(env, 4, &result);
+  int values[4] = {static_cast<int>(pid), in[1], out[1], errp[1]};
+  for (uint32_t i = 0; i < 4; i++) {
+    napi_create_int32(env, values[i], &v);
+    napi_set_element(env, result, i, v);
+  }
+  return result;
+}
+
+napi_value Init(napi_env env, napi_value exports) {
+  napi_value fn;
+  napi_create_function(env, "spawn", NAPI_AUTO_LENGTH, Spawn, nullptr, &fn);
+  napi_set_named_property(env, exports, "spawn", fn);
+  return exports;
+}
+
+}  // namespace
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, Init)

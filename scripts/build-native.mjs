@@ -1,0 +1,51 @@
+// Builds fixpoint's native child starter (native/spawn.cc → build/Release/fixpoint_spawn.node)
+// with the node-gyp that npm ships; run by `npm install` / `npm ci` (the "install" script) and by
+// `npm run build:native`. On Linux only. It never fails the install: without the addon fixpoint
+// starts children with Node's own spawn, as before (src/util/native-spawn.ts).
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+function nodeGyp() {
+  const candidates = [
+    // Set by npm while it runs a package's scripts.
+    process.env.npm_config_node_gyp,
+    process.env.npm_execpath &&
+      join(dirname(process.env.npm_execpath), "..", "node_modules", "node-gyp", "bin", "node-gyp.js"),
+    join(
+      dirname(process.execPath),
+      "..",
+      "lib",
+      "node_modules",
+      "npm",
+      "node_modules",
+      "node-gyp",
+      "bin",
+      "node-gyp.js",
+    ),
+  ];
+  return candidates.find((p) => typeof p === "string" && p.endsWith(".js") && existsSync(p));
+}
+
+function main() {
+  if (process.platform !== "linux") return;
+  if (process.env.FIXPOINT_SKIP_NATIVE === "1") return;
+  const gyp = nodeGyp();
+  if (gyp === undefined) {
+    console.error(
+      "fixpoint: node-gyp not found; children will be started with Node's spawn (slower from a large worker)",
+    );
+    return;
+  }
+  const r = spawnSync(process.execPath, [gyp, "rebuild", "--release"], { cwd: root, encoding: "utf8" });
+  if (r.status === 0) return;
+  const tail = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim().split("\n").slice(-8).join("\n");
+  console.error(
+    `fixpoint: building the native child starter failed; children will be started with Node's spawn (slower from a large worker).\n${tail}`,
+  );
+}
+
+main();

@@ -1,0 +1,154 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runChild } from "../../test/helpers/child-run.js";
+import { nativeSpawner, startNative } from "./native-spawn.js";
+import { type ChildEvents, type ChildSpec, startChild } from "./spawner.js";
+
+// `npm install` builds the starter on Linux (scripts/build-native.mjs); a missing one fails here
+// rather than letting every child quietly fall back to a fork.
+const addon = nativeSpawner();
+const start = (spec: ChildSpec, events: ChildEvents) => {
+  if (addon === null)
+    throw new Error("build/Release/fixpoint_spawn.node is missing: run `npm run build:native`");
+  startNative(addon, spec, events);
+};
+const run = (spec: Partial<ChildSpec> & { args: string[] }, onSpawn?: (pid: number) => void) =>
+  runChild(start, spec, onSpawn);
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("the native starter (posix_spawn)", () => {
+  it("is built on Linux", () => {
+    expect(process.platform === "linux" ? addon : null).not.toBeNull();
+  });
+
+  it("gives the child its input, and hands back its output in order, its exit code and its signal", async () => {
+    const input = `${"x".repeat(300_000)}\nend`;
+    const echo = await run({ args: ["-c", "cat; echo; echo to-stderr >&2; exit 7"], input });
+    expect(echo.code).toBe(7);
+    expect(echo.signal).toBeNull();
+    expect(echo.stdout).toBe(`${input}\n`);
+    expect(echo.stderr).toBe("to-stderr\n");
+
+    const many = await run({
+      args: ["-c", "i=0; while [ $i -lt 20000 ]; do echo line-$i; i=$((i+1)); done"],
+    });
+    const lines = many.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(20_000);
+    expect(lines.every((l, i) => l === `line-${i}`)).toBe(true);
+
+    const killed = await run({ args: ["-c", "kill -9 $$"] });
+    expect(killed).toMatchObject({ code: null, signal: "SIGKILL" });
+    const terminated = await run({ args: ["-c", "kill -TERM $$"] });
+    expect(terminated).toMatchObject({ code: null, signal: "SIGTERM" });
+  });
+
+  it("runs in the folder, with the environment and argv asked for, its PATH searched for the program", async () => {
+    const bin = mkdtempSync(join(tmpdir(), "fixpoint-native-spawn-"));
+    dirs.push(bin);
+    writeFileSync(join(bin, "fixpoint-only-here"), '#!/bin/sh\necho "here $# [$1] $PWD $ONLY_HERE"\n', {
+      mode: 0o755,
+    });
+    const env = { PATH: `${bin}:/usr/bin:/bin`, ONLY_HERE: "yes" };
+    const r = await run({ command: "fixpoint-only-here", args: ["a b"], cwd: "/usr", env });
+    expect(r.stdout).toBe("here 1 [a b] /usr yes\n");
+    // Only the environment given: nothing of this process's own.
+    const only = await run({ args: ["-c", "env | sort"], env: { PATH: "/usr/bin:/bin", ONE: "1" } });
+    expect(only.stdout.split("\n").filter((l) => l !== "" && !/^(PWD|SHLVL|_)=/.test(l))).toEqual([
+      "ONE=1",
+      "PATH=/usr/bin:/bin",
+    ]);
+  });
+
+  it("reports a program that is missing or not executable, and a missing folder, as not started", async () => {
+    const missing = await run({ command: "fixpoint-no-such-program-here", args: [] });
+    expect(missing.failed?.code).toBe("ENOENT");
+    expect(missing.failed?.syscall).toBe("spawn fixpoint-no-such-program-here");
+    expect(missing.pid).toBeUndefined();
+
+    const dir = mkdtempSync(join(tmpdir(), "fixpoint-native-spawn-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "not-executable"), "#!/bin/sh\n", { mode: 0o644 });
+    const denied = await run({ command: join(dir, "not-executable"), args: [] });
+    expect(denied.failed?.code).toBe("EACCES");
+    const notInPath = await run({ command: "not-executable", args: [], env: { PATH: dir } });
+    expect(notInPath.failed?.code).toBe("EACCES");
+
+    const noCwd = await run({ args: ["-c", "exit 0"], cwd: "/nonexistent/fixpoint-folder" });
+    expect(noCwd.failed?.code).toBe("ENOENT");
+    const nul = await run({ args: ["-c", "echo a\0b"] });
+    expect(nul.failed?.code).toBe("ERR_INVALID_ARG_VALUE");
+  });
+
+  it("starts the child as a shell would: default signal handlers, nothing blocked, only fds 0-2", async () => {
+    // Node ignores SIGPIPE and SIGXFSZ; a child that inherited that would not die writing to a
+    // closed pipe. (Signals 32 and up are glibc's own and the realtime ones: not checked.)
+    const sig = await run({ args: ["-c", "grep -E '^(SigIgn|SigBlk)' /proc/$$/status"] });
+    const mask = (name: string) =>
+      BigInt(`0x${new RegExp(`^${name}:\\s*([0-9a-f]+)$`, "m").exec(sig.stdout)?.[1] ?? "ff"}`);
+    const standard = (1n << 31n) - 1n;
+    expect(mask("SigBlk") & standard).toBe(0n);
+    expect(mask("SigIgn") & standard).toBe(0n);
+    const fds = await run({ args: ["-c", "ls /proc/$$/fd"] });
+    // 0-2, and the descriptor `ls` itself opened the folder with.
+    expect(
+      fds.stdout
+        .trim()
+        .split("\n")
+        .map(Number)
+        .filter((n) => n > 2),
+    ).toHaveLength(1);
+    // stdio are sockets, as Node's spawn gives them.
+    const kinds = await run({ args: ["-c", "readlink /proc/$$/fd/0 /proc/$$/fd/1 /proc/$$/fd/2"] });
+    expect(
+      kinds.stdout
+        .trim()
+        .split("\n")
+        .every((l) => l.startsWith("socket:")),
+    ).toBe(true);
+  });
+
+  it("puts a detached child at the head of a process group of its own, and an attached one in ours", async () => {
+    // Field 5 of /proc/<pid>/stat is the process group.
+    const pgrp = "read -r a b c d e rest < /proc/$$/stat; echo $e";
+    const detached = await run({ args: ["-c", pgrp], detached: true });
+    expect(Number(detached.stdout.trim())).toBe(detached.pid);
+    const attached = await run({ args: ["-c", pgrp] });
+    expect(Number(attached.stdout.trim())).not.toBe(attached.pid);
+  });
+
+  it("is what startChild uses unless FIXPOINT_SPAWN_HELPER asks for a fork, and keeps its limits", async () => {
+    const before = process.env.FIXPOINT_SPAWN_HELPER;
+    delete process.env.FIXPOINT_SPAWN_HELPER;
+    try {
+      const ppid = await runChild(startChild, { args: ["-c", 'echo "$PPID"; readlink /proc/$$/fd/0'] });
+      const [parent, stdin] = ppid.stdout.trim().split("\n");
+      expect(Number(parent)).toBe(process.pid);
+      expect(stdin).toMatch(/^socket:/);
+
+      const slow = await runChild(startChild, { args: ["-c", "exec sleep 5"], timeout: 100 });
+      expect(slow.signal).toBe("SIGTERM");
+      const ac = new AbortController();
+      const aborted = await runChild(startChild, { args: ["-c", "exec sleep 5"], signal: ac.signal }, () =>
+        ac.abort(),
+      );
+      expect(aborted.signal).toBe("SIGTERM");
+    } finally {
+      if (before === undefined) delete process.env.FIXPOINT_SPAWN_HELPER;
+      else process.env.FIXPOINT_SPAWN_HELPER = before;
+    }
+  });
+
+  it("waits for the child's output to close, as Node's close event does, when a grandchild holds it", async () => {
+    const t = performance.now();
+    const r = await run({ args: ["-c", "(sleep 0.3; echo late) & echo early"] });
+    expect(r.stdout).toBe("early\nlate\n");
+    expect(r.code).toBe(0);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(250);
+  });
+});

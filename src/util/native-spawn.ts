@@ -1,0 +1,109 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Socket } from "node:net";
+import { constants } from "node:os";
+import { fileURLToPath } from "node:url";
+import type { ChildEvents, ChildSpec } from "./spawner.js";
+
+/**
+ * Starting children with posix_spawn (native/spawn.cc, built by `npm install` on Linux into
+ * build/Release/fixpoint_spawn.node). Node's spawn forks the whole parent, whose page tables cost
+ * more the more memory the worker holds; posix_spawn shares them until the child execs, so `true`
+ * with its three pipes starts in about 1 ms at any size (docs/benchmarks.md). The child gets
+ * what Node's spawn gives it: stdin, stdout and stderr as sockets, the environment and working
+ * folder asked for, the command looked up in that environment's PATH, default signal handlers
+ * and nothing blocked, and a process group of its own when `detached`.
+ */
+interface Addon {
+  spawn(
+    file: string,
+    argv: string[],
+    env: string[],
+    cwd: string,
+    newGroup: boolean,
+    onExit: (code: number, signal: number) => void,
+  ): [pid: number, stdin: number, stdout: number, stderr: number];
+}
+
+/** Where `npm install` puts the starter: build/Release in fixpoint's folder. */
+export const NATIVE_SPAWNER_PATH = fileURLToPath(
+  new URL("../../build/Release/fixpoint_spawn.node", import.meta.url),
+);
+
+let loaded: Addon | null | undefined;
+
+/** The native starter, or null where it is not built (or not Linux): children are then forked. */
+export function nativeSpawner(): Addon | null {
+  if (loaded !== undefined) return loaded;
+  loaded = null;
+  if (process.platform !== "linux") return loaded;
+  if (!existsSync(NATIVE_SPAWNER_PATH)) return loaded;
+  try {
+    loaded = createRequire(import.meta.url)(NATIVE_SPAWNER_PATH) as Addon;
+  } catch {
+    // Built for another Node or another machine: fork as before.
+  }
+  return loaded;
+}
+
+const signalNames = new Map<number, NodeJS.Signals>(
+  Object.entries(constants.signals).map(([name, n]) => [n, name as NodeJS.Signals]),
+);
+
+/** Node's spawn refuses these too: a C string would end at the NUL and run something else. */
+const hasNul = (s: string): boolean => s.includes("\0");
+
+function spawnError(spec: ChildSpec, e: unknown): NodeJS.ErrnoException {
+  const err = (e instanceof Error ? e : new Error(String(e))) as NodeJS.ErrnoException;
+  err.syscall = `spawn ${spec.command}`;
+  err.path = spec.command;
+  return err;
+}
+
+/** Starts `spec` with posix_spawn; `events` as spawner.ts's startChild documents them. */
+export function startNative(addon: Addon, spec: ChildSpec, events: ChildEvents): void {
+  const env: string[] = [];
+  for (const [k, v] of Object.entries(spec.env)) if (v !== undefined) env.push(`${k}=${v}`);
+  const strings = [spec.command, spec.cwd, ...spec.args, ...env];
+  let fds: [number, number, number, number];
+  try {
+    if (strings.some(hasNul))
+      throw Object.assign(new TypeError(`spawn ${spec.command}: an argument or variable holds a NUL byte`), {
+        code: "ERR_INVALID_ARG_VALUE",
+      });
+    fds = addon.spawn(spec.command, [spec.command, ...spec.args], env, spec.cwd, spec.detached, (code, sig) =>
+      exited(code, sig),
+    );
+  } catch (e) {
+    // As Node reports a program that cannot start: after startChild has returned.
+    const err = spawnError(spec, e);
+    process.nextTick(() => events.failed(err));
+    return;
+  }
+  const [pid, stdinFd, stdoutFd, stderrFd] = fds;
+  let open = 3;
+  let code: number | null = null;
+  let signal: NodeJS.Signals | null = null;
+  const closeOne = (): void => {
+    if (--open === 0) events.closed(code, signal, null);
+  };
+  function exited(c: number, sig: number): void {
+    code = sig === 0 ? c : null;
+    signal = sig === 0 ? null : (signalNames.get(sig) ?? "SIGKILL");
+    closeOne();
+  }
+  events.spawned(pid);
+  const stdin = new Socket({ fd: stdinFd, readable: false, writable: true });
+  // EPIPE/ECONNRESET when the child exits without reading its input: not our failure.
+  stdin.on("error", () => {});
+  stdin.end(spec.input ?? "");
+  for (const [fd, on] of [
+    [stdoutFd, events.stdout],
+    [stderrFd, events.stderr],
+  ] as const) {
+    const s = new Socket({ fd, readable: true, writable: false });
+    s.on("data", (chunk: Buffer) => on(chunk));
+    s.on("error", () => {});
+    s.on("close", closeOne);
+  }
+}

@@ -1,0 +1,49 @@
+import type { ChildEvents, ChildSpec } from "../../src/util/spawner.js";
+
+/** What a child started through the spawner did, as its events told it. */
+export interface Ended {
+  pid?: number;
+  failed?: NodeJS.ErrnoException;
+  stdout: string;
+  stderr: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * Starts `sh` (or `spec.command`) in this folder with this environment through `start`
+ * (spawner.ts's startChild, or a starter of its own) and resolves with what its events said.
+ */
+export function runChild(
+  start: (spec: ChildSpec, events: ChildEvents) => void,
+  spec: Partial<ChildSpec> & { args: string[] },
+  onSpawn?: (pid: number) => void,
+): Promise<Ended> {
+  return new Promise((resolve) => {
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let pid: number | undefined;
+    const ended = (code: number | null, signal: NodeJS.Signals | null, failed?: NodeJS.ErrnoException) =>
+      resolve({
+        ...(pid === undefined ? {} : { pid }),
+        ...(failed === undefined ? {} : { failed }),
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        code,
+        signal,
+      });
+    start(
+      { command: "sh", cwd: process.cwd(), env: process.env, detached: false, ...spec },
+      {
+        spawned: (p) => {
+          pid = p;
+          onSpawn?.(p);
+        },
+        failed: (e) => ended(null, null, e),
+        stdout: (b) => out.push(b),
+        stderr: (b) => err.push(b),
+        closed: (code, signal) => ended(code, signal),
+      },
+    );
+  });
+}
