@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { NATIVE_SPAWNER_PATH, nativeSpawner } from "../src/util/native-spawn.js";
 import { BENCH_GIT_ENV, type BenchResult, chainWorkflow, median, repoRoot } from "./util.js";
 
 /** Chain lengths of the CLI chain benchmark. */
@@ -22,7 +23,9 @@ type Kind = keyof typeof AGENTS;
  * The floor, in a Node process of its own as fixpoint's worker is: per stage, the agent (a child
  * process, given a prompt on stdin, its output read), one `git commit -qam` when it edits, and
  * one SQLite commit of a row naming the stage and the next (WAL, synchronous=NORMAL, as
- * fixpoint's store). Prints the time per stage, start-up excluded.
+ * fixpoint's store). Prints the time per stage, start-up excluded. Children are started with
+ * Node's spawn, or, with BENCH_NATIVE set to fixpoint's native starter, with posix_spawn as
+ * fixpoint starts them (src/util/native-spawn.ts).
  */
 const FLOOR = `"use strict";
 const { spawn } = require("child_process");
@@ -34,7 +37,20 @@ db.pragma("journal_mode = WAL");
 db.pragma("synchronous = NORMAL");
 db.exec("CREATE TABLE stages (id INTEGER PRIMARY KEY, stage TEXT NOT NULL, next TEXT NOT NULL, at INTEGER NOT NULL)");
 const insert = db.prepare("INSERT INTO stages (stage, next, at) VALUES (?, ?, ?)");
+const native = process.env.BENCH_NATIVE ? require(process.env.BENCH_NATIVE) : null;
+const envList = Object.entries(process.env).map(([k, v]) => k + "=" + v);
+const { Socket } = require("net");
 const run = (cmd, args) => new Promise((resolve) => {
+  if (native) {
+    let open = 3;
+    const done = () => { if (--open === 0) resolve(); };
+    const [, stdin, stdout, stderr] = native.spawn(cmd, [cmd, ...args], envList, repo, false, done);
+    const i = new Socket({ fd: stdin, readable: false, writable: true });
+    i.on("error", () => {});
+    i.end("the prompt");
+    for (const fd of [stdout, stderr]) { const o = new Socket({ fd, readable: true, writable: false }); o.resume(); o.on("close", done); }
+    return;
+  }
   const c = spawn(cmd, args, { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
   c.stdin.on("error", () => {});
   c.stdin.end("the prompt");
@@ -66,7 +82,7 @@ function gitRepo(root: string): string {
   return repo;
 }
 
-function floorOnce(n: number, kind: Kind): number {
+function floorOnce(n: number, kind: Kind, starter: string | null): number {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-cli-floor-"));
   try {
     const repo = gitRepo(root);
@@ -76,6 +92,7 @@ function floorOnce(n: number, kind: Kind): number {
         ...BENCH_GIT_ENV,
         BENCH_SQLITE: join(repoRoot(), "node_modules", "better-sqlite3"),
         BENCH_AGENT: JSON.stringify(AGENTS[kind]),
+        ...(starter === null ? {} : { BENCH_NATIVE: starter }),
       },
       encoding: "utf8",
     });
@@ -143,33 +160,43 @@ function fixpointOnce(n: number, kind: Kind): number {
  * Issue 10, item 4 as a user runs it: chains of stages through the bundled CLI's `fixpoint work`,
  * each stage's agent a command (`true`, or one that appends a line to a file), against a floor
  * loop in a Node process of its own that runs the same command and does one SQLite commit (and
- * one `git commit` for an edit) per stage. Alternating rounds; ratios of the medians.
+ * one `git commit` for an edit) per stage. The floor starts its children as fixpoint does (with
+ * posix_spawn, where the native starter is built), and again with Node's spawn, as a plain Node
+ * loop would. Alternating rounds; ratios of the medians.
  */
 export async function benchCliChains(
   sizes: number[] = CLI_CHAIN_SIZES,
   rounds = ROUNDS,
 ): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
+  const starter = nativeSpawner() !== null ? NATIVE_SPAWNER_PATH : null;
   for (const kind of ["noop", "edit"] as const) {
     for (const n of sizes) {
       const fp: number[] = [];
       const floor: number[] = [];
+      const nodeFloor: number[] = [];
       for (let r = 0; r < rounds; r++) {
         fp.push(fixpointOnce(n, kind));
-        floor.push(floorOnce(n, kind));
+        floor.push(floorOnce(n, kind, starter));
+        if (starter !== null) nodeFloor.push(floorOnce(n, kind, null));
       }
       const ratio = median(fp) / median(floor);
       const agent =
         kind === "noop"
           ? "a command agent that does nothing (`true`)"
           : "a command agent that appends a line to a file";
+      const how = starter === null ? "Node's spawn (no native starter built)" : "posix_spawn, as fixpoint";
+      const plain =
+        starter === null
+          ? ""
+          : `; a floor starting them with Node's spawn: ${median(nodeFloor).toFixed(2)} ms (fixpoint ${(median(fp) / median(nodeFloor)).toFixed(2)}× that)`;
       out.push({
         name: `per-stage time through \`fixpoint work\` (the CLI), chain of ${n.toLocaleString("en")} stages with ${agent}, fixpoint ÷ floor`,
         value: ratio,
         unit: "×",
         budget: `≤ ${TARGET}×`,
         ok: ratio <= TARGET,
-        detail: `median per stage: fixpoint ${median(fp).toFixed(2)} ms, floor ${median(floor).toFixed(2)} ms (the same agent, 1 SQLite commit${kind === "edit" ? ", 1 `git commit -qam`" : ""}, in a Node process of its own); ${rounds} alternating rounds`,
+        detail: `median per stage: fixpoint ${median(fp).toFixed(2)} ms, floor ${median(floor).toFixed(2)} ms (the same agent, 1 SQLite commit${kind === "edit" ? ", 1 `git commit -qam`" : ""}, in a Node process of its own, children started with ${how})${plain}; ${rounds} alternating rounds`,
       });
     }
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runChild } from "../../test/helpers/child-run.js";
+import { expectFaithfulRelay, runChild } from "../../test/helpers/child-run.js";
 import { nativeSpawner, startNative } from "./native-spawn.js";
 import { type ChildEvents, type ChildSpec, startChild } from "./spawner.js";
 
@@ -28,22 +28,7 @@ describe("the native starter (posix_spawn)", () => {
   });
 
   it("gives the child its input, and hands back its output in order, its exit code and its signal", async () => {
-    const input = `${"x".repeat(300_000)}\nend`;
-    const echo = await run({ args: ["-c", "cat; echo; echo to-stderr >&2; exit 7"], input });
-    expect(echo.code).toBe(7);
-    expect(echo.signal).toBeNull();
-    expect(echo.stdout).toBe(`${input}\n`);
-    expect(echo.stderr).toBe("to-stderr\n");
-
-    const many = await run({
-      args: ["-c", "i=0; while [ $i -lt 20000 ]; do echo line-$i; i=$((i+1)); done"],
-    });
-    const lines = many.stdout.trimEnd().split("\n");
-    expect(lines).toHaveLength(20_000);
-    expect(lines.every((l, i) => l === `line-${i}`)).toBe(true);
-
-    const killed = await run({ args: ["-c", "kill -9 $$"] });
-    expect(killed).toMatchObject({ code: null, signal: "SIGKILL" });
+    await expectFaithfulRelay(run);
     const terminated = await run({ args: ["-c", "kill -TERM $$"] });
     expect(terminated).toMatchObject({ code: null, signal: "SIGTERM" });
   });

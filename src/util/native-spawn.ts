@@ -25,10 +25,16 @@ interface Addon {
   ): [pid: number, stdin: number, stdout: number, stderr: number];
 }
 
-/** Where `npm install` puts the starter: build/Release in fixpoint's folder. */
-export const NATIVE_SPAWNER_PATH = fileURLToPath(
-  new URL("../../build/Release/fixpoint_spawn.node", import.meta.url),
-);
+const ADDON = "build/Release/fixpoint_spawn.node";
+/**
+ * Where `npm install` puts the starter: build/Release in fixpoint's folder, two folders up from
+ * this module in the sources (src/util), the library (dist/util) and the CLI bundle (dist/bin),
+ * three from the benchmarks' build (dist-bench/src/util).
+ */
+export const NATIVE_SPAWNER_PATH =
+  [`../../${ADDON}`, `../../../${ADDON}`]
+    .map((rel) => fileURLToPath(new URL(rel, import.meta.url)))
+    .find((path) => existsSync(path)) ?? fileURLToPath(new URL(`../../${ADDON}`, import.meta.url));
 
 let loaded: Addon | null | undefined;
 
@@ -36,8 +42,7 @@ let loaded: Addon | null | undefined;
 export function nativeSpawner(): Addon | null {
   if (loaded !== undefined) return loaded;
   loaded = null;
-  if (process.platform !== "linux") return loaded;
-  if (!existsSync(NATIVE_SPAWNER_PATH)) return loaded;
+  if (process.platform !== "linux" || !existsSync(NATIVE_SPAWNER_PATH)) return loaded;
   try {
     loaded = createRequire(import.meta.url)(NATIVE_SPAWNER_PATH) as Addon;
   } catch {

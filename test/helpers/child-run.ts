@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import type { ChildEvents, ChildSpec } from "../../src/util/spawner.js";
 
 /** What a child started through the spawner did, as its events told it. */
@@ -46,4 +47,24 @@ export function runChild(
       },
     );
   });
+}
+
+/**
+ * What every way of starting a child must pass on: 300 KB of input, output in order on both
+ * streams, the exit code, 20,000 lines in order, and death by a signal.
+ */
+export async function expectFaithfulRelay(
+  run: (spec: Partial<ChildSpec> & { args: string[] }) => Promise<Ended>,
+): Promise<void> {
+  const input = `${"x".repeat(300_000)}\nend`;
+  const echo = await run({ args: ["-c", "cat; echo; echo to-stderr >&2; exit 7"], input });
+  expect(echo).toMatchObject({ code: 7, signal: null, stdout: `${input}\n`, stderr: "to-stderr\n" });
+
+  const many = await run({ args: ["-c", "i=0; while [ $i -lt 20000 ]; do echo line-$i; i=$((i+1)); done"] });
+  const lines = many.stdout.trimEnd().split("\n");
+  expect(lines).toHaveLength(20_000);
+  expect(lines.every((l, i) => l === `line-${i}`)).toBe(true);
+
+  const killed = await run({ args: ["-c", "kill -9 $$"] });
+  expect(killed).toMatchObject({ code: null, signal: "SIGKILL" });
 }
