@@ -41,13 +41,14 @@ const common = {
 /**
  * Built-in modules a command may never use, loaded on first use instead of when the module naming
  * them is: `status` and `--version` load none of them (commander requires child_process for
- * subcommands run as programs, which fixpoint has none of; the store requires zlib and
+ * subcommands run as programs, which fixpoint has none of; the native child starter requires net
+ * for the sockets of a child it starts; the store requires zlib and
  * worker_threads for artifacts and checkpoints; v8 is for long listings only,
  * src/util/young-garbage.ts). Together 6-15 ms of every command (docs/benchmarks.md). The bundle
  * names each with a plain `require("node:…")` whose value is only ever read for its properties;
  * the proxy loads the module at the first read.
  */
-const LAZY = ["child_process", "fs/promises", "v8", "worker_threads", "zlib"];
+const LAZY = ["child_process", "fs/promises", "net", "v8", "worker_threads", "zlib"];
 const LAZY_BUILTIN = `var __fixpointLazyBuiltin = (id) => {
   let m;
   const load = () => (m ??= require(id));

@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { expectFaithfulRelay, runChild } from "../../test/helpers/child-run.js";
+import type { ChildEvents, ChildSpec } from "./child-spec.js";
 import { nativeSpawner, startNative } from "./native-spawn.js";
-import { type ChildEvents, type ChildSpec, startChild } from "./spawner.js";
+import { startChild } from "./spawner.js";
 
 // `npm install` builds the starter on Linux (scripts/build-native.mjs); a missing one fails here
 // rather than letting every child quietly fall back to a fork.

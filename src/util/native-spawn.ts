@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { Socket } from "node:net";
 import { constants } from "node:os";
 import { fileURLToPath } from "node:url";
-import type { ChildEvents, ChildSpec } from "./spawner.js";
+import type { ChildEvents, ChildSpec } from "./child-spec.js";
 
 /**
  * Starting children with posix_spawn (native/spawn.cc, built by `npm install` on Linux into

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { expectFaithfulRelay, runChild } from "../../test/helpers/child-run.js";
-import {
-  type ChildSpec,
-  HELPER_ABOVE_MS,
-  STARTS_BEFORE_HELPER,
-  spawnHelperPid,
-  startChild,
-  wantsHelper,
-} from "./spawner.js";
+import type { ChildSpec } from "./child-spec.js";
+import { HELPER_ABOVE_MS, STARTS_BEFORE_HELPER, spawnHelperPid, startChild, wantsHelper } from "./spawner.js";
 
 // Whatever a fork from this test process costs, the helper is used (see wantsHelper below).
 process.env.FIXPOINT_SPAWN_HELPER = "1";

@@ -1,57 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildEvents, ChildSpec } from "./child-spec.js";
 import { nativeSpawner, startNative } from "./native-spawn.js";
-
-/**
- * Starts child processes: with posix_spawn where fixpoint's native starter is built (Linux,
- * native-spawn.ts), else here, or from a small helper process when a fork from here is slow.
- *
- * Node starts a child with fork(), which copies the page tables of the whole parent: its cost
- * grows with the parent's memory. On the benchmark machine the spawn call took 2.3 ms in a bare
- * Node, 6-8 ms in a worker holding 100 MB and 22 ms in one holding 260 MB, while the event loop
- * stood still (docs/benchmarks.md). A worker runs an agent and git commands every stage, and its
- * registry grows. The helper is a bare Node with nothing loaded but child_process: it starts the
- * children and relays their output over its IPC channel, at a cost that does not depend on the
- * size of this process (the relay adds about 1.5 ms per child, so it pays only above that).
- *
- * - The helper starts once STARTS_BEFORE_HELPER children have been started here and the median
- *   of the last ones' spawn calls took HELPER_ABOVE_MS or more. Until it says it is ready,
- *   children are started here: no command waits for it.
- * - Children keep their real pids (process groups, kills and the recorded agent groups work as
- *   before); only the fork happens in the helper.
- * - The helper ignores SIGINT, SIGTERM and SIGHUP (Ctrl-C reaches this process, which stops the
- *   children itself) and exits when this process does (its IPC channel closes).
- * - FIXPOINT_SPAWN_HELPER=0 starts every child here with Node's spawn; =1 uses the helper whatever
- *   the spawns cost. Unset, children start with posix_spawn when the native starter is built: it
- *   costs about 1 ms at any size of this process, less than the helper's relay alone.
- */
-export interface ChildSpec {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  /** The child leads a process group of its own. */
-  detached: boolean;
-  /** Written to stdin, which is then closed (closed at once when absent). */
-  input?: string;
-  /** SIGTERM to the child after this many ms (process groups are the caller's to stop). */
-  timeout?: number;
-  /** SIGTERM to the child when aborted. */
-  signal?: AbortSignal;
-}
-
-export interface ChildEvents {
-  /** The child runs, with this pid. */
-  spawned(pid: number): void;
-  /** The child could not be started (ENOENT, EACCES, a missing cwd); nothing else follows. */
-  failed(err: NodeJS.ErrnoException): void;
-  stdout(chunk: Buffer): void;
-  stderr(chunk: Buffer): void;
-  /**
-   * The child was reaped and its pipes are closed; the last event. `stopped` says why the spawner
-   * sent it SIGTERM (the spec's `timeout` or `signal`), null when it did not.
-   */
-  closed(code: number | null, signal: NodeJS.Signals | null, stopped: "timeout" | "abort" | null): void;
-}
 
 /** Children started here before the helper may be: a command that runs fewer never pays for it. */
 export const STARTS_BEFORE_HELPER = 3;
@@ -77,6 +26,29 @@ export function spawnHelperPid(): number | null {
   return helper?.ready === true ? helper.pid : null;
 }
 
+/**
+ * Starts child processes: with posix_spawn where fixpoint's native starter is built (Linux,
+ * native-spawn.ts), else here, or from a small helper process when a fork from here is slow.
+ *
+ * Node starts a child with fork(), which copies the page tables of the whole parent: its cost
+ * grows with the parent's memory. On the benchmark machine the spawn call took 2.3 ms in a bare
+ * Node, 6-8 ms in a worker holding 100 MB and 22 ms in one holding 260 MB, while the event loop
+ * stood still (docs/benchmarks.md). A worker runs an agent and git commands every stage, and its
+ * registry grows. The helper is a bare Node with nothing loaded but child_process: it starts the
+ * children and relays their output over its IPC channel, at a cost that does not depend on the
+ * size of this process (the relay adds about 1.5 ms per child, so it pays only above that).
+ *
+ * - The helper starts once STARTS_BEFORE_HELPER children have been started here and the median
+ *   of the last ones' spawn calls took HELPER_ABOVE_MS or more. Until it says it is ready,
+ *   children are started here: no command waits for it.
+ * - Children keep their real pids (process groups, kills and the recorded agent groups work as
+ *   before); only the fork happens in the helper.
+ * - The helper ignores SIGINT, SIGTERM and SIGHUP (Ctrl-C reaches this process, which stops the
+ *   children itself) and exits when this process does (its IPC channel closes).
+ * - FIXPOINT_SPAWN_HELPER=0 starts every child here with Node's spawn; =1 uses the helper whatever
+ *   the spawns cost. Unset, children start with posix_spawn when the native starter is built: it
+ *   costs about 1 ms at any size of this process, less than the helper's relay alone.
+ */
 export function startChild(spec: ChildSpec, events: ChildEvents): void {
   const stoppable = withLimits(spec, events);
   const setting = process.env.FIXPOINT_SPAWN_HELPER;

@@ -130,8 +130,16 @@ describe("the bundled binary", () => {
     for (const unused of ["net", "stream", "tty", "fs/promises"]) {
       expect(listing, `status --json: ${unused}`).not.toContain(`NativeModule ${unused}`);
     }
-    // A command that runs git still loads child_process when it needs it.
-    expect(loaded(["add", "a task"])).toContain("NativeModule child_process");
+    // A command that runs git still loads what starting a child needs when it needs it: net for
+    // the sockets of a child the native starter started, child_process for a fork by Node.
+    expect(loaded(["add", "a task"])).toContain("NativeModule net");
+    const forked = spawnSync(process.execPath, ["-r", report.preload, CLI, "add", "another task"], {
+      cwd: repo,
+      env: { ...env, FIXPOINT_SPAWN_HELPER: "0" },
+      encoding: "utf8",
+    });
+    expect(forked.status, forked.stderr).toBe(0);
+    expect(report.loaded(forked.stderr)).toContain("NativeModule child_process");
   });
 
   it("is the package's `fixpoint` and can be run directly", () => {

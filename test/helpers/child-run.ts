@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { ChildEvents, ChildSpec } from "../../src/util/spawner.js";
+import type { ChildEvents, ChildSpec } from "../../src/util/child-spec.js";
 
 /** What a child started through the spawner did, as its events told it. */
 export interface Ended {
