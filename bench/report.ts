@@ -55,7 +55,10 @@ Notes:
   \`true\` or \`sh -c 'echo x >> notes.txt'\`; per-stage time is the mean between the first and the
   last stage's ends, as the stored stages say. Its floor is a loop in a Node process of its own
   that runs the same command per stage, one \`git commit -qam\` after an edit, and one SQLite
-  commit (WAL, synchronous=NORMAL). 3 alternating rounds.
+  commit (WAL, synchronous=NORMAL). The floor starts its children as fixpoint does: with
+  posix_spawn through fixpoint's native starter where it is built (the row's ratio), and, in the
+  same rounds, with Node's spawn, as a plain Node loop would (in the row's details). 3
+  alternating rounds.
 - Registry work is CPU time of one fix cycle (load, three reviewers' statuses and new findings
   against the whole registry, the bounded fix section, the fix report, the drain), so other
   processes on the machine do not count against it.
@@ -67,8 +70,9 @@ Notes:
   as the stored stages say) minus the time the agents' own code took is fixpoint's.
 - The spawn benchmark starts \`true\` (input on stdin, both outputs read) from a process that holds
   more and more touched memory: Node's spawn forks that process, and a fork copies its page
-  tables; fixpoint's spawner (src/util/spawner.ts) has its small helper process fork instead.
-  Both alternate in the same process, 3 rounds per size.
+  tables; fixpoint's spawner (src/util/spawner.ts) starts it with posix_spawn (native/spawn.cc),
+  which shares them until the child execs, or, without the native starter, has its small helper
+  process fork instead. The three alternate in the same process, 3 rounds per size.
 - The status benchmark times the whole \`fixpoint status --json\` process, Node's own start-up
   included, alternating with a bare \`node -e 0\` and with a bare Node program that writes the
   same number of bytes to the pipe in the same page size (the least any Node CLI printing that
