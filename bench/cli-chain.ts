@@ -44,10 +44,13 @@ const run = (cmd, args) => new Promise((resolve) => {
   if (native) {
     let open = 3;
     const done = () => { if (--open === 0) resolve(); };
-    const [, stdin, stdout, stderr] = native.spawn(cmd, [cmd, ...args], envList, repo, false, done);
-    const i = new Socket({ fd: stdin, readable: false, writable: true });
-    i.on("error", () => {});
-    i.end("the prompt");
+    const prompt = Buffer.from("the prompt");
+    const [, stdin, stdout, stderr, written] = native.spawn(cmd, [cmd, ...args], envList, repo, false, done, prompt);
+    if (stdin >= 0) {
+      const i = new Socket({ fd: stdin, readable: false, writable: true });
+      i.on("error", () => {});
+      i.end(prompt.subarray(written));
+    }
     for (const fd of [stdout, stderr]) { const o = new Socket({ fd, readable: true, writable: false }); o.resume(); o.on("close", done); }
     return;
   }

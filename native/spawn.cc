@@ -6,12 +6,15 @@
 // start costs the same at any size: about 1 ms for `true` with its stdio on the benchmark
 // machine.
 //
-// spawn(file, argv, env, cwd, newGroup, onExit) -> [pid, stdinFd, stdoutFd, stderrFd]
+// spawn(file, argv, env, cwd, newGroup, onExit, input) -> [pid, stdinFd, stdoutFd, stderrFd, written]
 //   file: a path, or a name looked up in env's PATH (as Node does when given an env);
 //   argv: the child's argv, argv[0] included; env: "KEY=value" strings;
 //   newGroup: the child leads a process group of its own;
 //   onExit(code, signal): called once on the JS thread after the child was reaped
-//     (code -1 when killed by a signal, signal 0 when it exited).
+//     (code -1 when killed by a signal, signal 0 when it exited);
+//   input: a Buffer for the child's stdin. As much of it as the socket takes at once is written
+//     here (`written` bytes); when that is all of it, stdin is closed and stdinFd is -1, else the
+//     caller writes the rest to stdinFd and closes it.
 // Throws an Error with `code` (ENOENT, EACCES, ...) and `errno` when the child cannot start.
 // The returned descriptors are this process's ends of the child's stdio sockets, close-on-exec.
 
@@ -140,16 +143,19 @@ void CallExit(napi_env env, napi_value js_cb, void*, void* data) {
 }
 
 napi_value Spawn(napi_env env, napi_callback_info info) {
-  size_t argc = 6;
-  napi_value args[6];
+  size_t argc = 7;
+  napi_value args[7];
   napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
   std::string file, cwd;
   std::vector<std::string> argv, envv;
   bool newGroup = false;
-  if (argc < 6 || !GetString(env, args[0], &file) || !GetStrings(env, args[1], &argv) ||
+  void* input = nullptr;
+  size_t inputLength = 0;
+  if (argc < 7 || !GetString(env, args[0], &file) || !GetStrings(env, args[1], &argv) ||
       !GetStrings(env, args[2], &envv) || !GetString(env, args[3], &cwd) ||
-      napi_get_value_bool(env, args[4], &newGroup) != napi_ok) {
-    napi_throw_type_error(env, nullptr, "spawn(file, argv, env, cwd, newGroup, onExit)");
+      napi_get_value_bool(env, args[4], &newGroup) != napi_ok ||
+      napi_get_buffer_info(env, args[6], &input, &inputLength) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "spawn(file, argv, env, cwd, newGroup, onExit, input)");
     return nullptr;
   }
   int err = 0;
@@ -212,6 +218,21 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
   close(out[0]);
   close(errp[0]);
 
+  // The input, as far as the socket's buffer takes it without waiting (a prompt usually fits):
+  // no stream to set up for it. A child that exited already gets EPIPE, which is no failure here.
+  size_t written = 0;
+  while (written < inputLength) {
+    ssize_t n = send(in[1], static_cast<char*>(input) + written, inputLength - written, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n > 0) written += static_cast<size_t>(n);
+    else if (n < 0 && errno == EINTR) continue;
+    else break;
+  }
+  int stdinFd = in[1];
+  if (written == inputLength) {
+    close(in[1]);
+    stdinFd = -1;
+  }
+
   napi_threadsafe_function tsfn;
   napi_value name;
   napi_create_string_utf8(env, "fixpoint-child-exit", NAPI_AUTO_LENGTH, &name);
@@ -221,7 +242,7 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
     // killed and reaped here rather than left unwatched.
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
-    close(in[1]);
+    if (stdinFd >= 0) close(stdinFd);
     close(out[1]);
     close(errp[1]);
     return Throw(env, ENOMEM, "spawn " + file + ": watcher");
@@ -242,10 +263,11 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
   }).detach();
 
   napi_value result, v;
-  napi_create_array_with_length(env, 4, &result);
-  int values[4] = {static_cast<int>(pid), in[1], out[1], errp[1]};
-  for (uint32_t i = 0; i < 4; i++) {
-    napi_create_int32(env, values[i], &v);
+  napi_create_array_with_length(env, 5, &result);
+  double values[5] = {static_cast<double>(pid), static_cast<double>(stdinFd), static_cast<double>(out[1]),
+                      static_cast<double>(errp[1]), static_cast<double>(written)};
+  for (uint32_t i = 0; i < 5; i++) {
+    napi_create_double(env, values[i], &v);
     napi_set_element(env, result, i, v);
   }
   return result;

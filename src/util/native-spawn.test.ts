@@ -30,6 +30,10 @@ describe("the native starter (posix_spawn)", () => {
 
   it("gives the child its input, and hands back its output in order, its exit code and its signal", async () => {
     await expectFaithfulRelay(run);
+    // Input the socket cannot take at once, to a child that never reads it: no error, no wait.
+    const unread = await run({ args: ["-c", "exit 3"], input: "y".repeat(2_000_000) });
+    expect(unread).toMatchObject({ code: 3, signal: null });
+    expect(unread.failed).toBeUndefined();
     const terminated = await run({ args: ["-c", "kill -TERM $$"] });
     expect(terminated).toMatchObject({ code: null, signal: "SIGTERM" });
   });
@@ -74,7 +78,9 @@ describe("the native starter (posix_spawn)", () => {
   it("starts the child as a shell would: default signal handlers, nothing blocked, only fds 0-2", async () => {
     // Node ignores SIGPIPE and SIGXFSZ; a child that inherited that would not die writing to a
     // closed pipe. (Signals 32 and up are glibc's own and the realtime ones: not checked.)
-    const sig = await run({ args: ["-c", "grep -E '^(SigIgn|SigBlk)' /proc/$$/status"] });
+    // (`exec`: grep reads its own state as the shell passed it on; a shell that forks blocks
+    // every signal for a moment around the fork, which grep could catch in /proc/$$.)
+    const sig = await run({ args: ["-c", "exec grep -E '^(SigIgn|SigBlk)' /proc/self/status"] });
     const mask = (name: string) =>
       BigInt(`0x${new RegExp(`^${name}:\\s*([0-9a-f]+)$`, "m").exec(sig.stdout)?.[1] ?? "ff"}`);
     const standard = (1n << 31n) - 1n;

@@ -22,7 +22,8 @@ interface Addon {
     cwd: string,
     newGroup: boolean,
     onExit: (code: number, signal: number) => void,
-  ): [pid: number, stdin: number, stdout: number, stderr: number];
+    input: Buffer,
+  ): [pid: number, stdin: number, stdout: number, stderr: number, written: number];
 }
 
 const ADDON = "build/Release/fixpoint_spawn.node";
@@ -70,14 +71,21 @@ export function startNative(addon: Addon, spec: ChildSpec, events: ChildEvents):
   const env: string[] = [];
   for (const [k, v] of Object.entries(spec.env)) if (v !== undefined) env.push(`${k}=${v}`);
   const strings = [spec.command, spec.cwd, ...spec.args, ...env];
-  let fds: [number, number, number, number];
+  let started: ReturnType<Addon["spawn"]>;
+  const input = Buffer.from(spec.input ?? "", "utf8");
   try {
     if (strings.some(hasNul))
       throw Object.assign(new TypeError(`spawn ${spec.command}: an argument or variable holds a NUL byte`), {
         code: "ERR_INVALID_ARG_VALUE",
       });
-    fds = addon.spawn(spec.command, [spec.command, ...spec.args], env, spec.cwd, spec.detached, (code, sig) =>
-      exited(code, sig),
+    started = addon.spawn(
+      spec.command,
+      [spec.command, ...spec.args],
+      env,
+      spec.cwd,
+      spec.detached,
+      (code, sig) => exited(code, sig),
+      input,
     );
   } catch (e) {
     // As Node reports a program that cannot start: after startChild has returned.
@@ -85,7 +93,7 @@ export function startNative(addon: Addon, spec: ChildSpec, events: ChildEvents):
     process.nextTick(() => events.failed(err));
     return;
   }
-  const [pid, stdinFd, stdoutFd, stderrFd] = fds;
+  const [pid, stdinFd, stdoutFd, stderrFd, written] = started;
   let open = 3;
   let code: number | null = null;
   let signal: NodeJS.Signals | null = null;
@@ -98,10 +106,13 @@ export function startNative(addon: Addon, spec: ChildSpec, events: ChildEvents):
     closeOne();
   }
   events.spawned(pid);
-  const stdin = new Socket({ fd: stdinFd, readable: false, writable: true });
-  // EPIPE/ECONNRESET when the child exits without reading its input: not our failure.
-  stdin.on("error", () => {});
-  stdin.end(spec.input ?? "");
+  // The starter wrote what the socket took at once, and closed stdin when that was all of it.
+  if (stdinFd >= 0) {
+    const stdin = new Socket({ fd: stdinFd, readable: false, writable: true });
+    // EPIPE/ECONNRESET when the child exits without reading its input: not our failure.
+    stdin.on("error", () => {});
+    stdin.end(input.subarray(written));
+  }
   for (const [fd, on] of [
     [stdoutFd, events.stdout],
     [stderrFd, events.stderr],
