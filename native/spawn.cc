@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
@@ -31,7 +32,6 @@
 #include <unistd.h>
 
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace {
@@ -104,9 +104,11 @@ bool Executable(const std::string& path) {
 }
 
 // The path to execute: `file` itself when it names a path, else the first executable regular
-// file called `file` in the PATH of the child's environment (the default path without one).
+// file called `file` in the PATH of the child's environment (the default path without one),
+// relative entries taken from the child's folder `cwd`.
 // Sets *err to ENOENT or EACCES when there is none.
-std::string Resolve(const std::string& file, const std::vector<std::string>& env, int* err) {
+std::string Resolve(const std::string& file, const std::vector<std::string>& env, const std::string& cwd,
+                    int* err) {
   *err = 0;
   if (file.find('/') != std::string::npos) return file;
   std::string path = "/usr/local/bin:/usr/bin:/bin";
@@ -120,7 +122,11 @@ std::string Resolve(const std::string& file, const std::vector<std::string>& env
   for (;;) {
     size_t end = path.find(':', start);
     std::string dir = path.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    std::string full = (dir.empty() ? std::string(".") : dir) + "/" + file;
+    // A relative entry is relative to the child's folder, as it is for a fork that changes
+    // folder and then looks the program up.
+    std::string base = dir.empty() ? std::string(".") : dir;
+    if (base[0] != '/') base = cwd + "/" + base;
+    std::string full = base + "/" + file;
     if (Executable(full)) return full;
     if (access(full.c_str(), F_OK) == 0) denied = true;
     if (end == std::string::npos) break;
@@ -142,6 +148,29 @@ void CallExit(napi_env env, napi_value js_cb, void*, void* data) {
   delete exit;
 }
 
+struct Watch {
+  pid_t pid;
+  napi_threadsafe_function tsfn;
+};
+
+// The body of a child's watcher thread: reaps the child, hands its end to the JS thread.
+void* WaitForExit(void* arg) {
+  Watch* watch = static_cast<Watch*>(arg);
+  int status = 0;
+  pid_t r;
+  do r = waitpid(watch->pid, &status, 0);
+  while (r < 0 && errno == EINTR);
+  Exit* exit = new Exit{-1, 0};
+  if (r == watch->pid) {
+    if (WIFEXITED(status)) exit->code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) exit->signal = WTERMSIG(status);
+  }
+  if (napi_call_threadsafe_function(watch->tsfn, exit, napi_tsfn_blocking) != napi_ok) delete exit;
+  napi_release_threadsafe_function(watch->tsfn, napi_tsfn_release);
+  delete watch;
+  return nullptr;
+}
+
 napi_value Spawn(napi_env env, napi_callback_info info) {
   size_t argc = 7;
   napi_value args[7];
@@ -159,12 +188,15 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
     return nullptr;
   }
   int err = 0;
-  std::string exe = Resolve(file, envv, &err);
-  if (err != 0) return Throw(env, err, "spawn " + file);
   // A missing or unreadable working directory is the caller's to hear about, not the child's.
   struct stat st;
-  if (stat(cwd.c_str(), &st) != 0) return Throw(env, errno, "spawn " + file + " in " + cwd);
+  if (stat(cwd.c_str(), &st) != 0) {
+    int e = errno;
+    return Throw(env, e, "spawn " + file + " in " + cwd);
+  }
   if (!S_ISDIR(st.st_mode)) return Throw(env, ENOTDIR, "spawn " + file + " in " + cwd);
+  std::string exe = Resolve(file, envv, cwd, &err);
+  if (err != 0) return Throw(env, err, "spawn " + file);
 
   int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1};
   auto closeAll = [&]() {
@@ -248,19 +280,21 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
     return Throw(env, ENOMEM, "spawn " + file + ": watcher");
   }
   // One thread per child waits for its end: it blocks only itself, never the thread pool.
-  std::thread([pid, tsfn]() {
-    int status = 0;
-    pid_t r;
-    do r = waitpid(pid, &status, 0);
-    while (r < 0 && errno == EINTR);
-    Exit* exit = new Exit{-1, 0};
-    if (r == pid) {
-      if (WIFEXITED(status)) exit->code = WEXITSTATUS(status);
-      else if (WIFSIGNALED(status)) exit->signal = WTERMSIG(status);
-    }
-    if (napi_call_threadsafe_function(tsfn, exit, napi_tsfn_blocking) != napi_ok) delete exit;
-    napi_release_threadsafe_function(tsfn, napi_tsfn_release);
-  }).detach();
+  Watch* watch = new Watch{pid, tsfn};
+  pthread_t thread;
+  if (pthread_create(&thread, nullptr, WaitForExit, watch) != 0) {
+    // No thread to be had (a process at its limit): the child cannot be watched, so it is
+    // stopped and reaped here, and the caller hears that it could not start.
+    delete watch;
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
+    if (stdinFd >= 0) close(stdinFd);
+    close(out[1]);
+    close(errp[1]);
+    return Throw(env, EAGAIN, "spawn " + file + ": watcher thread");
+  }
+  pthread_detach(thread);
 
   napi_value result, v;
   napi_create_array_with_length(env, 5, &result);

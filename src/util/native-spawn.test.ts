@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { expectFaithfulRelay, runChild } from "../../test/helpers/child-run.js";
 import type { ChildEvents, ChildSpec } from "./child-spec.js";
@@ -47,6 +47,14 @@ describe("the native starter (posix_spawn)", () => {
     const env = { PATH: `${bin}:/usr/bin:/bin`, ONLY_HERE: "yes" };
     const r = await run({ command: "fixpoint-only-here", args: ["a b"], cwd: "/usr", env });
     expect(r.stdout).toBe("here 1 [a b] /usr yes\n");
+    // A relative PATH entry is relative to the child's folder.
+    const relative = await run({
+      command: "fixpoint-only-here",
+      args: [],
+      cwd: join(bin, ".."),
+      env: { PATH: basename(bin) },
+    });
+    expect(relative.stdout).toBe(`here 0 [] ${join(bin, "..")} \n`);
     // Only the environment given: nothing of this process's own.
     const only = await run({ args: ["-c", "env | sort"], env: { PATH: "/usr/bin:/bin", ONE: "1" } });
     expect(only.stdout.split("\n").filter((l) => l !== "" && !/^(PWD|SHLVL|_)=/.test(l))).toEqual([
