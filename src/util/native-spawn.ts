@@ -9,7 +9,7 @@ import type { ChildEvents, ChildSpec } from "./child-spec.js";
  * Starting children with posix_spawn (native/spawn.cc, built by `npm install` on Linux into
  * build/Release/fixpoint_spawn.node). Node's spawn forks the whole parent, whose page tables cost
  * more the more memory the worker holds; posix_spawn shares them until the child execs, so `true`
- * with its three pipes starts in about 1 ms at any size (docs/benchmarks.md). The child gets
+ * with its stdio starts in about 1-2 ms at any size (docs/benchmarks.md). The child gets
  * what Node's spawn gives it: stdin, stdout and stderr as sockets, the environment and working
  * folder asked for, the command looked up in that environment's PATH, default signal handlers
  * and nothing blocked, and a process group of its own when `detached`.
