@@ -2,6 +2,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { ChildEvents, ChildSpec } from "./child-spec.js";
 import { nativeSpawner, startNative } from "./native-spawn.js";
 
+/**
+ * The native starter children are started with, given FIXPOINT_SPAWN_HELPER: null where it is
+ * not built, or when the setting asks for a fork by Node (0) or the helper (1).
+ */
+export function nativeStarter(setting: string | undefined): ReturnType<typeof nativeSpawner> {
+  return setting === "0" || setting === "1" ? null : nativeSpawner();
+}
+
 /** Children started here before the helper may be: a command that runs fewer never pays for it. */
 export const STARTS_BEFORE_HELPER = 3;
 /** The median spawn call here (ms) from which the helper is used. */
@@ -52,7 +60,7 @@ export function spawnHelperPid(): number | null {
 export function startChild(spec: ChildSpec, events: ChildEvents): void {
   const stoppable = withLimits(spec, events);
   const setting = process.env.FIXPOINT_SPAWN_HELPER;
-  const native = setting === "0" || setting === "1" ? null : nativeSpawner();
+  const native = nativeStarter(setting);
   if (native !== null) {
     startNative(native, spec, stoppable);
     return;

@@ -8,7 +8,8 @@ import { defaultSqlitePath, openStore } from "../../store/open.js";
 import { describeUrl } from "../../store/postgres/errors.js";
 import { openDatabase } from "../../store/sqlite/connection.js";
 import { LATEST_SCHEMA_VERSION } from "../../store/sqlite/migrations/latest.js";
-import { NATIVE_SPAWNER_PATH, nativeSpawner } from "../../util/native-spawn.js";
+import { NATIVE_SPAWNER_PATH } from "../../util/native-spawn.js";
+import { nativeStarter } from "../../util/spawner.js";
 import type { Check } from "./check.js";
 
 /** Checks of what every command needs: git, the repository, the config and the store. */
@@ -46,9 +47,9 @@ export function checkChildStarter(
       status: "ok",
       detail: `forked by Node${setting === "1" ? " from a helper process" : ""} (FIXPOINT_SPAWN_HELPER=${setting})`,
     };
-  if (platform !== "linux") return { name, status: "ok", detail: "forked by Node" };
-  if (nativeSpawner() !== null)
+  if (nativeStarter(setting) !== null)
     return { name, status: "ok", detail: `started with posix_spawn (${NATIVE_SPAWNER_PATH})` };
+  if (platform !== "linux") return { name, status: "ok", detail: "forked by Node" };
   return {
     name,
     status: "warn",
