@@ -217,6 +217,11 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
   posix_spawn_file_actions_adddup2(&actions, in[0], 0);
   posix_spawn_file_actions_adddup2(&actions, out[0], 1);
   posix_spawn_file_actions_adddup2(&actions, errp[0], 2);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  // Only its stdio: a descriptor this process inherited without close-on-exec (a terminal
+  // multiplexer's, a CI runner's) does not reach an agent. Node's spawn passes those on.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
 
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
