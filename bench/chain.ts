@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { loadConfig } from "../src/config/load.js";
 import type { AgentBackend, AgentResolver } from "../src/domain/agent.js";
 import type { Store } from "../src/domain/store.js";
@@ -16,10 +14,33 @@ import { openStore } from "../src/store/open.js";
 import { openDatabase } from "../src/store/sqlite/connection.js";
 import { systemClock } from "../src/util/clock.js";
 import { createProcessRunner } from "../src/util/process-runner.js";
+import { nativeStarter, startChild } from "../src/util/spawner.js";
 import { parseWorkflow } from "../src/workflow/parse.js";
 import { BENCH_GIT_ENV, type BenchResult, chainWorkflow, median, repoRoot } from "./util.js";
 
-const run = promisify(execFile);
+/**
+ * A command run to its end, started as fixpoint starts its git and agents (the spawner:
+ * posix_spawn when the native starter is built), so the floor's `git commit` costs what fixpoint's
+ * does. Rejects on a failure to start or a non-zero exit.
+ */
+function run(command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const err: Buffer[] = [];
+    startChild(
+      { command, args, cwd: opts.cwd, env: opts.env, detached: false },
+      {
+        spawned: () => {},
+        failed: reject,
+        stdout: () => {},
+        stderr: (b) => err.push(b),
+        closed: (code) =>
+          code === 0
+            ? resolve()
+            : reject(new Error(`${command} ${args.join(" ")}: exit ${code}: ${Buffer.concat(err)}`)),
+      },
+    );
+  });
+}
 
 /** Issue 10 (a): chains of no-op stages, and of stages that each edit one file. */
 export const CHAIN_SIZES = [10, 100, 1_000, 3_000];
@@ -31,7 +52,7 @@ const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as c
 
 async function gitRepo(root: string): Promise<string> {
   const repo = join(root, "repo");
-  await run("git", ["init", "-q", "-b", "main", repo], { env: GIT_ENV });
+  await run("git", ["init", "-q", "-b", "main", repo], { cwd: root, env: GIT_ENV });
   writeFileSync(join(repo, "notes.txt"), "start\n");
   await run("git", ["add", "-A"], { cwd: repo, env: GIT_ENV });
   await run("git", ["commit", "-q", "-m", "init"], { cwd: repo, env: GIT_ENV });
@@ -295,7 +316,10 @@ async function decompositionRow(sizes: number[]): Promise<BenchResult> {
 }
 
 const what = (edit: boolean) => (edit ? "stages that each edit a file" : "no-op stages");
-const floorWork = (edit: boolean) => (edit ? "1 SQLite commit + 1 git commit" : "1 SQLite commit");
+const floorWork = (edit: boolean) =>
+  edit
+    ? `1 SQLite commit + 1 git commit, started ${nativeStarter(process.env.FIXPOINT_SPAWN_HELPER) ? "with posix_spawn" : "by the spawner"} as fixpoint's`
+    : "1 SQLite commit";
 
 function ratioRow(m: Measured, edit: boolean): BenchResult {
   const f = median(m.floor.flatMap((t) => t.gaps));

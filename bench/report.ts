@@ -35,7 +35,8 @@ Notes:
   floor is the least any tool must do per stage: one SQLite commit of a row naming the stage and
   the next one, on a connection opened by the store's own \`openDatabase\` (WAL,
   synchronous=NORMAL, foreign keys, busy timeout), plus one \`git commit -a\` when the stage
-  changed a file. fixpoint runs the worker \`fixpoint work\` runs (engine, SQLite store, real git,
+  changed a file, started as fixpoint starts its git (posix_spawn, where the native starter is
+  built). fixpoint runs the worker \`fixpoint work\` runs (engine, SQLite store, real git,
   worktree per task) with a no-op agent (an AgentBackend that answers at once and writes no
   transcript) that does nothing or edits one file.
 - How per-stage time is computed: each stage is timed from the end of the stage before it to its
