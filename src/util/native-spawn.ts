@@ -12,7 +12,8 @@ import type { ChildEvents, ChildSpec } from "./child-spec.js";
  * with its stdio starts in about 1-2 ms at any size (docs/benchmarks.md). The child gets
  * what Node's spawn gives it: stdin, stdout and stderr as sockets, the environment and working
  * folder asked for, the command looked up in that environment's PATH, default signal handlers
- * and nothing blocked, and a process group of its own when `detached`.
+ * and nothing blocked, and a process group of its own when `detached`. Unlike Node's spawn, it
+ * gets no other descriptor this process inherited without close-on-exec (glibc 2.34 and later).
  */
 interface Addon {
   spawn(
