@@ -9,38 +9,15 @@ import type { EngineDeps } from "../src/engine/deps.js";
 import type { EngineEvent } from "../src/engine/events.js";
 import { createPromptLibrary } from "../src/engine/prompts.js";
 import { runWorker } from "../src/engine/worker.js";
+import { createGitRunner } from "../src/git/exec.js";
 import { createGit } from "../src/git/git-cli.js";
 import { openStore } from "../src/store/open.js";
 import { openDatabase } from "../src/store/sqlite/connection.js";
 import { systemClock } from "../src/util/clock.js";
 import { createProcessRunner } from "../src/util/process-runner.js";
-import { nativeStarter, startChild } from "../src/util/spawner.js";
+import { nativeStarter } from "../src/util/spawner.js";
 import { parseWorkflow } from "../src/workflow/parse.js";
 import { BENCH_GIT_ENV, type BenchResult, chainWorkflow, median, repoRoot } from "./util.js";
-
-/**
- * A command run to its end, started as fixpoint starts its git and agents (the spawner:
- * posix_spawn when the native starter is built), so the floor's `git commit` costs what fixpoint's
- * does. Rejects on a failure to start or a non-zero exit.
- */
-function run(command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const err: Buffer[] = [];
-    startChild(
-      { command, args, cwd: opts.cwd, env: opts.env, detached: false },
-      {
-        spawned: () => {},
-        failed: reject,
-        stdout: () => {},
-        stderr: (b) => err.push(b),
-        closed: (code) =>
-          code === 0
-            ? resolve()
-            : reject(new Error(`${command} ${args.join(" ")}: exit ${code}: ${Buffer.concat(err)}`)),
-      },
-    );
-  });
-}
 
 /** Issue 10 (a): chains of no-op stages, and of stages that each edit one file. */
 export const CHAIN_SIZES = [10, 100, 1_000, 3_000];
@@ -49,13 +26,15 @@ export const CHAIN_TARGET = 1.5;
 
 const GIT_ENV = { ...process.env, ...BENCH_GIT_ENV };
 const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
+/** git as fixpoint runs it (its spawner: posix_spawn where built), so the floor's commit costs what fixpoint's does. */
+const floorGit = createGitRunner({ env: GIT_ENV });
 
 async function gitRepo(root: string): Promise<string> {
   const repo = join(root, "repo");
-  await run("git", ["init", "-q", "-b", "main", repo], { cwd: root, env: GIT_ENV });
+  await floorGit.run(root, ["init", "-q", "-b", "main", repo]);
   writeFileSync(join(repo, "notes.txt"), "start\n");
-  await run("git", ["add", "-A"], { cwd: repo, env: GIT_ENV });
-  await run("git", ["commit", "-q", "-m", "init"], { cwd: repo, env: GIT_ENV });
+  await floorGit.run(repo, ["add", "-A"]);
+  await floorGit.run(repo, ["commit", "-q", "-m", "init"]);
   return repo;
 }
 
@@ -110,7 +89,7 @@ export async function floorChain(n: number, edit: boolean): Promise<ChainTimes> 
     for (let i = 0; i < n; i++) {
       if (edit) {
         writeFileSync(join(repo, "notes.txt"), `stage ${i}\n`);
-        await run("git", ["commit", "-q", "-a", "-m", `stage ${i}`], { cwd: repo, env: GIT_ENV });
+        await floorGit.run(repo, ["commit", "-q", "-a", "-m", `stage ${i}`]);
       }
       db.transaction(() => insert.run(`s${i}`, i + 1 < n ? `s${i + 1}` : "done", Date.now()))();
       ends.push(performance.now());
