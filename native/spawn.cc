@@ -270,33 +270,32 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
     stdinFd = -1;
   }
 
-  napi_threadsafe_function tsfn;
-  napi_value name;
-  napi_create_string_utf8(env, "fixpoint-child-exit", NAPI_AUTO_LENGTH, &name);
-  if (napi_create_threadsafe_function(env, args[5], nullptr, name, 0, 1, nullptr, nullptr, nullptr, CallExit,
-                                      &tsfn) != napi_ok) {
-    // Cannot happen short of running out of memory; the child is already running, so it is
-    // killed and reaped here rather than left unwatched.
+  // A child that cannot be watched is stopped and reaped here rather than left unwatched, and
+  // our ends of its stdio are closed.
+  auto abandon = [&]() {
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
     if (stdinFd >= 0) close(stdinFd);
     close(out[1]);
     close(errp[1]);
+  };
+  napi_threadsafe_function tsfn;
+  napi_value name;
+  napi_create_string_utf8(env, "fixpoint-child-exit", NAPI_AUTO_LENGTH, &name);
+  if (napi_create_threadsafe_function(env, args[5], nullptr, name, 0, 1, nullptr, nullptr, nullptr, CallExit,
+                                      &tsfn) != napi_ok) {
+    // Cannot happen short of running out of memory; the child is already running.
+    abandon();
     return Throw(env, ENOMEM, "spawn " + file + ": watcher");
   }
   // One thread per child waits for its end: it blocks only itself, never the thread pool.
   Watch* watch = new Watch{pid, tsfn};
   pthread_t thread;
   if (pthread_create(&thread, nullptr, WaitForExit, watch) != 0) {
-    // No thread to be had (a process at its limit): the child cannot be watched, so it is
-    // stopped and reaped here, and the caller hears that it could not start.
+    // No thread to be had (a process at its limit): the caller hears that it could not start.
     delete watch;
-    kill(pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
     napi_release_threadsafe_function(tsfn, napi_tsfn_abort);
-    if (stdinFd >= 0) close(stdinFd);
-    close(out[1]);
-    close(errp[1]);
+    abandon();
     return Throw(env, EAGAIN, "spawn " + file + ": watcher thread");
   }
   pthread_detach(thread);
