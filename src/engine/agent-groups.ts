@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import { errorMessage } from "../errors.js";
 import { type GroupScope, processStartTicks, withGroupScope } from "../util/agent-groups.js";
 import { GroupKiller, groupAlive } from "../util/process-group.js";
+import type { AgentGroup } from "../domain/store.js";
 import type { EngineDeps } from "./deps.js";
 
 /** SIGTERM first, SIGKILL after this: the old agent gets a moment to flush, not to keep editing. */
@@ -15,6 +16,11 @@ type Deps = Pick<EngineDeps, "store" | "clock" | "listener">;
  *   alive on this host (its worker died, e.g. by SIGKILL) is killed and waited for;
  * - every agent group started while `fn` runs is recorded in the store with this host, and
  *   forgotten once it ended.
+ *
+ * Forgetting waits for the next group's record (one commit for both) or the end of `fn`: a group
+ * that ended is harmless in the store (a takeover finds it gone, or its pid reused by a process
+ * started at another time, and only forgets it), and a stage whose agent does nothing then costs
+ * one write for its group instead of two (issue 10).
  */
 export async function withAgentGroups<T>(
   deps: Deps,
@@ -25,6 +31,8 @@ export async function withAgentGroups<T>(
   await killLeftoverGroups(deps, taskId);
   const host = hostname();
   const pending = new Set<Promise<void>>();
+  /** Groups that ended and are still recorded. */
+  const ended: number[] = [];
   const track = (write: Promise<void>, what: string): void => {
     const p = write.catch((e: unknown) => {
       deps.listener({ type: "notice", taskId, message: `${taskId}: ${what} failed: ${errorMessage(e)}` });
@@ -32,25 +40,29 @@ export async function withAgentGroups<T>(
     pending.add(p);
     void p.finally(() => pending.delete(p));
   };
+  /** Forgets the ended groups (and records `group`, when given) in one transaction. */
+  const write = (group: AgentGroup | null): Promise<void> => {
+    const gone = ended.splice(0);
+    if (gone.length === 0 && group !== null) return deps.store.recordAgentGroup(group);
+    return deps.store.transaction(async (tx) => {
+      for (const pgid of gone) await tx.clearAgentGroup(taskId, pgid, host);
+      if (group !== null) await tx.recordAgentGroup(group);
+    });
+  };
   const scope: GroupScope = {
     started: (pgid, startTicks) =>
       track(
-        deps.store.recordAgentGroup({
-          taskId,
-          pgid,
-          host,
-          workerId,
-          startTicks,
-          startedAt: deps.clock.now(),
-        }),
+        write({ taskId, pgid, host, workerId, startTicks, startedAt: deps.clock.now() }),
         `recording agent process group ${pgid}`,
       ),
-    ended: (pgid) =>
-      track(deps.store.clearAgentGroup(taskId, pgid, host), `clearing agent process group ${pgid}`),
+    ended: (pgid) => {
+      ended.push(pgid);
+    },
   };
   try {
     return await withGroupScope(scope, fn);
   } finally {
+    if (ended.length > 0) track(write(null), "clearing ended agent process groups");
     await Promise.all(pending);
   }
 }

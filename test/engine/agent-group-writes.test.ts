@@ -1,0 +1,85 @@
+import { hostname } from "node:os";
+import { describe, expect, it } from "vitest";
+import type { AgentGroup, Store } from "../../src/domain/store.js";
+import { withAgentGroups } from "../../src/engine/agent-groups.js";
+import { openStore } from "../../src/store/open.js";
+import { createProcessRunner } from "../../src/util/process-runner.js";
+import { makeTempDir } from "../helpers/temp.js";
+import { newTask } from "../store/samples.js";
+
+/**
+ * The agent groups a worker records (issue 14) with one write per group (issue 10): a group that
+ * ended is forgotten in the same commit that records the next one, or when the task's work ends.
+ */
+describe("recording agent process groups", () => {
+  it("forgets an ended group with the next group's record, and every group once the work ends", async () => {
+    const root = makeTempDir("agent-groups-");
+    const store = await openStore("sqlite", root);
+    try {
+      const task = await store.createTask(newTask({ repo: root }), Date.now());
+      const seen: AgentGroup[][] = [];
+      const runner = createProcessRunner();
+      const notices: string[] = [];
+      const deps = {
+        store,
+        clock: { now: () => Date.now(), sleep: async () => {} },
+        listener: (e: { type: string; message?: string }) => {
+          if (e.type === "notice") notices.push(String(e.message));
+        },
+      };
+
+      await withAgentGroups(deps, task.id, "w-1", async () => {
+        const first = await runner.run({ command: "true", args: [], cwd: root });
+        // The first group ended; its record stays until the next one is written.
+        seen.push(await settled(store, task.id, [first.pid]));
+        await new Promise((r) => setTimeout(r, 20));
+        seen.push(await store.listAgentGroups(task.id));
+        const second = await runner.run({ command: "true", args: [], cwd: root });
+        seen.push(await settled(store, task.id, [second.pid]));
+      });
+
+      const [first, later, second] = seen.map((groups) => groups.map((g) => `${g.pgid}@${g.host}`));
+      // The first group, ended, is still recorded; the second's record forgot it.
+      expect(first).toHaveLength(1);
+      expect(later).toEqual(first);
+      expect(first?.[0]).toMatch(new RegExp(`@${hostname()}$`));
+      expect(second).toHaveLength(1);
+      expect(second).not.toEqual(first);
+      // Afterwards: nothing left, and no write failed.
+      expect(await store.listAgentGroups(task.id)).toEqual([]);
+      expect(notices).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a group still running when the work ends stays recorded for the next worker", async () => {
+    const root = makeTempDir("agent-groups-");
+    const store = await openStore("sqlite", root);
+    try {
+      const task = await store.createTask(newTask({ repo: root }), Date.now());
+      const runner = createProcessRunner();
+      const deps = { store, clock: { now: () => Date.now(), sleep: async () => {} }, listener: () => {} };
+      let pid = 0;
+      await withAgentGroups(deps, task.id, "w-1", async () => {
+        // The leader exits at once and leaves a member of its group behind.
+        const r = await runner.run({ command: "sh", args: ["-c", "sleep 30 > /dev/null 2>&1 &"], cwd: root });
+        pid = r.pid ?? 0;
+      });
+      expect((await store.listAgentGroups(task.id)).map((g) => g.pgid)).toEqual([pid]);
+      process.kill(-pid, "SIGKILL");
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+/** The recorded groups once the record of each of `pids` was written (the write is not awaited). */
+async function settled(store: Store, taskId: string, pids: (number | undefined)[]): Promise<AgentGroup[]> {
+  for (let i = 0; i < 200; i++) {
+    const groups = await store.listAgentGroups(taskId);
+    if (pids.every((p) => groups.some((g) => g.pgid === p))) return groups;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`groups ${pids.join(", ")} were never recorded`);
+}
