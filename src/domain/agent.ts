@@ -1,3 +1,4 @@
+import type { GroupScope } from "./process.js";
 import type { TokenUsage } from "./types.js";
 
 /**
@@ -64,6 +65,8 @@ export interface AgentRequest {
   onTranscript?: (transcript: HandedTranscript) => void;
   /** Extra CLI arguments from the config. */
   extraArgs?: string[];
+  /** The task's process groups: a backend that starts processes passes it on (ProcessSpec.groups). */
+  groups?: GroupScope;
 }
 
 /** A transcript handed to the caller (AgentRequest.onTranscript). */

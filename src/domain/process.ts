@@ -24,6 +24,21 @@ export interface ProcessSpec {
   maxBuffer?: number;
   /** Grace between SIGTERM and SIGKILL; default 2000 ms. */
   killGraceMs?: number;
+  /** Told when the child's process group starts and ends (the task's agents, recorded by its worker). */
+  groups?: GroupScope;
+}
+
+/**
+ * Hears about the process groups started for one task (src/engine/agent-groups.ts records them
+ * in the store, so a worker that takes the task over kills what its dead predecessor left).
+ * Passed down with each request rather than found from the async context: an AsyncLocalStorage
+ * turns on Node 20's promise hooks, about a tenth of a no-op stage (issue 10).
+ */
+export interface GroupScope {
+  /** A group was started. Must not throw. */
+  started(pgid: number, startTicks: number | null): void;
+  /** A group ended (its leader was reaped and no member is left). Must not throw. */
+  ended(pgid: number): void;
 }
 
 export interface ProcessResult {

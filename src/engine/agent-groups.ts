@@ -1,8 +1,9 @@
 import { hostname } from "node:os";
-import { errorMessage } from "../errors.js";
-import { type GroupScope, processStartTicks, withGroupScope } from "../util/agent-groups.js";
-import { GroupKiller, groupAlive } from "../util/process-group.js";
+import type { GroupScope } from "../domain/process.js";
 import type { AgentGroup } from "../domain/store.js";
+import { errorMessage } from "../errors.js";
+import { processStartTicks } from "../util/agent-groups.js";
+import { GroupKiller, groupAlive } from "../util/process-group.js";
 import type { EngineDeps } from "./deps.js";
 
 /** SIGTERM first, SIGKILL after this: the old agent gets a moment to flush, not to keep editing. */
@@ -14,8 +15,8 @@ type Deps = Pick<EngineDeps, "store" | "clock" | "listener">;
  * Runs a claimed task's work so that its agents die with their worker:
  * - before anything touches the worktree, every process group recorded for the task that is still
  *   alive on this host (its worker died, e.g. by SIGKILL) is killed and waited for;
- * - every agent group started while `fn` runs is recorded in the store with this host, and
- *   forgotten once it ended.
+ * - every group started with the scope handed to `fn` (the task's agents and gates get it through
+ *   EngineDeps.groups) is recorded in the store with this host, and forgotten once it ended.
  *
  * Forgetting waits for the next group's record (one commit for both) or the end of `fn`: a group
  * that ended is harmless in the store (a takeover finds it gone, or its pid reused by a process
@@ -26,7 +27,7 @@ export async function withAgentGroups<T>(
   deps: Deps,
   taskId: string,
   workerId: string,
-  fn: () => Promise<T>,
+  fn: (groups: GroupScope) => Promise<T>,
 ): Promise<T> {
   await killLeftoverGroups(deps, taskId);
   const host = hostname();
@@ -60,7 +61,7 @@ export async function withAgentGroups<T>(
     },
   };
   try {
-    return await withGroupScope(scope, fn);
+    return await fn(scope);
   } finally {
     if (ended.length > 0) track(write(null), "clearing ended agent process groups");
     await Promise.all(pending);

@@ -2,7 +2,7 @@ import type { Config } from "../config/types.js";
 import type { AgentResolver } from "../domain/agent.js";
 import type { Clock } from "../domain/clock.js";
 import type { Git } from "../domain/git.js";
-import type { ProcessRunner } from "../domain/process.js";
+import type { GroupScope, ProcessRunner } from "../domain/process.js";
 import type { Lease, Store } from "../domain/store.js";
 import type { Task } from "../domain/types.js";
 import type { Registry } from "../findings/registry.js";
@@ -23,6 +23,8 @@ export interface EngineDeps {
   clock: Clock;
   /** Runs gate commands. */
   runner: ProcessRunner;
+  /** The running task's process groups (its worker records them; see agent-groups.ts). */
+  groups?: GroupScope;
   prompts: PromptLibrary;
   /** Worktree-confined existence check for findings' files. */
   fileExists: (root: string, relPath: string) => Promise<boolean>;

@@ -170,10 +170,10 @@ async function runClaimed(
   });
   try {
     // An agent its dead predecessor left running is killed before this run touches the worktree.
-    const end = await withAgentGroups(deps, task.id, workerId, () =>
+    const end = await withAgentGroups(deps, task.id, workerId, (groups) =>
       runTask(
         task,
-        { ...deps, lease, leaseMs },
+        { ...deps, lease, leaseMs, groups },
         { signal: local.signal, ...(signals.drain ? { drain: signals.drain } : {}) },
       ),
     );

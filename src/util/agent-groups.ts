@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
+import type { GroupScope } from "../domain/process.js";
 import { errorMessage } from "../errors.js";
 import { groupAlive } from "./process-group.js";
 
@@ -9,24 +9,11 @@ import { groupAlive } from "./process-group.js";
  * kills what is left of them), and (2) this process kills them when it exits — by signal too —
  * so an agent never outlives its worker unattended.
  *
- * The process runner reports every group it starts and reaps; whoever runs agents for a task
- * wraps that work in `withGroupScope` to hear about the groups started inside it (the scope
- * follows async calls, so nothing needs to be threaded through the agent backends).
+ * The process runner reports every group it starts and reaps, with the scope its caller passed
+ * (ProcessSpec.groups: the task's, for its agents and gates).
  */
-export interface GroupScope {
-  /** A group was started inside the scope. Must not throw. */
-  started(pgid: number, startTicks: number | null): void;
-  /** A group started inside the scope ended (its leader was reaped). Must not throw. */
-  ended(pgid: number): void;
-}
-
-const scopes = new AsyncLocalStorage<GroupScope>();
 const live = new Set<number>();
 let exitHookInstalled = false;
-
-export function withGroupScope<T>(scope: GroupScope, fn: () => Promise<T>): Promise<T> {
-  return scopes.run(scope, fn);
-}
 
 /** The leader's start time (field 22 of /proc/<pid>/stat, clock ticks since boot); null without /proc. */
 export function processStartTicks(pid: number): number | null {
@@ -41,10 +28,9 @@ export function processStartTicks(pid: number): number | null {
 }
 
 /** Called by the process runner right after it spawned a group leader. */
-export function groupStarted(pgid: number): void {
+export function groupStarted(pgid: number, scope?: GroupScope): void {
   live.add(pgid);
   installExitHook();
-  const scope = scopes.getStore();
   if (!scope) return;
   try {
     scope.started(pgid, processStartTicks(pgid));
@@ -57,10 +43,9 @@ export function groupStarted(pgid: number): void {
  * Called by the process runner once the group's leader has been reaped. A group whose members
  * outlive the leader (a background process the agent left behind) stays live and recorded.
  */
-export function groupEnded(pgid: number): void {
+export function groupEnded(pgid: number, scope?: GroupScope): void {
   if (groupAlive(pgid)) return;
   live.delete(pgid);
-  const scope = scopes.getStore();
   if (!scope) return;
   try {
     scope.ended(pgid);

@@ -117,7 +117,7 @@ function watch(spec: ProcessSpec, started: number, resolve: (r: ProcessResult) =
   const finish = (outcome: Outcome): void => {
     if (settled) return;
     settled = true;
-    if (pid !== undefined) groupEnded(pid);
+    if (pid !== undefined) groupEnded(pid, spec.groups);
     clearTimeout(timer);
     spec.signal?.removeEventListener("abort", onAbort);
     killer?.dispose();
@@ -144,7 +144,7 @@ function watch(spec: ProcessSpec, started: number, resolve: (r: ProcessResult) =
         // The child leads its own process group, so the whole tree can be killed.
         pid = p;
         killer = new GroupKiller(p, graceMs);
-        groupStarted(p);
+        groupStarted(p, spec.groups);
         if (killWanted) killer.kill();
       },
       failed: (err) => finish({ ...NOT_STARTED, spawnError: describeSpawnError(err, spec) }),

@@ -28,13 +28,13 @@ describe("recording agent process groups", () => {
         },
       };
 
-      await withAgentGroups(deps, task.id, "w-1", async () => {
-        const first = await runner.run({ command: "true", args: [], cwd: root });
+      await withAgentGroups(deps, task.id, "w-1", async (groups) => {
+        const first = await runner.run({ command: "true", args: [], cwd: root, groups });
         // The first group ended; its record stays until the next one is written.
         seen.push(await settled(store, task.id, [first.pid]));
         await new Promise((r) => setTimeout(r, 20));
         seen.push(await store.listAgentGroups(task.id));
-        const second = await runner.run({ command: "true", args: [], cwd: root });
+        const second = await runner.run({ command: "true", args: [], cwd: root, groups });
         seen.push(await settled(store, task.id, [second.pid]));
       });
 
@@ -61,9 +61,14 @@ describe("recording agent process groups", () => {
       const runner = createProcessRunner();
       const deps = { store, clock: { now: () => Date.now(), sleep: async () => {} }, listener: () => {} };
       let pid = 0;
-      await withAgentGroups(deps, task.id, "w-1", async () => {
+      await withAgentGroups(deps, task.id, "w-1", async (groups) => {
         // The leader exits at once and leaves a member of its group behind.
-        const r = await runner.run({ command: "sh", args: ["-c", "sleep 30 > /dev/null 2>&1 &"], cwd: root });
+        const r = await runner.run({
+          command: "sh",
+          args: ["-c", "sleep 30 > /dev/null 2>&1 &"],
+          cwd: root,
+          groups,
+        });
         pid = r.pid ?? 0;
       });
       expect((await store.listAgentGroups(task.id)).map((g) => g.pgid)).toEqual([pid]);
