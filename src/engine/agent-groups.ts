@@ -18,10 +18,11 @@ type Deps = Pick<EngineDeps, "store" | "clock" | "listener">;
  * - every group started with the scope handed to `fn` (the task's agents and gates get it through
  *   EngineDeps.groups) is recorded in the store with this host, and forgotten once it ended.
  *
- * Forgetting waits for the next group's record (one commit for both) or the end of `fn`: a group
- * that ended is harmless in the store (a takeover finds it gone, or its pid reused by a process
- * started at another time, and only forgets it), and a stage whose agent does nothing then costs
- * one write for its group instead of two (issue 10).
+ * Forgetting a group whose leader's start time is known waits for the next group's record (one
+ * commit for both) or the end of `fn`: such a group is harmless in the store (a takeover finds it
+ * gone, or its pid reused by a process started at another time, and only forgets it), and a stage
+ * whose agent does nothing then costs one write for its group instead of two (issue 10). Without
+ * the start time (no /proc) a reused pid cannot be told apart: the group is forgotten at once.
  */
 export async function withAgentGroups<T>(
   deps: Deps,
@@ -34,6 +35,8 @@ export async function withAgentGroups<T>(
   const pending = new Set<Promise<void>>();
   /** Groups that ended and are still recorded. */
   const ended: number[] = [];
+  /** Started groups whose leader's start time is unknown. */
+  const untimed = new Set<number>();
   const track = (write: Promise<void>, what: string): void => {
     const p = write.catch((e: unknown) => {
       deps.listener({ type: "notice", taskId, message: `${taskId}: ${what} failed: ${errorMessage(e)}` });
@@ -51,13 +54,16 @@ export async function withAgentGroups<T>(
     });
   };
   const scope: GroupScope = {
-    started: (pgid, startTicks) =>
+    started: (pgid, startTicks) => {
+      if (startTicks === null) untimed.add(pgid);
       track(
         write({ taskId, pgid, host, workerId, startTicks, startedAt: deps.clock.now() }),
         `recording agent process group ${pgid}`,
-      ),
+      );
+    },
     ended: (pgid) => {
       ended.push(pgid);
+      if (untimed.delete(pgid)) track(write(null), `clearing agent process group ${pgid}`);
     },
   };
   try {

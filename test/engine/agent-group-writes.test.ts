@@ -53,6 +53,29 @@ describe("recording agent process groups", () => {
     }
   });
 
+  it("a group whose leader's start time is unknown (no /proc) is forgotten as soon as it ends", async () => {
+    const root = makeTempDir("agent-groups-");
+    const store = await openStore("sqlite", root);
+    try {
+      const task = await store.createTask(newTask({ repo: root }), Date.now());
+      const deps = { store, clock: { now: () => Date.now(), sleep: async () => {} }, listener: () => {} };
+      let during: AgentGroup[] = [];
+      await withAgentGroups(deps, task.id, "w-1", async (groups) => {
+        // Its pid could be reused by a stranger that a takeover could not tell apart.
+        groups.started(4_000_001, null);
+        await settled(store, task.id, [4_000_001]);
+        groups.ended(4_000_001);
+        for (let i = 0; i < 200 && (await store.listAgentGroups(task.id)).length > 0; i++) {
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        during = await store.listAgentGroups(task.id);
+      });
+      expect(during).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("a group still running when the work ends stays recorded for the next worker", async () => {
     const root = makeTempDir("agent-groups-");
     const store = await openStore("sqlite", root);
