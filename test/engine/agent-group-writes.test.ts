@@ -13,29 +13,17 @@ import { newTask } from "../store/samples.js";
  */
 describe("recording agent process groups", () => {
   it("forgets an ended group with the next group's record, and every group once the work ends", async () => {
-    const root = makeTempDir("agent-groups-");
-    const store = await openStore("sqlite", root);
-    try {
-      const task = await store.createTask(newTask({ repo: root }), Date.now());
-      const seen: AgentGroup[][] = [];
+    await withTask(async ({ store, taskId, root, deps, notices }) => {
       const runner = createProcessRunner();
-      const notices: string[] = [];
-      const deps = {
-        store,
-        clock: { now: () => Date.now(), sleep: async () => {} },
-        listener: (e: { type: string; message?: string }) => {
-          if (e.type === "notice") notices.push(String(e.message));
-        },
-      };
-
-      await withAgentGroups(deps, task.id, "w-1", async (groups) => {
+      const seen: AgentGroup[][] = [];
+      await withAgentGroups(deps, taskId, "w-1", async (groups) => {
         const first = await runner.run({ command: "true", args: [], cwd: root, groups });
         // The first group ended; its record stays until the next one is written.
-        seen.push(await settled(store, task.id, [first.pid]));
+        seen.push(await settled(store, taskId, [first.pid]));
         await new Promise((r) => setTimeout(r, 20));
-        seen.push(await store.listAgentGroups(task.id));
+        seen.push(await store.listAgentGroups(taskId));
         const second = await runner.run({ command: "true", args: [], cwd: root, groups });
-        seen.push(await settled(store, task.id, [second.pid]));
+        seen.push(await settled(store, taskId, [second.pid]));
       });
 
       const [first, later, second] = seen.map((groups) => groups.map((g) => `${g.pgid}@${g.host}`));
@@ -46,47 +34,34 @@ describe("recording agent process groups", () => {
       expect(second).toHaveLength(1);
       expect(second).not.toEqual(first);
       // Afterwards: nothing left, and no write failed.
-      expect(await store.listAgentGroups(task.id)).toEqual([]);
+      expect(await store.listAgentGroups(taskId)).toEqual([]);
       expect(notices).toEqual([]);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it("a group whose leader's start time is unknown (no /proc) is forgotten as soon as it ends", async () => {
-    const root = makeTempDir("agent-groups-");
-    const store = await openStore("sqlite", root);
-    try {
-      const task = await store.createTask(newTask({ repo: root }), Date.now());
-      const deps = { store, clock: { now: () => Date.now(), sleep: async () => {} }, listener: () => {} };
+    await withTask(async ({ store, taskId, deps }) => {
       let during: AgentGroup[] = [];
-      await withAgentGroups(deps, task.id, "w-1", async (groups) => {
+      await withAgentGroups(deps, taskId, "w-1", async (groups) => {
         // Its pid could be reused by a stranger that a takeover could not tell apart.
         groups.started(4_000_001, null);
-        await settled(store, task.id, [4_000_001]);
+        await settled(store, taskId, [4_000_001]);
         groups.ended(4_000_001);
-        for (let i = 0; i < 200 && (await store.listAgentGroups(task.id)).length > 0; i++) {
+        for (let i = 0; i < 200 && (await store.listAgentGroups(taskId)).length > 0; i++) {
           await new Promise((r) => setTimeout(r, 5));
         }
-        during = await store.listAgentGroups(task.id);
+        during = await store.listAgentGroups(taskId);
       });
       expect(during).toEqual([]);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it("a group still running when the work ends stays recorded for the next worker", async () => {
-    const root = makeTempDir("agent-groups-");
-    const store = await openStore("sqlite", root);
-    try {
-      const task = await store.createTask(newTask({ repo: root }), Date.now());
-      const runner = createProcessRunner();
-      const deps = { store, clock: { now: () => Date.now(), sleep: async () => {} }, listener: () => {} };
+    await withTask(async ({ store, taskId, root, deps }) => {
       let pid = 0;
-      await withAgentGroups(deps, task.id, "w-1", async (groups) => {
+      await withAgentGroups(deps, taskId, "w-1", async (groups) => {
         // The leader exits at once and leaves a member of its group behind.
-        const r = await runner.run({
+        const r = await createProcessRunner().run({
           command: "sh",
           args: ["-c", "sleep 30 > /dev/null 2>&1 &"],
           cwd: root,
@@ -94,13 +69,40 @@ describe("recording agent process groups", () => {
         });
         pid = r.pid ?? 0;
       });
-      expect((await store.listAgentGroups(task.id)).map((g) => g.pgid)).toEqual([pid]);
+      expect((await store.listAgentGroups(taskId)).map((g) => g.pgid)).toEqual([pid]);
       process.kill(-pid, "SIGKILL");
-    } finally {
-      await store.close();
-    }
+    });
   });
 });
+
+interface TaskContext {
+  store: Store;
+  taskId: string;
+  root: string;
+  deps: Parameters<typeof withAgentGroups>[0];
+  /** The notices withAgentGroups sent (a write that failed). */
+  notices: string[];
+}
+
+/** A SQLite store on a real file holding one task, closed after `fn`. */
+async function withTask(fn: (t: TaskContext) => Promise<void>): Promise<void> {
+  const root = makeTempDir("agent-groups-");
+  const store = await openStore("sqlite", root);
+  try {
+    const task = await store.createTask(newTask({ repo: root }), Date.now());
+    const notices: string[] = [];
+    const deps: TaskContext["deps"] = {
+      store,
+      clock: { now: () => Date.now(), sleep: async () => {} },
+      listener: (e) => {
+        if (e.type === "notice") notices.push(e.message);
+      },
+    };
+    await fn({ store, taskId: task.id, root, deps, notices });
+  } finally {
+    await store.close();
+  }
+}
 
 /** The recorded groups once the record of each of `pids` was written (the write is not awaited). */
 async function settled(store: Store, taskId: string, pids: (number | undefined)[]): Promise<AgentGroup[]> {
