@@ -91,7 +91,7 @@ async function attempt(
     input: inv.input,
     timeoutMs: req.timeoutMs,
     signal: req.signal,
-    ...(req.groups ? { groups: req.groups } : {}),
+    groups: req.groups,
     onStdoutLine: (line) => {
       for (const e of inv.parse(line)) {
         summary = applyEvent(summary, e);

@@ -111,7 +111,7 @@ export function createCommandBackend(opts: CommandBackendOptions): AgentBackend 
       input: request.prompt,
       timeoutMs: request.timeoutMs,
       signal: request.signal,
-      ...(request.groups ? { groups: request.groups } : {}),
+      groups: request.groups,
       onStdoutLine: progressLine(request, redactEnv),
     });
     const output: CommandOutput = parseCommandOutput(res.stdout);

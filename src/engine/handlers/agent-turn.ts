@@ -101,7 +101,7 @@ export async function runAgentTurn<T>(
       env: agent.env,
       signal: ctx.signal,
       extraArgs: agent.extraArgs,
-      ...(ctx.deps.groups ? { groups: ctx.deps.groups } : {}),
+      groups: ctx.deps.groups,
       transcriptPath,
       ...(writes
         ? {

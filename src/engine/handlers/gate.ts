@@ -22,7 +22,7 @@ export const gateHandler: StageHandler = {
         env: { ...ctx.deps.env, FIXPOINT_TASK_ID: ctx.task.id },
         timeoutMs,
         signal: ctx.signal,
-        ...(ctx.deps.groups ? { groups: ctx.deps.groups } : {}),
+        groups: ctx.deps.groups,
       });
       if (r.cancelled) break;
       const passed = r.exitCode === 0 && !r.timedOut;
