@@ -59,7 +59,8 @@ Notes:
   commit (WAL, synchronous=NORMAL). The floor starts its children as fixpoint does: with
   posix_spawn through fixpoint's native starter where it is built (the row's ratio), and, in the
   same rounds, with Node's spawn, as a plain Node loop would (in the row's details). 3
-  alternating rounds.
+  alternating rounds. Chains of 10, 100, 1,000 and 3,000 stages of \`true\`; the editing chain
+  up to 1,000 stages (a \`git commit\` each; \`FIXPOINT_BENCH_CLI_CHAIN=3000\` runs it longer).
 - Registry work is CPU time of one fix cycle (load, three reviewers' statuses and new findings
   against the whole registry, the bounded fix section, the fix report, the drain), so other
   processes on the machine do not count against it.
@@ -77,7 +78,10 @@ Notes:
 - The status benchmark times the whole \`fixpoint status --json\` process, Node's own start-up
   included, alternating with a bare \`node -e 0\` and with a bare Node program that writes the
   same number of bytes to the pipe in the same page size (the least any Node CLI printing that
-  output pays on the machine).
+  output pays on the machine). The output is read through a pipe by the benchmark's own Node
+  process, as a script calling \`fixpoint\` reads it; that reader's work (about 0.3 s of CPU for
+  39 MiB, on a 2-core machine) shares the machine with fixpoint's. The same command is also timed
+  with its output going to a file (\`> tasks.json\`), where no reader competes with it.
 - The engine benchmark runs the real engine on a git that does nothing: fixpoint's own work per
   stage.
 - PostgreSQL claims: 8 worker processes per system on one throwaway PostgreSQL server (or

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { benchChains, CHAIN_SIZES } from "./chain.js";
 import { benchClaimsSqlite } from "./claims.js";
-import { benchCliChains, CLI_CHAIN_SIZES } from "./cli-chain.js";
+import { benchCliChains, CLI_CHAIN_SIZES, CLI_EDIT_CHAIN_MAX } from "./cli-chain.js";
 import { benchConvergence } from "./convergence.js";
 import { benchDedup } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
@@ -48,7 +48,17 @@ const SIZE_VARS: string[] = [
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["engine", benchEngineOverhead],
   ["chain", () => benchChains(sizes("FIXPOINT_BENCH_CHAIN", CHAIN_SIZES))],
-  ["cli-chain", () => benchCliChains(sizes("FIXPOINT_BENCH_CLI_CHAIN", CLI_CHAIN_SIZES))],
+  [
+    "cli-chain",
+    () =>
+      process.env.FIXPOINT_BENCH_CLI_CHAIN
+        ? benchCliChains(sizes("FIXPOINT_BENCH_CLI_CHAIN", CLI_CHAIN_SIZES))
+        : benchCliChains(
+            CLI_CHAIN_SIZES,
+            undefined,
+            CLI_CHAIN_SIZES.filter((n) => n <= CLI_EDIT_CHAIN_MAX),
+          ),
+  ],
   ["workflow", () => benchWorkflowSize(sizes("FIXPOINT_BENCH_WORKFLOW", WORKFLOW_SIZES))],
   ["registry", () => benchRegistry(sizes("FIXPOINT_BENCH_FINDINGS", REGISTRY_SIZES))],
   ["work", () => benchWorkCycles(sizes("FIXPOINT_BENCH_WORK_FINDINGS", WORK_CYCLE_SIZES))],
