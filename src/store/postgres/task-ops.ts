@@ -1,7 +1,7 @@
 import type { ClaimRequest, Lease, TaskFilter, TaskJsonPage, TaskPatch } from "../../domain/store.js";
 import type { NewTask, Task, TaskSummary } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
-import { SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "../sqlite/rows.js";
+import { type Cell, SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "../sqlite/rows.js";
 import { PgQueries } from "./pg-queries.js";
 import {
   claimSql,
@@ -153,7 +153,7 @@ export abstract class PgTaskOps extends PgQueries {
     );
     const action = done === undefined ? "claiming a task" : "releasing a task and claiming the next";
     const row = (await this.cells(action, sql, params, false))[0];
-    return row === undefined ? null : toTask(row);
+    return row === undefined ? null : toTask(JSON.parse(String(row[0])) as Cell[]);
   }
 
   async heartbeat(lease: Lease, leaseMs: number, now: number): Promise<boolean> {
