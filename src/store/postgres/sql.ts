@@ -66,9 +66,9 @@ export const NOTIFY_IF_QUEUED =
 /**
  * The claimed task as one JSON array of TASK_SELECT's values (toTask's cells, once parsed): the
  * driver then reads one column per claim instead of describing and converting two dozen (a
- * claiming worker's CPU per claim fell from 0.74 to 0.61 ms in bench/pg-claims.ts). Numbers come back as JSON numbers
- * (every bigint column here is a count or a time in ms, well inside 2^53) and JSONB columns as
- * their objects, as the driver's own parsers give them.
+ * claiming worker's CPU per claim fell from 0.74 to 0.61 ms in bench/pg-claims.ts). Numbers come
+ * back as JSON numbers (every bigint column here is a count or a time in ms, well inside 2^53)
+ * and JSONB columns as their objects, as the driver's own parsers give them.
  */
 export const CLAIMED_ROW = `json_build_array(${TASK_SELECT})::text AS task`;
 
