@@ -34,8 +34,8 @@ describe("benchmarks at smoke-test sizes", () => {
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
     // Chains: a ratio row per size and kind, the growth and the decomposition rows of the no-op
     // chain (the marginal cost rows need sizes at least 50 stages apart).
-    // Work: a row per size. Status: the JSON through a pipe and to a file, and the table. Workflows: a row per size and the
-    // growth row.
+    // Work: a row per size. Status: the JSON through a pipe and to a file, and the table.
+    // Workflows: a row per size and the growth row.
     // CLI chains: a row per size and kind. Spawn: a row per size and the growth row.
     expect(rows).toHaveLength(4 + 1 + 1 + 2 + 2 + 1 + 1 + 3 + 3 + 4);
     expect(report).toContain("Machine: test machine.");
