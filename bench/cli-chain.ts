@@ -31,7 +31,9 @@ type Kind = keyof typeof AGENTS;
  * one SQLite commit of a row naming the stage and the next (WAL, synchronous=NORMAL, as
  * fixpoint's store). Prints the time per stage, start-up excluded. Children are started with
  * Node's spawn, or, with BENCH_NATIVE set to fixpoint's native starter, with posix_spawn as
- * fixpoint starts them (src/util/native-spawn.ts).
+ * fixpoint starts them (src/util/native-spawn.ts). With BENCH_TRANSCRIPTS set to a folder, each
+ * stage also writes a file there, owner-only, holding the prompt and the agent's output, as
+ * fixpoint writes each agent turn's transcript (in one blocking write, the cheapest way).
  */
 const FLOOR = `"use strict";
 const { spawn } = require("child_process");
@@ -45,6 +47,13 @@ db.exec("CREATE TABLE stages (id INTEGER PRIMARY KEY, stage TEXT NOT NULL, next 
 const insert = db.prepare("INSERT INTO stages (stage, next, at) VALUES (?, ?, ?)");
 const native = process.env.BENCH_NATIVE ? require(process.env.BENCH_NATIVE) : null;
 const envList = Object.entries(process.env).map(([k, v]) => k + "=" + v);
+const fs = require("fs");
+const transcripts = process.env.BENCH_TRANSCRIPTS;
+const NEW_FILE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL;
+const transcript = (i) => {
+  const fd = fs.openSync(transcripts + "/" + i + ".log", NEW_FILE, 0o600);
+  try { fs.writeSync(fd, "## prompt\\nthe prompt\\n\\n## stdout\\n\\n## stderr\\n"); } finally { fs.closeSync(fd); }
+};
 const { Socket } = require("net");
 const run = (cmd, args) => new Promise((resolve) => {
   if (native) {
@@ -72,6 +81,7 @@ const run = (cmd, args) => new Promise((resolve) => {
   for (let i = 0; i < n; i++) {
     await run(agent[0], agent.slice(1));
     if (edit) await run("git", ["commit", "-qam", "stage " + i]);
+    if (transcripts) transcript(i);
     insert.run("s" + i, "s" + (i + 1), Date.now());
   }
   process.stdout.write(String((performance.now() - t0) / n));
@@ -91,10 +101,12 @@ function gitRepo(root: string): string {
   return repo;
 }
 
-function floorOnce(n: number, kind: Kind, starter: string | null): number {
+function floorOnce(n: number, kind: Kind, starter: string | null, transcripts = false): number {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-cli-floor-"));
   try {
     const repo = gitRepo(root);
+    const dir = join(root, "transcripts");
+    if (transcripts) mkdirSync(dir, { mode: 0o700 });
     const r = spawnSync(process.execPath, ["-e", FLOOR, String(n), kind, repo, join(root, "floor.db")], {
       env: {
         ...process.env,
@@ -102,6 +114,7 @@ function floorOnce(n: number, kind: Kind, starter: string | null): number {
         BENCH_SQLITE: join(repoRoot(), "node_modules", "better-sqlite3"),
         BENCH_AGENT: JSON.stringify(AGENTS[kind]),
         ...(starter === null ? {} : { BENCH_NATIVE: starter }),
+        ...(transcripts ? { BENCH_TRANSCRIPTS: dir } : {}),
       },
       encoding: "utf8",
     });
@@ -185,10 +198,13 @@ export async function benchCliChains(
       const fp: number[] = [];
       const floor: number[] = [];
       const nodeFloor: number[] = [];
+      // Only beside the no-op stages: an edit stage's `git commit` dwarfs a file's creation.
+      const writing: number[] = [];
       for (let r = 0; r < rounds; r++) {
         fp.push(fixpointOnce(n, kind));
         floor.push(floorOnce(n, kind, starter));
         if (starter !== null) nodeFloor.push(floorOnce(n, kind, null));
+        if (kind === "noop") writing.push(floorOnce(n, kind, starter, true));
       }
       const ratio = median(fp) / median(floor);
       const agent =
@@ -200,13 +216,17 @@ export async function benchCliChains(
         starter === null
           ? ""
           : `; a floor starting them with Node's spawn: ${median(nodeFloor).toFixed(2)} ms (fixpoint ${(median(fp) / median(nodeFloor)).toFixed(2)}× that)`;
+      const withFile =
+        writing.length === 0
+          ? ""
+          : `; the floor also writing each stage's transcript file, as fixpoint does: ${median(writing).toFixed(2)} ms (fixpoint ${(median(fp) / median(writing)).toFixed(2)}× that)`;
       out.push({
         name: `per-stage time through \`fixpoint work\` (the CLI), chain of ${n.toLocaleString("en")} stages with ${agent}, fixpoint ÷ floor`,
         value: ratio,
         unit: "×",
         budget: `≤ ${TARGET}×`,
         ok: ratio <= TARGET,
-        detail: `median per stage: fixpoint ${median(fp).toFixed(2)} ms, floor ${median(floor).toFixed(2)} ms (the same agent, 1 SQLite commit${kind === "edit" ? ", 1 `git commit -qam`" : ""}, in a Node process of its own, children started with ${how})${plain}; ${rounds} alternating rounds`,
+        detail: `median per stage: fixpoint ${median(fp).toFixed(2)} ms, floor ${median(floor).toFixed(2)} ms (the same agent, 1 SQLite commit${kind === "edit" ? ", 1 `git commit -qam`" : ""}, in a Node process of its own, children started with ${how})${plain}${withFile}; ${rounds} alternating rounds`,
       });
     }
   }

@@ -50,6 +50,10 @@ describe("benchmarks at smoke-test sizes", () => {
     expect(report).toContain(
       "through `fixpoint work` (the CLI), chain of 4 stages with a command agent that appends a line",
     );
+    // The no-op chain is also set beside a floor that writes each stage's transcript file.
+    expect(report).toMatch(
+      /the floor also writing each stage's transcript file, as fixpoint does: \d+\.\d+ ms/,
+    );
     expect(report).toContain("per-stage time at the end ÷ start of a 5-stage no-op chain");
     // The largest size up to 1,000 stages: here 5.
     expect(report).toContain("chain of 5 no-op stages, stage record and saved reply not written, ÷ floor");
