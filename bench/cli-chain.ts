@@ -32,8 +32,9 @@ type Kind = keyof typeof AGENTS;
  * fixpoint's store). Prints the time per stage, start-up excluded. Children are started with
  * Node's spawn, or, with BENCH_NATIVE set to fixpoint's native starter, with posix_spawn as
  * fixpoint starts them (src/util/native-spawn.ts). With BENCH_TRANSCRIPTS set to a folder, each
- * stage also writes a file there, owner-only, holding the prompt and the agent's output, as
- * fixpoint writes each agent turn's transcript (in one blocking write, the cheapest way).
+ * stage also creates a file there, owner-only, with a silent agent's transcript sections (prompt,
+ * stdout, stderr), as fixpoint writes each agent turn's transcript (one blocking write, the
+ * cheapest way).
  */
 const FLOOR = `"use strict";
 const { spawn } = require("child_process");
