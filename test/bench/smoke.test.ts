@@ -34,10 +34,10 @@ describe("benchmarks at smoke-test sizes", () => {
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
     // Chains: a ratio row per size and kind, the growth and the decomposition rows of the no-op
     // chain (the marginal cost rows need sizes at least 50 stages apart).
-    // Work: a row per size. Status: the JSON through a pipe and to a file, and the table.
+    // Work: a row per size. Status: the JSON and the table, each through a pipe and to a file.
     // Workflows: a row per size and the growth row.
     // CLI chains: a row per size and kind. Spawn: a row per size and the growth row.
-    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 2 + 1 + 1 + 3 + 3 + 4);
+    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 2 + 1 + 1 + 3 + 4 + 4);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -68,6 +68,7 @@ describe("benchmarks at smoke-test sizes", () => {
     expect(report).toContain("`fixpoint status --json`, 20 tasks, whole process");
     expect(report).toContain("`fixpoint status --json > tasks.json`, 20 tasks, whole process");
     expect(report).toContain("`fixpoint status` (the table), 20 tasks, whole process");
+    expect(report).toContain("`fixpoint status > tasks.txt` (the table), 20 tasks, whole process");
     expect(report).toContain("reading and checking a workflow of 80 stages");
     expect(report).toContain("time per stage added reading a workflow, 40 → 80 ÷ 20 → 40 stages");
     for (const r of results) {
