@@ -67,7 +67,7 @@ export async function benchWorkflowSize(sizes: number[] = WORKFLOW_SIZES): Promi
       const last = slope(y, z);
       const growth = last / first;
       // Sizes too close together for the machine's noise can make the first step shrink: then
-      // there is no ratio to judge, and the row says so instead of passing or failing on noise.
+      // there is no ratio to judge, and the row says so and does not pass.
       const measurable = first > 0;
       out.push({
         name: `time per stage added reading a workflow, ${y.n.toLocaleString("en")} → ${z.n.toLocaleString("en")} ÷ ${a.n.toLocaleString("en")} → ${b.n.toLocaleString("en")} stages`,
