@@ -1,7 +1,8 @@
-import { chmod, mkdir, writeFile } from "node:fs/promises";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { HandedTranscript } from "../domain/agent.js";
 import { errorMessage } from "../errors.js";
+import { afterNextSpawn } from "../util/after-spawn.js";
 import { redactSecrets } from "../util/redact.js";
 
 export interface TranscriptSection {
@@ -15,9 +16,9 @@ export interface TranscriptSection {
  * a transcript that cannot be written must not fail the stage.
  *
  * With `handOver` (AgentRequest.onTranscript) the text goes to the caller at once and the file is
- * written while the caller goes on: creating a file cost about 0.9 ms on the benchmark machine's
- * disk, a third of a stage's engine work (docs/benchmarks.md). Its outcome is `written`'s, and
- * this returns undefined.
+ * written right after the next child process starts (after-spawn.ts): while the next agent starts
+ * up, not between two agents, where creating the file cost a no-op stage about 0.4 ms on the
+ * benchmark machine (docs/benchmarks.md). Its outcome is `written`'s, and this returns undefined.
  */
 export async function writeTranscript(
   path: string,
@@ -29,32 +30,35 @@ export async function writeTranscript(
     .map((s) => `## ${s.title}\n${s.body}${s.body.endsWith("\n") || s.body === "" ? "" : "\n"}`)
     .join("\n");
   const data = redactSecrets(text, env);
-  const written = writeOwnerOnly(path, data);
-  if (!handOver) return written;
+  if (!handOver) return writeOwnerOnly(path, data);
+  const written = new Promise<string | undefined>((resolve) => {
+    afterNextSpawn(() => resolve(writeOwnerOnly(path, data)));
+  });
   handOver({ text: data, written });
   return undefined;
 }
 
 /**
- * Writes `data` to `path` owner-only, from the thread pool: a new file when there is none (its
- * folder made on the first transcript there), else over the older one, whose mode is reset
- * (`mode` applies only when a file is created). Returns the error message, if any.
+ * Writes `data` to `path` owner-only: a new file when there is none (its folder made on the
+ * first transcript there), else over the older one, whose mode is reset (`mode` applies only
+ * when a file is created). Returns the error message, if any. Synchronous: one small file, and
+ * written while a child runs (above), where the thread pool's hand-offs cost more than the write.
  */
-async function writeOwnerOnly(path: string, data: string): Promise<string | undefined> {
+function writeOwnerOnly(path: string, data: string): string | undefined {
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        await writeFile(path, data, { mode: 0o600, flag: "wx" });
+        writeFileSync(path, data, { mode: 0o600, flag: "wx" });
         return undefined;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === "EEXIST") break;
         if (code !== "ENOENT" || attempt > 0) throw e;
-        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       }
     }
-    await writeFile(path, data, { mode: 0o600 });
-    await chmod(path, 0o600);
+    writeFileSync(path, data, { mode: 0o600 });
+    chmodSync(path, 0o600);
     return undefined;
   } catch (e) {
     return `cannot write transcript ${path}: ${errorMessage(e)}`;

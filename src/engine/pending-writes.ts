@@ -1,3 +1,5 @@
+import { runAfterSpawnJobs } from "../util/after-spawn.js";
+
 /**
  * The writes a run lets finish off its critical path (agent transcripts' files: the text is in
  * the store with the agent's reply already, see AgentRequest.onTranscript). The run waits for all
@@ -18,6 +20,8 @@ export class PendingWrites {
 
   /** Resolves once every write added, including those added meanwhile, has ended. */
   async settle(): Promise<void> {
+    // Files that wait for a next child (after-spawn.ts): there is none before the run returns.
+    runAfterSpawnJobs();
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { runAfterSpawnJobs } from "./after-spawn.js";
 import type { ChildEvents, ChildSpec } from "./child-spec.js";
 import { nativeSpawner, startNative } from "./native-spawn.js";
 
@@ -58,6 +59,12 @@ export function spawnHelperPid(): number | null {
  *   costs about 1 ms at any size of this process, less than the helper's relay alone.
  */
 export function startChild(spec: ChildSpec, events: ChildEvents): void {
+  start(spec, events);
+  // The child is starting up: the worker's deferred small writes go now (after-spawn.ts).
+  runAfterSpawnJobs();
+}
+
+function start(spec: ChildSpec, events: ChildEvents): void {
   const stoppable = withLimits(spec, events);
   const setting = process.env.FIXPOINT_SPAWN_HELPER;
   const native = nativeStarter(setting);
