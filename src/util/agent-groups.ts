@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import type { GroupScope } from "../domain/process.js";
 import { errorMessage } from "../errors.js";
 import { groupAlive } from "./process-group.js";
@@ -15,15 +15,30 @@ import { groupAlive } from "./process-group.js";
 const live = new Set<number>();
 let exitHookInstalled = false;
 
-/** The leader's start time (field 22 of /proc/<pid>/stat, clock ticks since boot); null without /proc. */
+/** Room for /proc/<pid>/stat: 52 fields, a command name of at most 64 bytes (TASK_COMM_LEN 16 today). */
+const STAT_BYTES = 2048;
+let statBuffer: Buffer | null = null;
+
+/**
+ * The leader's start time (field 22 of /proc/<pid>/stat, clock ticks since boot); null without
+ * /proc. Read with one read into a buffer kept for it: `readFileSync` reads a /proc file, whose
+ * size reads as 0, in growing chunks, which cost 50 µs instead of 10 on the benchmark machine,
+ * once per agent.
+ */
 export function processStartTicks(pid: number): number | null {
+  let fd: number | undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    fd = openSync(`/proc/${pid}/stat`, "r");
+    statBuffer ??= Buffer.allocUnsafe(STAT_BYTES);
+    const n = readSync(fd, statBuffer, 0, STAT_BYTES, 0);
+    const stat = statBuffer.toString("latin1", 0, n);
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const ticks = Number(fields[19]);
     return Number.isFinite(ticks) ? ticks : null;
   } catch {
     return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
