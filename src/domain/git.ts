@@ -28,9 +28,15 @@ export interface Git {
   /**
    * Stages everything (including new files) and commits; returns the new sha, or null when clean.
    * `head`: HEAD's sha as the caller just read it (nothing ran in the worktree since), so the
-   * commit need not read it again.
+   * commit need not read it again. `beforeCommit`: awaited once there is something to stage or
+   * commit, before anything is (the engine saves the agent's reply there); not called when the
+   * worktree is clean.
    */
-  commitAll(cwd: string, message: string, opts?: { head?: string }): Promise<string | null>;
+  commitAll(
+    cwd: string,
+    message: string,
+    opts?: { head?: string; beforeCommit?: () => Promise<void> },
+  ): Promise<string | null>;
   /** Commits in (from, to], oldest first. */
   commitsBetween(cwd: string, from: string, to: string): Promise<{ sha: string; subject: string }[]>;
   /** Unified diff from `from` (merge-base with `to` when `mergeBase`) to `to` (default HEAD). */

@@ -412,6 +412,12 @@ export interface StageCommit {
    */
   learnings?: { add: NewLearning[]; hits: string[] };
   /**
+   * Markers set (upserted) and artifacts stored with the rest, as `setMarker` and `saveArtifact`
+   * do: the stage's agent reply and its transcript, when they wait for the record (engine/turns.ts).
+   */
+  markers?: { key: string; value: Json }[];
+  artifacts?: ArtifactInput[];
+  /**
    * Fencing: when set, the commit is refused with FixpointError("lease_lost") — and nothing is
    * written — unless this lease (worker and token) still holds the task. A worker whose lease
    * expired and was taken over can never overwrite the new owner's run.

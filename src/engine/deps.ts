@@ -13,6 +13,7 @@ import type { LeaseKeeper } from "./lease-keeper.js";
 import type { PendingWrites } from "./pending-writes.js";
 import type { PromptLibrary } from "./prompts.js";
 import type { RunState } from "./state.js";
+import type { HeldReply } from "./turns.js";
 
 /** Everything the engine touches in the outside world, passed in (the core imports no adapter). */
 export interface EngineDeps {
@@ -64,6 +65,11 @@ export interface StageContext {
   writes?: PendingWrites;
   /** RunEnv.savedTurns: absent or null, saved turns are looked for in the store. */
   savedTurns?: Set<string> | null;
+  /**
+   * RunEnv.reply, for a stage the engine records itself (not a parallel block's child): its agent's
+   * reply is held for the stage's record (turns.ts). Absent: each reply is saved as the agent exits.
+   */
+  reply?: HeldReply;
 }
 
 export interface StageResult {

@@ -35,6 +35,8 @@ export async function finishRun(
   last?: StageRecord,
 ): Promise<RunEnd> {
   const { deps, task, runId, registry } = env;
+  // A reply held for a record is saved first, as it would have been when the agent exited.
+  await env.reply.saveNow();
   // The end writes the task's row itself; no older position may land on top of it.
   await env.position.stop();
   // The workflow's own escalate route leaves through an exit when the budget ran out; say so.

@@ -10,6 +10,7 @@ import type { StageResult } from "./deps.js";
 import type { AppliedEffect } from "./effects.js";
 import { type RunEnv, relCycle } from "./run-env.js";
 import type { RunState } from "./state.js";
+import { turnRows } from "./turns.js";
 
 export interface StageRecordOpts {
   started: number;
@@ -183,16 +184,20 @@ export async function recordStage(
   };
   // The remote gets the commit before the checkpoint naming it exists (branch-sync.ts).
   await env.branch?.push(built.stage.headAfter);
-  if (write.snapshot === null) await deps.store.commitStage({ ...commit, fence: deps.lease });
+  // The stage's reply, when it was held for this commit (turns.ts): one commit for both.
+  const reply = env.reply.take();
+  const withReply = reply === null ? commit : { ...commit, ...turnRows(reply) };
+  if (write.snapshot === null) await deps.store.commitStage({ ...withReply, fence: deps.lease });
   else {
     await deps.store.transaction(
       async (tx) => {
-        await tx.commitStage(commit);
+        await tx.commitStage(withReply);
         await writeSnapshot(tx, write, commit.now);
       },
       { fence: deps.lease },
     );
   }
+  if (reply !== null) crashPoint("agent-exited");
   crashPoint("checkpoint-written");
   built.announce();
 }

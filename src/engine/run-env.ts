@@ -7,6 +7,7 @@ import type { EngineDeps } from "./deps.js";
 import type { PendingWrites } from "./pending-writes.js";
 import type { RunState } from "./state.js";
 import type { TaskPosition } from "./task-position.js";
+import type { HeldReply } from "./turns.js";
 
 /** What every part of one run shares: the task, its run, workflow, registry and worktree. */
 export interface RunEnv {
@@ -35,6 +36,8 @@ export interface RunEnv {
    * a stage need not look for saved turns under any other key. Null for a run that existed before.
    */
   savedTurns: Set<string> | null;
+  /** The reply of the stage in progress that goes into its record (turns.ts). */
+  reply: HeldReply;
 }
 
 /** How a run ended, before it is turned into a verdict. */

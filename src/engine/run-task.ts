@@ -21,7 +21,7 @@ import { runSingleStage } from "./single.js";
 import type { RunState } from "./state.js";
 import { type StageFacts, type StepOutput, type StepState, step } from "./step.js";
 import { TaskPosition } from "./task-position.js";
-import { hasSavedTurns } from "./turns.js";
+import { HeldReply, hasSavedTurns } from "./turns.js";
 
 export interface RunTaskOptions {
   signal: AbortSignal;
@@ -133,6 +133,7 @@ async function openRun(
     redactEnv: { ...process.env },
     writes: new PendingWrites(),
     savedTurns: plan.fresh === true ? new Set() : null,
+    reply: new HeldReply(deps),
     position: new TaskPosition(async (patch, now) => {
       await deps.store.transaction((tx) => tx.updateTask(task.id, patch, now), { fence: deps.lease });
     }),
@@ -273,6 +274,8 @@ function stageContext(env: RunEnv, stage: StageDef, run: RunState, signal: Abort
     deps: env.deps,
     writes: env.writes,
     savedTurns: env.savedTurns,
+    // A parallel block's children are recorded one by one as they finish: each saves its own reply.
+    ...(stage.kind === "parallel" ? {} : { reply: env.reply }),
   };
 }
 
@@ -288,6 +291,8 @@ async function endInterrupted(
   work: RunState | null,
   signal: AbortSignal,
 ): Promise<RunEnd> {
+  // The reply first: the work on disk is its answer, and the WIP commit keeps that work.
+  await env.reply.saveNow();
   await saveInterruptedWork(env.task, env.workdir, env.deps, stage.id);
   const { cycle, verdicts, failedReviews } = before.run;
   const at = work ? { ...work, cycle, verdicts, failedReviews } : { ...before.run };

@@ -1,14 +1,16 @@
 import type { AgentResult } from "../domain/agent.js";
-import type { ArtifactInput } from "../domain/store.js";
+import type { ArtifactInput, StageCommit } from "../domain/store.js";
 import type { Json, JsonObject } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
-import type { StageContext } from "./deps.js";
+import { crashPoint } from "./crash-points.js";
+import type { EngineDeps, StageContext } from "./deps.js";
 
 /**
- * Agent turns are saved in the store the moment the agent exits, before the stage commits its
- * work to git and records itself. A worker killed in between (the agent's work on disk or in a
- * commit, the stage not recorded) resumes the stage with the saved reply instead of running the
- * agent again on top of its own work: no agent run paid twice, no second implementation.
+ * Agent turns are saved in the store before the stage's work is committed to git and before the
+ * stage is recorded (with the record itself, one commit, when the agent changed nothing: see
+ * HeldReply). A worker killed in between (the agent's work on disk or in a commit, the stage not
+ * recorded) resumes the stage with the saved reply instead of running the agent again on top of
+ * its own work: no agent run paid twice, no second implementation.
  *
  * One marker per run and stage id holds the turns of the stage's current visit (cycle + visit),
  * so what is kept is bounded by the workflow's stage count, not by the run's length. Replies are
@@ -45,20 +47,29 @@ export async function loadTurns(ctx: StageContext, stageId: string): Promise<Map
   return out;
 }
 
+/** A reply ready to be saved: the stage's turns marker and the turn's transcript. */
+export interface TurnWrite {
+  key: string;
+  /** The marker's new value; null for a cancelled turn, whose transcript alone is kept. */
+  value: JsonObject | null;
+  transcript: ArtifactInput | null;
+}
+
 /**
- * Saves one reply durably (fenced by the run's lease), with the turn's transcript when there is
- * one: one commit for both. A cancelled turn is never saved (it reruns); its transcript still is.
+ * What saving one reply writes, with the turn's transcript when there is one: null when there is
+ * nothing to write. A cancelled turn is never saved (it reruns); its transcript still is.
+ * Adds the reply to `earlier` (the visit's replies, all of which the marker holds).
  */
-export async function saveTurn(
+export function turnWrite(
   ctx: StageContext,
   stageId: string,
   attempt: number,
   result: AgentResult,
   earlier: Map<number, AgentResult>,
   transcript: ArtifactInput | null = null,
-): Promise<void> {
+): TurnWrite | null {
   const keep = result.failure?.kind !== "cancelled" && !ctx.signal.aborted;
-  if (!keep && transcript === null) return;
+  if (!keep && transcript === null) return null;
   let value: JsonObject | null = null;
   if (keep) {
     earlier.set(attempt, result);
@@ -66,17 +77,70 @@ export async function saveTurn(
     for (const [n, r] of earlier) turns[String(n)] = redactTurn(r);
     value = { visit: visitKey(ctx), turns } as unknown as JsonObject;
   }
-  const now = ctx.deps.clock.now();
   const key = markerKey(ctx, stageId);
   // Noted before the write: a write that fails may still have been committed.
   if (value !== null) ctx.savedTurns?.add(key);
-  await ctx.deps.store.transaction(
+  return { key, value, transcript };
+}
+
+/** A reply as the rows of a stage's commit (StageCommit.markers and .artifacts). */
+export function turnRows(write: TurnWrite): Pick<StageCommit, "markers" | "artifacts"> {
+  return {
+    markers: write.value === null ? [] : [{ key: write.key, value: write.value }],
+    artifacts: write.transcript === null ? [] : [write.transcript],
+  };
+}
+
+/** Saves one reply durably in a commit of its own, fenced by the run's lease. */
+export async function saveTurn(
+  deps: Pick<EngineDeps, "store" | "clock" | "lease">,
+  write: TurnWrite,
+): Promise<void> {
+  const now = deps.clock.now();
+  await deps.store.transaction(
     async (tx) => {
-      if (value !== null) await tx.setMarker(key, value, now);
-      if (transcript !== null) await tx.saveArtifact(transcript, now);
+      if (write.value !== null) await tx.setMarker(write.key, write.value, now);
+      if (write.transcript !== null) await tx.saveArtifact(write.transcript, now);
     },
-    { fence: ctx.deps.lease },
+    { fence: deps.lease },
   );
+}
+
+/**
+ * The reply of a run's single stage (not a parallel block's child) that is not saved yet: it goes
+ * into the stage's record, one commit for both, unless something needs it saved first. A stage
+ * whose agent changed nothing thus costs one commit instead of two (issue 10), and a worker killed
+ * before that commit reruns the stage as it would have rerun the agent: nothing else happened yet.
+ *
+ * It is saved on its own, at once, before anything that would make a rerun wrong: before the
+ * stage's work is committed to git (a commit the store does not know of must come with a saved
+ * reply, or the agent would work again on top of it), before the agent's work is found committed
+ * by the agent itself, before another agent turn, and before a run ends without the record.
+ * `agent-exited` is reached once the reply is durable, wherever that is.
+ */
+export class HeldReply {
+  private held: TurnWrite | null = null;
+
+  constructor(private readonly deps: Pick<EngineDeps, "store" | "clock" | "lease">) {}
+
+  hold(write: TurnWrite): void {
+    this.held = write;
+  }
+
+  /** Saves the held reply in a commit of its own; nothing when none is held. */
+  async saveNow(): Promise<void> {
+    const write = this.take();
+    if (write === null) return;
+    await saveTurn(this.deps, write);
+    crashPoint("agent-exited");
+  }
+
+  /** The held reply, to go into a record's commit (which then reaches `agent-exited`). */
+  take(): TurnWrite | null {
+    const write = this.held;
+    this.held = null;
+    return write;
+  }
 }
 
 function redactTurn(r: AgentResult): AgentResult {

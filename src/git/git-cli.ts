@@ -70,7 +70,7 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
     removeWorktree: (repo, path) => removeWorktree(git, repo, path),
     listWorktrees: (repo) => listWorktrees(git, repo),
 
-    commitAll: (cwd, message, opts) => commitAll(cwd, message, opts?.head),
+    commitAll: (cwd, message, opts) => commitAll(cwd, message, opts?.head, opts?.beforeCommit),
 
     async commitsBetween(cwd, from, to) {
       const range = `${checkRev(from)}..${checkRev(to)}`;
@@ -167,11 +167,17 @@ function committer(
   git: ReturnType<typeof createGitRunner>,
   identity: ReturnType<typeof createIdentityLookup>,
   clean: CleanStates,
-): (cwd: string, message: string, head?: string) => Promise<string | null> {
-  return async function commitAll(cwd: string, message: string, head?: string): Promise<string | null> {
+): (
+  cwd: string,
+  message: string,
+  head?: string,
+  beforeCommit?: () => Promise<void>,
+) => Promise<string | null> {
+  return async function commitAll(cwd, message, head, beforeCommit): Promise<string | null> {
     const now = clean.observe(cwd, head);
     const known = clean.compare(cwd, now);
     if (known === "unchanged") return null;
+    await beforeCommit?.();
     const who = await identity(cwd);
     if (known !== "only-existing-files") await git.run(cwd, ["add", "-A"]);
     // The message goes through stdin: any text is safe and no editor is ever opened. Exit 1 is

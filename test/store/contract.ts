@@ -557,6 +557,53 @@ export function runStoreContract(name: string, open: OpenStore): void {
         expect(await store.getCheckpoint(run.id)).toMatchObject({ seq: 2, state: { n: 2 }, createdAt: 6 });
       });
 
+      it("sets markers and stores artifacts with the stage, and refuses them with a lost lease", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const run = await store.createRun(t.id, "start", {}, 1);
+        const reply = { visit: "0.1", turns: { "1": { ok: true, text: "done" } } };
+        const transcript = {
+          taskId: t.id,
+          kind: "transcript" as const,
+          name: "r1-a.log",
+          text: "## stdout\nok\n",
+        };
+        await store.setMarker("turns:x", { visit: "0.0", turns: {} }, 1);
+        await store.commitStage({
+          taskId: t.id,
+          runId: run.id,
+          stage: stage(t.id, run.id),
+          checkpoint: { state: { n: 1 } },
+          findings: [],
+          events: [],
+          task: null,
+          markers: [{ key: "turns:x", value: reply }],
+          artifacts: [transcript],
+          now: 7,
+        });
+        expect(await store.getMarker("turns:x")).toEqual(reply);
+        expect((await store.listArtifacts(t.id, "transcript")).map((a) => [a.name, a.text])).toEqual([
+          ["r1-a.log", "## stdout\nok\n"],
+        ]);
+        // Fenced by a lease the task does not hold: nothing of it is written.
+        const refused = store.commitStage({
+          taskId: t.id,
+          runId: run.id,
+          stage: stage(t.id, run.id),
+          checkpoint: { state: { n: 2 } },
+          findings: [],
+          events: [],
+          task: null,
+          markers: [{ key: "turns:y", value: reply }],
+          artifacts: [{ ...transcript, name: "r1-b.log" }],
+          now: 8,
+          fence: { taskId: t.id, workerId: "nobody", token: 99 },
+        });
+        await expect(refused).rejects.toMatchObject({ code: "lease_lost" });
+        expect(await store.getMarker("turns:y")).toBeNull();
+        expect((await store.listArtifacts(t.id, "transcript")).map((a) => a.name)).toEqual(["r1-a.log"]);
+        expect(await store.getCheckpoint(run.id)).toMatchObject({ state: { n: 1 } });
+      });
+
       it("writes nothing when any part fails", async () => {
         const t = await store.createTask(newTask(), 0);
         const run = await store.createRun(t.id, "start", {}, 1);

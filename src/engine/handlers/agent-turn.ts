@@ -6,7 +6,7 @@ import { readArtifactFile } from "../artifacts.js";
 import { crashPoint } from "../crash-points.js";
 import type { StageContext } from "../deps.js";
 import { LEASE_LOST } from "../run-env.js";
-import { loadTurns, saveTurn } from "../turns.js";
+import { loadTurns, saveTurn, turnWrite } from "../turns.js";
 
 /** Protocol failures (unparsable output) are retried in place this many times (SPEC §6). */
 export const PROTOCOL_RETRIES = 2;
@@ -74,6 +74,8 @@ export async function runAgentTurn<T>(
   const turnId = opts.turn === undefined ? stage.id : `${stage.id}#${opts.turn}`;
   const saved = await loadTurns(ctx, turnId);
   const runAgent = async (attempt: number) => {
+    // An earlier attempt's reply held for the record is saved before the agent works again.
+    await ctx.reply?.saveNow();
     // The run id keeps a second run's transcripts from overwriting the first's.
     const transcriptPath = join(
       ctx.deps.transcriptsDir,
@@ -135,13 +137,20 @@ export async function runAgentTurn<T>(
               text: handed.text,
             }
           : await readArtifactFile(ctx.task.id, "transcript", transcriptPath);
-    await saveTurn(ctx, turnId, attempt, result, saved, transcript);
+    const write = turnWrite(ctx, turnId, attempt, result, saved, transcript);
+    // Held for the stage's record when the engine records this stage itself (turns.ts).
+    if (write !== null && ctx.reply) ctx.reply.hold(write);
+    else {
+      if (write !== null) await saveTurn(ctx.deps, write);
+      crashPoint("agent-exited");
+    }
     return result;
   };
   for (;;) {
     attempts++;
-    const result = saved.get(attempts) ?? (await runAgent(attempts));
-    crashPoint("agent-exited");
+    const replayed = saved.get(attempts);
+    if (replayed) crashPoint("agent-exited");
+    const result = replayed ?? (await runAgent(attempts));
     usage = addUsage(usage, result.usage);
     costUsd += result.costUsd;
     if (result.failure?.kind === "session_not_found" && sessionId && !freshStarted && !ctx.signal.aborted) {

@@ -22,8 +22,14 @@ export async function commitStageWork(
 ): Promise<CommitOutcome> {
   const { git } = ctx.deps;
   const mid = await git.headSha(ctx.workdir);
+  // A reply held for the stage's record (turns.ts) is saved before its work is in a commit: the
+  // agent's own commits, or ours once the port has found something to commit.
+  const saveReply = async (): Promise<void> => {
+    await ctx.reply?.saveNow();
+  };
+  if (mid !== headBefore) await saveReply();
   const agentCommits = mid === headBefore ? [] : await git.commitsBetween(ctx.workdir, headBefore, mid);
-  const committed = await git.commitAll(ctx.workdir, message, { head: mid });
+  const committed = await git.commitAll(ctx.workdir, message, { head: mid, beforeCommit: saveReply });
   if (committed) crashPoint("commit-made");
   const headAfter = committed ?? mid;
   return { headBefore, headAfter, agentCommits, committed };

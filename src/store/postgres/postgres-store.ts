@@ -153,6 +153,8 @@ class PgOps extends PgRecordOps implements StoreOps {
       if (c.task !== null) await ops.patchTask(c.taskId, c.task, c.now);
       for (const l of c.learnings?.add ?? []) await ops.addLearning(l);
       for (const id of c.learnings?.hits ?? []) await ops.recordLearningHit(id, c.now);
+      for (const m of c.markers ?? []) await ops.setMarker(m.key, m.value, c.now);
+      for (const a of c.artifacts ?? []) await ops.saveArtifact(a, c.now);
       return saved;
     });
   }

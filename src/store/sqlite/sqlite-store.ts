@@ -161,6 +161,7 @@ class SqliteStore extends SqliteTaskOps implements Store {
   // ---- stages, checkpoints, findings
 
   commitStage(c: StageCommit): Promise<StageExecution | null> {
+    const packed = (c.artifacts ?? []).map((a) => ({ a, packed: packArtifact(a.text) }));
     return this.write("committing a stage", () => {
       if (c.fence !== undefined) this.assertLease(c.fence, c.taskId);
       // The record is what was written, with its new id: not read back and decoded (a stage's
@@ -175,6 +176,8 @@ class SqliteStore extends SqliteTaskOps implements Store {
       if (c.task !== null) this.patchTaskQuietly(c.taskId, c.task, c.now);
       for (const l of c.learnings?.add ?? []) this.sql.get(INSERT_LEARNING, learningValues(l));
       for (const id of c.learnings?.hits ?? []) this.hitLearning(id, c.now);
+      for (const m of c.markers ?? []) this.upsertMarker(m.key, m.value, c.now);
+      for (const { a, packed: p } of packed) this.storeArtifact(a, p, c.now);
       return c.stage === null || id === null ? null : { ...c.stage, usage: { ...c.stage.usage }, id };
     });
   }
@@ -312,12 +315,14 @@ class SqliteStore extends SqliteTaskOps implements Store {
   }
 
   setMarker(key: string, value: Json, now: number): Promise<void> {
-    return this.write("setting a marker", () => {
-      this.sql.run(
-        "INSERT INTO markers (key, value, created_at) VALUES (@key, @value, @now) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        { key, value: JSON.stringify(value), now },
-      );
-    });
+    return this.write("setting a marker", () => this.upsertMarker(key, value, now));
+  }
+
+  private upsertMarker(key: string, value: Json, now: number): void {
+    this.sql.run(
+      "INSERT INTO markers (key, value, created_at) VALUES (@key, @value, @now) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      { key, value: JSON.stringify(value), now },
+    );
   }
 
   // ---- workers
@@ -370,16 +375,18 @@ class SqliteStore extends SqliteTaskOps implements Store {
 
   saveArtifact(a: ArtifactInput, now: number): Promise<void> {
     const packed = packArtifact(a.text);
-    return this.write("storing an artifact", () => {
-      this.sql.run(SAVE_ARTIFACT, {
-        taskId: a.taskId,
-        kind: a.kind,
-        name: a.name,
-        data: packed.data,
-        size: packed.size,
-        truncated: packed.truncated ? 1 : 0,
-        now,
-      });
+    return this.write("storing an artifact", () => this.storeArtifact(a, packed, now));
+  }
+
+  private storeArtifact(a: ArtifactInput, packed: ReturnType<typeof packArtifact>, now: number): void {
+    this.sql.run(SAVE_ARTIFACT, {
+      taskId: a.taskId,
+      kind: a.kind,
+      name: a.name,
+      data: packed.data,
+      size: packed.size,
+      truncated: packed.truncated ? 1 : 0,
+      now,
     });
   }
 
