@@ -413,7 +413,7 @@ export interface StageCommit {
   learnings?: { add: NewLearning[]; hits: string[] };
   /**
    * Markers set (upserted) and artifacts stored with the rest, as `setMarker` and `saveArtifact`
-   * do: the stage's agent reply and its transcript, when they wait for the record (engine/turns.ts).
+   * do: the stage's agent reply and its transcript, when they wait for the record (engine/held-reply.ts).
    */
   markers?: { key: string; value: Json }[];
   artifacts?: ArtifactInput[];

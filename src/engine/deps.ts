@@ -9,11 +9,11 @@ import type { Registry } from "../findings/registry.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
 import type { Effect } from "./effects.js";
 import type { EngineListener } from "./events.js";
+import type { HeldReply } from "./held-reply.js";
 import type { LeaseKeeper } from "./lease-keeper.js";
 import type { PendingWrites } from "./pending-writes.js";
 import type { PromptLibrary } from "./prompts.js";
 import type { RunState } from "./state.js";
-import type { HeldReply } from "./turns.js";
 
 /** Everything the engine touches in the outside world, passed in (the core imports no adapter). */
 export interface EngineDeps {
@@ -67,7 +67,7 @@ export interface StageContext {
   savedTurns?: Set<string> | null;
   /**
    * RunEnv.reply, for a stage the engine records itself (not a parallel block's child): its agent's
-   * reply is held for the stage's record (turns.ts). Absent: each reply is saved as the agent exits.
+   * reply is held for the stage's record (held-reply.ts). Absent: each reply is saved as the agent exits.
    */
   reply?: HeldReply;
 }

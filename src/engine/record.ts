@@ -8,9 +8,9 @@ import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
 import type { StageResult } from "./deps.js";
 import type { AppliedEffect } from "./effects.js";
+import { turnRows } from "./held-reply.js";
 import { type RunEnv, relCycle } from "./run-env.js";
 import type { RunState } from "./state.js";
-import { turnRows } from "./turns.js";
 
 export interface StageRecordOpts {
   started: number;
@@ -184,7 +184,7 @@ export async function recordStage(
   };
   // The remote gets the commit before the checkpoint naming it exists (branch-sync.ts).
   await env.branch?.push(built.stage.headAfter);
-  // The stage's reply, when it was held for this commit (turns.ts): one commit for both.
+  // The stage's reply, when it was held for this commit (held-reply.ts): one commit for both.
   const reply = env.reply.take();
   const withReply = reply === null ? commit : { ...commit, ...turnRows(reply) };
   if (write.snapshot === null) await deps.store.commitStage({ ...withReply, fence: deps.lease });

@@ -4,10 +4,10 @@ import type { Workflow } from "../workflow/types.js";
 import type { BranchSync } from "./branch-sync.js";
 import type { CounterLog } from "./checkpoint.js";
 import type { EngineDeps } from "./deps.js";
+import type { HeldReply } from "./held-reply.js";
 import type { PendingWrites } from "./pending-writes.js";
 import type { RunState } from "./state.js";
 import type { TaskPosition } from "./task-position.js";
-import type { HeldReply } from "./turns.js";
 
 /** What every part of one run shares: the task, its run, workflow, registry and worktree. */
 export interface RunEnv {
@@ -36,7 +36,7 @@ export interface RunEnv {
    * a stage need not look for saved turns under any other key. Null for a run that existed before.
    */
   savedTurns: Set<string> | null;
-  /** The reply of the stage in progress that goes into its record (turns.ts). */
+  /** The reply of the stage in progress that goes into its record (held-reply.ts). */
   reply: HeldReply;
 }
 

@@ -9,6 +9,7 @@ import { crashPoint } from "./crash-points.js";
 import type { EngineDeps, StageContext, StageResult } from "./deps.js";
 import { type AppliedEffect, applyEffectToRegistry, type EffectFacts } from "./effects.js";
 import { finishRun } from "./finish.js";
+import { HeldReply } from "./held-reply.js";
 import { exceedsMaxStages, maxStagesFor } from "./max-stages.js";
 import { runParallel, workingCopy } from "./parallel.js";
 import { PendingWrites } from "./pending-writes.js";
@@ -21,7 +22,7 @@ import { runSingleStage } from "./single.js";
 import type { RunState } from "./state.js";
 import { type StageFacts, type StepOutput, type StepState, step } from "./step.js";
 import { TaskPosition } from "./task-position.js";
-import { HeldReply, hasSavedTurns } from "./turns.js";
+import { hasSavedTurns } from "./turns.js";
 
 export interface RunTaskOptions {
   signal: AbortSignal;

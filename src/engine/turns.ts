@@ -1,14 +1,14 @@
 import type { AgentResult } from "../domain/agent.js";
-import type { ArtifactInput, StageCommit } from "../domain/store.js";
+import type { ArtifactInput } from "../domain/store.js";
 import type { Json, JsonObject } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
-import { crashPoint } from "./crash-points.js";
-import type { EngineDeps, StageContext } from "./deps.js";
+import type { StageContext } from "./deps.js";
+import type { TurnWrite } from "./held-reply.js";
 
 /**
  * Agent turns are saved in the store before the stage's work is committed to git and before the
  * stage is recorded (with the record itself, one commit, when the agent changed nothing: see
- * HeldReply). A worker killed in between (the agent's work on disk or in a commit, the stage not
+ * held-reply.ts). A worker killed in between (the agent's work on disk or in a commit, the stage not
  * recorded) resumes the stage with the saved reply instead of running the agent again on top of
  * its own work: no agent run paid twice, no second implementation.
  *
@@ -47,14 +47,6 @@ export async function loadTurns(ctx: StageContext, stageId: string): Promise<Map
   return out;
 }
 
-/** A reply ready to be saved: the stage's turns marker and the turn's transcript. */
-export interface TurnWrite {
-  key: string;
-  /** The marker's new value; null for a cancelled turn, whose transcript alone is kept. */
-  value: JsonObject | null;
-  transcript: ArtifactInput | null;
-}
-
 /**
  * What saving one reply writes, with the turn's transcript when there is one: null when there is
  * nothing to write. A cancelled turn is never saved (it reruns); its transcript still is.
@@ -81,66 +73,6 @@ export function turnWrite(
   // Noted before the write: a write that fails may still have been committed.
   if (value !== null) ctx.savedTurns?.add(key);
   return { key, value, transcript };
-}
-
-/** A reply as the rows of a stage's commit (StageCommit.markers and .artifacts). */
-export function turnRows(write: TurnWrite): Pick<StageCommit, "markers" | "artifacts"> {
-  return {
-    markers: write.value === null ? [] : [{ key: write.key, value: write.value }],
-    artifacts: write.transcript === null ? [] : [write.transcript],
-  };
-}
-
-/** Saves one reply durably in a commit of its own, fenced by the run's lease. */
-export async function saveTurn(
-  deps: Pick<EngineDeps, "store" | "clock" | "lease">,
-  write: TurnWrite,
-): Promise<void> {
-  const now = deps.clock.now();
-  await deps.store.transaction(
-    async (tx) => {
-      if (write.value !== null) await tx.setMarker(write.key, write.value, now);
-      if (write.transcript !== null) await tx.saveArtifact(write.transcript, now);
-    },
-    { fence: deps.lease },
-  );
-}
-
-/**
- * The reply of a run's single stage (not a parallel block's child) that is not saved yet: it goes
- * into the stage's record, one commit for both, unless something needs it saved first. A stage
- * whose agent changed nothing thus costs one commit instead of two (issue 10), and a worker killed
- * before that commit reruns the stage as it would have rerun the agent: nothing else happened yet.
- *
- * It is saved on its own, at once, before anything that would make a rerun wrong: before the
- * stage's work is committed to git (a commit the store does not know of must come with a saved
- * reply, or the agent would work again on top of it), before the agent's work is found committed
- * by the agent itself, before another agent turn, and before a run ends without the record.
- * `agent-exited` is reached once the reply is durable, wherever that is.
- */
-export class HeldReply {
-  private held: TurnWrite | null = null;
-
-  constructor(private readonly deps: Pick<EngineDeps, "store" | "clock" | "lease">) {}
-
-  hold(write: TurnWrite): void {
-    this.held = write;
-  }
-
-  /** Saves the held reply in a commit of its own; nothing when none is held. */
-  async saveNow(): Promise<void> {
-    const write = this.take();
-    if (write === null) return;
-    await saveTurn(this.deps, write);
-    crashPoint("agent-exited");
-  }
-
-  /** The held reply, to go into a record's commit (which then reaches `agent-exited`). */
-  take(): TurnWrite | null {
-    const write = this.held;
-    this.held = null;
-    return write;
-  }
 }
 
 function redactTurn(r: AgentResult): AgentResult {

@@ -5,8 +5,9 @@ import type { StageDef } from "../../workflow/types.js";
 import { readArtifactFile } from "../artifacts.js";
 import { crashPoint } from "../crash-points.js";
 import type { StageContext } from "../deps.js";
+import { keepReply } from "../held-reply.js";
 import { LEASE_LOST } from "../run-env.js";
-import { loadTurns, saveTurn, turnWrite } from "../turns.js";
+import { loadTurns, turnWrite } from "../turns.js";
 
 /** Protocol failures (unparsable output) are retried in place this many times (SPEC §6). */
 export const PROTOCOL_RETRIES = 2;
@@ -137,13 +138,7 @@ export async function runAgentTurn<T>(
               text: handed.text,
             }
           : await readArtifactFile(ctx.task.id, "transcript", transcriptPath);
-    const write = turnWrite(ctx, turnId, attempt, result, saved, transcript);
-    // Held for the stage's record when the engine records this stage itself (turns.ts).
-    if (write !== null && ctx.reply) ctx.reply.hold(write);
-    else {
-      if (write !== null) await saveTurn(ctx.deps, write);
-      crashPoint("agent-exited");
-    }
+    await keepReply(ctx.deps, ctx.reply, turnWrite(ctx, turnId, attempt, result, saved, transcript));
     return result;
   };
   for (;;) {

@@ -22,7 +22,7 @@ export async function commitStageWork(
 ): Promise<CommitOutcome> {
   const { git } = ctx.deps;
   const mid = await git.headSha(ctx.workdir);
-  // A reply held for the stage's record (turns.ts) is saved before its work is in a commit: the
+  // A reply held for the stage's record (held-reply.ts) is saved before its work is in a commit: the
   // agent's own commits, or ours once the port has found something to commit.
   const saveReply = async (): Promise<void> => {
     await ctx.reply?.saveNow();
