@@ -53,14 +53,20 @@ Notes:
   agent reply (\`setMarker\`) not written: what fixpoint costs per stage besides those two writes.
 - The CLI chain benchmark runs item 4 as a user does: \`fixpoint add\` and \`fixpoint work\` (the
   bundled CLI, SQLite, real git, a worktree) of a chain whose every stage runs a command agent,
-  \`true\` or \`sh -c 'echo x >> notes.txt'\`; per-stage time is the mean between the first and the
-  last stage's ends, as the stored stages say. Its floor is a loop in a Node process of its own
+  \`true\` or \`sh -c 'echo x >> notes.txt'\`. Per-stage time comes from when each stage ended (the
+  stored stages for fixpoint, the loop's own clock for the floor), the first stage excluded: a
+  chain of 40 stages or more is cut into blocks of 20 and the median block's mean is taken (a
+  burst of another tenant's work on the machine slows a few blocks, not the median); a shorter
+  chain gives its mean. Its floor is a loop in a Node process of its own
   that runs the same command per stage, one \`git commit -qam\` after an edit, and one SQLite
   commit (WAL, synchronous=NORMAL). The floor starts its children as fixpoint does: with
   posix_spawn through fixpoint's native starter where it is built (the row's ratio), and, in the
-  same rounds, with Node's spawn, as a plain Node loop would (in the row's details). 3
-  alternating rounds. Chains of 10, 100, 1,000 and 3,000 stages of \`true\`; the editing chain
-  up to 1,000 stages (a \`git commit\` each; \`FIXPOINT_BENCH_CLI_CHAIN=3000\` runs it longer).
+  same rounds, with Node's spawn, as a plain Node loop would (in the row's details). 5
+  alternating rounds of no-op stages and 3 of editing ones, each fixpoint run next to its floor;
+  the ratio is the median of the rounds' ratios (each is in the row), so a slow minute of the
+  machine weighs on both sides of a round. Chains of 10, 100, 1,000 and 3,000 stages of \`true\`;
+  the editing chain up to 1,000 stages (a \`git commit\` each; \`FIXPOINT_BENCH_CLI_CHAIN=3000\` runs
+  it longer).
 - Registry work is CPU time of one fix cycle (load, three reviewers' statuses and new findings
   against the whole registry, the bounded fix section, the fix report, the drain), so other
   processes on the machine do not count against it.
