@@ -76,9 +76,9 @@ export class HeldReply {
 }
 
 /**
- * Keeps a reply the moment its agent exited: held for the stage's record when the stage has a
- * `held` slot (the engine records the stage itself), else saved now in a commit of its own.
- * `agent-exited` is reached here unless the reply is held; nothing to write reaches it at once.
+ * Keeps a reply the moment its agent exited: in `held`, for the stage's record, when the engine
+ * records the stage itself; else saved now in a commit of its own. `agent-exited` is reached here
+ * when the reply is not held (at once when there is nothing to write: a cancelled turn).
  */
 export async function keepReply(
   deps: WriteDeps,
