@@ -17,7 +17,7 @@ export interface TranscriptSection {
  *
  * With `handOver` (AgentRequest.onTranscript) the text goes to the caller at once and the file is
  * written right after the next child process starts (after-spawn.ts): while the next agent starts
- * up, not between two agents, where creating the file cost a no-op stage about 0.4 ms on the
+ * up, not between two agents, where creating the file cost a no-op stage about 0.35 ms on the
  * benchmark machine (docs/benchmarks.md). Its outcome is `written`'s, and this returns undefined.
  */
 export async function writeTranscript(

@@ -8,8 +8,8 @@ import { type EngineHarness, harnessPerTest } from "../helpers/engine-harness.js
 const harness = harnessPerTest();
 
 /**
- * The store and git as the engine used them, in order: every commit of a stage (with the markers
- * it set), every marker set in a transaction of its own, every agent call and every git commit.
+ * The store and git as the engine used them, in order: every commit of a stage (with the replies
+ * it set), every reply set in a transaction of its own, and every git commit that made one.
  */
 function recordWrites(h: EngineHarness): string[] {
   const log: string[] = [];

@@ -567,15 +567,18 @@ export function runStoreContract(name: string, open: OpenStore): void {
           name: "r1-a.log",
           text: "## stdout\nok\n",
         };
-        await store.setMarker("turns:x", { visit: "0.0", turns: {} }, 1);
-        await store.commitStage({
+        const record = {
           taskId: t.id,
           runId: run.id,
           stage: stage(t.id, run.id),
-          checkpoint: { state: { n: 1 } },
           findings: [],
           events: [],
           task: null,
+        };
+        await store.setMarker("turns:x", { visit: "0.0", turns: {} }, 1);
+        await store.commitStage({
+          ...record,
+          checkpoint: { state: { n: 1 } },
           markers: [{ key: "turns:x", value: reply }],
           artifacts: [transcript],
           now: 7,
@@ -586,13 +589,8 @@ export function runStoreContract(name: string, open: OpenStore): void {
         ]);
         // Fenced by a lease the task does not hold: nothing of it is written.
         const refused = store.commitStage({
-          taskId: t.id,
-          runId: run.id,
-          stage: stage(t.id, run.id),
+          ...record,
           checkpoint: { state: { n: 2 } },
-          findings: [],
-          events: [],
-          task: null,
           markers: [{ key: "turns:y", value: reply }],
           artifacts: [{ ...transcript, name: "r1-b.log" }],
           now: 8,

@@ -24,9 +24,7 @@ export async function commitStageWork(
   const mid = await git.headSha(ctx.workdir);
   // A reply held for the stage's record (held-reply.ts) is saved before its work is in a commit: the
   // agent's own commits, or ours once the port has found something to commit.
-  const saveReply = async (): Promise<void> => {
-    await ctx.reply?.saveNow();
-  };
+  const saveReply = async (): Promise<void> => ctx.reply?.saveNow();
   if (mid !== headBefore) await saveReply();
   const agentCommits = mid === headBefore ? [] : await git.commitsBetween(ctx.workdir, headBefore, mid);
   const committed = await git.commitAll(ctx.workdir, message, { head: mid, beforeCommit: saveReply });
