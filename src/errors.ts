@@ -79,12 +79,26 @@ export function formatDiagnostic(d: Diagnostic): string {
   return `${formatLocation(d.location)}: ${d.message}`;
 }
 
-/** Several diagnostics at once; the message lists them all, one per line. */
+/** How many diagnostics a message lists before it counts the rest. */
+export const LISTED_DIAGNOSTICS = 100;
+
+/**
+ * Diagnostics one per line, the first LISTED_DIAGNOSTICS of them and then how many more: a file
+ * blown up to a megabyte can have tens of thousands of problems, and a screenful says what is wrong.
+ */
+export function formatDiagnostics(diagnostics: readonly Diagnostic[]): string {
+  const lines = diagnostics.slice(0, LISTED_DIAGNOSTICS).map(formatDiagnostic);
+  const more = diagnostics.length - lines.length;
+  if (more > 0) lines.push(`… and ${more.toLocaleString("en-US")} more problem${more === 1 ? "" : "s"}`);
+  return lines.join("\n");
+}
+
+/** Several diagnostics at once; the message lists them one per line (the first hundred). */
 export class DiagnosticsError extends FixpointError {
   readonly diagnostics: Diagnostic[];
 
   constructor(code: "config" | "workflow", diagnostics: Diagnostic[]) {
-    super(code, diagnostics.map(formatDiagnostic).join("\n"), { location: diagnostics[0]?.location });
+    super(code, formatDiagnostics(diagnostics), { location: diagnostics[0]?.location });
     this.name = "DiagnosticsError";
     this.diagnostics = diagnostics;
   }

@@ -1,14 +1,15 @@
 import { type Document, InvalidKdlError, parse } from "@bgotink/kdl";
 import type { Diagnostic } from "../errors.js";
 import { errorMessage } from "../errors.js";
+import { kdlPosition, scanKdl } from "./kdl-scan.js";
 
 /**
  * KDL text → Document, never throwing: a syntax error becomes diagnostics with file:line:column,
  * and so does anything else the KDL library throws on hostile input (it has thrown TypeError and
- * RangeError on inputs such as `#` and `/`), and nesting deeper than any fixpoint file needs is
- * refused before the library's recursive parser can overflow the stack on it.
+ * RangeError on inputs such as `#` and `/`). What the library handles badly (nesting deep enough
+ * to overflow its stack, a string with an error on each of thousands of lines) is found by
+ * scanKdl first and refused without parsing.
  */
-export const MAX_KDL_DEPTH = 64;
 
 export type KdlParse = { ok: true; document: Document } | { ok: false; diagnostics: Diagnostic[] };
 
@@ -19,16 +20,11 @@ export type KdlParse = { ok: true; document: Document } | { ok: false; diagnosti
  * whenever it has something to report (checkWorkflowText).
  */
 export function parseKdlSafely(text: string, file: string, opts: { locations?: boolean } = {}): KdlParse {
-  const deep = tooDeep(text);
-  if (deep) {
+  const problem = scanKdl(text);
+  if (problem) {
     return {
       ok: false,
-      diagnostics: [
-        {
-          location: { file, line: deep.line, column: deep.column },
-          message: `invalid KDL: blocks nested more than ${MAX_KDL_DEPTH} deep`,
-        },
-      ],
+      diagnostics: [{ location: { file, ...kdlPosition(text, problem.offset) }, message: problem.message }],
     };
   }
   try {
@@ -52,38 +48,4 @@ function kdlDiagnostics(error: InvalidKdlError, file: string): Diagnostic[] {
       message: `invalid KDL: ${message}`,
     };
   });
-}
-
-/**
- * Where `{` nesting first exceeds MAX_KDL_DEPTH, skipping quoted strings and comments. An
- * approximation of KDL's grammar that errs on the side of letting the real parser decide.
- */
-function tooDeep(text: string): { line: number; column: number } | undefined {
-  let depth = 0;
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\n") {
-      line++;
-      lineStart = i + 1;
-    } else if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) {
-        if (text[i] === "\\") i++;
-        else if (text[i] === "\n") {
-          line++;
-          lineStart = i + 1;
-        }
-      }
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      i--;
-    } else if (c === "{") {
-      depth++;
-      if (depth > MAX_KDL_DEPTH) return { line, column: i - lineStart + 1 };
-    } else if (c === "}") {
-      depth = Math.max(0, depth - 1);
-    }
-  }
-  return undefined;
 }

@@ -52,6 +52,31 @@ describe("bad workflows and bad conditions exit 2 through the CLI", () => {
     expect(chain.stderr).toMatch(/w\.kdl:4:\d+: .*operands/);
   });
 
+  it("a megabyte workflow with a string left open over every line: exit 2 at the first error, one message", () => {
+    const text = `workflow "w" {\n    stage "s" kind="agent" prompt=#"implement\n${'    stage "x" kind="exit"\n'.repeat(40_000)}"#\n}\n`;
+    const r = validate(text);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `${r.file}:2:46: invalid KDL: raw strings with single quotes cannot contain unescaped newlines`,
+    );
+    expect(r.stderr).toContain("(40001 errors like this in the string that starts at 2:35)");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("a megabyte workflow with a problem on each of its lines: the first hundred listed, the rest counted", () => {
+    const text = `workflow "w" {\n    start "s"\n    stage "s" kind="exit"\n${'    stage "s" kind="exit"\n'.repeat(40_000)}}\n`;
+    const r = validate(text);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${r.file}:4:5: `);
+    expect(
+      r.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => l.includes(`${r.file}:`)),
+    ).toHaveLength(100);
+    expect(r.stderr).toMatch(/… and [\d,]+ more problems/);
+  });
+
   it("random and mutated workflows: exit 0 when valid, else exit 2 with located messages", () => {
     fc.assert(
       fc.property(

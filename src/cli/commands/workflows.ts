@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { findRepoRoot } from "../../app/project.js";
-import { FixpointError, formatDiagnostic } from "../../errors.js";
+import { FixpointError, formatDiagnostics } from "../../errors.js";
 import { listWorkflows, loadWorkflow } from "../../workflow/loader.js";
 import { validateWorkflowFile } from "../../workflow/validate.js";
 import { type Io, printJson } from "../io.js";
@@ -21,7 +21,9 @@ export function registerWorkflows(program: Command, io: Io): void {
         );
     });
   wf.command("validate")
-    .description("check a workflow file; problems are printed as file:line:column: message")
+    .description(
+      "check a workflow file; problems are printed as file:line:column: message (the first 100, then how many more)",
+    )
     .argument("<file>")
     .action(async (file: string) => {
       const diagnostics = await validateWorkflowFile(resolve(io.cwd, file));
@@ -29,7 +31,7 @@ export function registerWorkflows(program: Command, io: Io): void {
         io.out(`${file}: ok\n`);
         return;
       }
-      throw new FixpointError("workflow", diagnostics.map(formatDiagnostic).join("\n"));
+      throw new FixpointError("workflow", formatDiagnostics(diagnostics));
     });
   wf.command("show")
     .description("a workflow's stages and transitions")
