@@ -346,6 +346,8 @@ export interface TaskTotals {
   tokens: number;
   /** Sum of the durations of every stage the tasks ran. */
   agentMs: number;
+  /** How many of the tasks have each status; a status none has is left out. */
+  byStatus: Partial<Record<TaskStatus, number>>;
 }
 
 export type TaskPatch = Partial<

@@ -94,21 +94,29 @@ export function dashboardContract(getStore: () => Store): void {
         });
       }
       await store.updateTask(b.id, { status: "failed" }, 50);
-      expect(await store.taskTotals()).toMatchObject({ tasks: 2, costUsd: 0.75, agentMs: 6000 });
+      expect(await store.taskTotals()).toMatchObject({
+        tasks: 2,
+        costUsd: 0.75,
+        agentMs: 6000,
+        byStatus: { failed: 1, queued: 1 },
+      });
       expect(await store.taskTotals({ statuses: ["failed"] })).toMatchObject({
         tasks: 1,
         costUsd: 0.25,
         agentMs: 3000,
+        byStatus: { failed: 1 },
       });
       expect(await store.taskTotals({ excludeStatuses: ["failed"] })).toMatchObject({
         tasks: 1,
         costUsd: 0.5,
       });
+      expect((await store.taskTotals({ excludeStatuses: ["failed"] })).byStatus).toEqual({ queued: 1 });
       expect(await store.taskTotals({ statuses: ["completed"] })).toEqual({
         tasks: 0,
         costUsd: 0,
         tokens: 0,
         agentMs: 0,
+        byStatus: {},
       });
     });
   });

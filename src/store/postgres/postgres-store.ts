@@ -332,6 +332,7 @@ class PgOps extends PgRecordOps implements StoreOps {
       costUsd: Number(r?.cost_usd ?? 0),
       tokens: Number(r?.tokens ?? 0),
       agentMs: Number(r?.agent_ms ?? 0),
+      byStatus: JSON.parse(String(r?.by_status ?? "{}")) as TaskTotals["byStatus"],
     };
   }
 }

@@ -190,8 +190,9 @@ export function findingSearchSql(filter: FindingFilter): { sql: string; params: 
 export function taskTotalsSql(filter: TaskFilter): { sql: string; params: Params } {
   const p = new Params();
   const clause = filterClause(filter, true, p);
-  const sql = `WITH t AS (SELECT id, cost_usd, tokens FROM tasks${clause})
+  const sql = `WITH t AS (SELECT id, status, cost_usd, tokens FROM tasks${clause})
 SELECT (SELECT COUNT(*) FROM t) AS tasks,
+  (SELECT COALESCE(json_object_agg(status, n), '{}')::text FROM (SELECT status, COUNT(*) AS n FROM t GROUP BY status) g) AS by_status,
   (SELECT COALESCE(SUM(cost_usd), 0) FROM t) AS cost_usd,
   (SELECT COALESCE(SUM(tokens), 0) FROM t) AS tokens,
   (SELECT COALESCE(SUM(s.ended_at - s.started_at), 0) FROM t JOIN stage_executions s ON s.task_id = t.id) AS agent_ms`;

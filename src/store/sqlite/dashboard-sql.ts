@@ -38,15 +38,16 @@ export function findingSearchSql(filter: FindingFilter): { sql: string; params: 
 }
 
 /**
- * Count and spend of the tasks a filter selects (its order and limit dropped), and their stage
- * time: two statements, each walking the filtered tasks once.
+ * Count and spend of the tasks a filter selects (its order and limit dropped) per status, and
+ * their stage time: two statements, each walking the filtered tasks once.
  */
 export function taskTotalsSql(filter: TaskFilter): { spend: string; agent: string; params: Params } {
-  // By seq (`+status`): the sums then read the covering listing index (migration 006), never the
-  // table's rows with their prompts (1.2 s instead of 0.1 s at 100,000 tasks).
+  // By seq (`+status`): the sums then walk a covering index (the narrow totals index of migration
+  // 019, or the listing index of 006 for the filters the first does not hold), never the table's
+  // rows with their prompts (1.2 s instead of 0.01 s at 100,000 tasks).
   const { clause, params } = filterSql(filter, true, true);
   return {
-    spend: `SELECT COUNT(*) AS tasks, COALESCE(SUM(cost_usd), 0) AS cost_usd, COALESCE(SUM(tokens), 0) AS tokens FROM tasks${clause}`,
+    spend: `SELECT status, COUNT(*) AS tasks, SUM(cost_usd) AS cost_usd, SUM(tokens) AS tokens FROM tasks${clause} GROUP BY status`,
     agent: `SELECT COALESCE(SUM(s.ended_at - s.started_at), 0) AS agent_ms
       FROM (SELECT id FROM tasks${clause}) t JOIN stage_executions s ON s.task_id = t.id`,
     params,

@@ -26,6 +26,7 @@ import type {
   RunMeta,
   StageExecution,
   TaskEvent,
+  TaskStatus,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import { packArtifact } from "../artifact-codec.js";
@@ -287,13 +288,15 @@ class SqliteStore extends SqliteTaskOps implements Store {
   taskTotals(filter: TaskFilter = {}): Promise<TaskTotals> {
     return this.op("summing tasks", () => {
       const { spend, agent, params } = taskTotalsSql(filter);
-      const r = this.sql.get(spend, params);
-      return {
-        tasks: Number(r?.tasks ?? 0),
-        costUsd: Number(r?.cost_usd ?? 0),
-        tokens: Number(r?.tokens ?? 0),
-        agentMs: Number(this.sql.get(agent, params)?.agent_ms ?? 0),
-      };
+      const totals: TaskTotals = { tasks: 0, costUsd: 0, tokens: 0, agentMs: 0, byStatus: {} };
+      for (const r of this.sql.all(spend, params)) {
+        totals.tasks += Number(r.tasks);
+        totals.costUsd += Number(r.cost_usd ?? 0);
+        totals.tokens += Number(r.tokens ?? 0);
+        totals.byStatus[String(r.status) as TaskStatus] = Number(r.tasks);
+      }
+      totals.agentMs = Number(this.sql.get(agent, params)?.agent_ms ?? 0);
+      return totals;
     });
   }
 
