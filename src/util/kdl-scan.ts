@@ -124,11 +124,14 @@ function lexString(text: string, start: number): StringToken | undefined {
   return { start, end: close.end, valueStart, valueEnd: close.valueEnd, raw, multiline };
 }
 
-function quotedStringClose(
-  text: string,
-  from: number,
-  multiline: boolean,
-): { end: number; valueEnd: number } | undefined {
+/** Where a string closes: just past its closing delimiter, and where its value ends. */
+interface Close {
+  end: number;
+  valueEnd: number;
+}
+
+/** The close of a `"` or `"""` string whose value starts at `from` (a backslash escapes what follows). */
+function quotedStringClose(text: string, from: number, multiline: boolean): Close | undefined {
   let i = from;
   while (i < text.length) {
     const c = text.charCodeAt(i);
@@ -144,12 +147,8 @@ function quotedStringClose(
   return undefined;
 }
 
-function rawStringClose(
-  text: string,
-  from: number,
-  hashes: number,
-  multiline: boolean,
-): { end: number; valueEnd: number } | undefined {
+/** The close of a raw string opened with `hashes` hashes: its quote(s) and as many hashes. */
+function rawStringClose(text: string, from: number, hashes: number, multiline: boolean): Close | undefined {
   let i = from;
   while (i < text.length) {
     if (text.charCodeAt(i) !== QUOTE) {

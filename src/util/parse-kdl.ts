@@ -3,17 +3,15 @@ import type { Diagnostic } from "../errors.js";
 import { errorMessage } from "../errors.js";
 import { kdlPosition, scanKdl } from "./kdl-scan.js";
 
+export type KdlParse = { ok: true; document: Document } | { ok: false; diagnostics: Diagnostic[] };
+
 /**
  * KDL text → Document, never throwing: a syntax error becomes diagnostics with file:line:column,
  * and so does anything else the KDL library throws on hostile input (it has thrown TypeError and
  * RangeError on inputs such as `#` and `/`). What the library handles badly (nesting deep enough
  * to overflow its stack, a string with an error on each of thousands of lines) is found by
  * scanKdl first and refused without parsing.
- */
-
-export type KdlParse = { ok: true; document: Document } | { ok: false; diagnostics: Diagnostic[] };
-
-/**
+ *
  * `locations: false` skips the library's location of every element (a WeakMap entry and two
  * positions each, about 21 per workflow stage): the parse is then 2-3x faster and keeps a third of
  * the memory, but every element reports 1:1. For a reader that reads again with locations
