@@ -109,16 +109,10 @@ export async function listTaskLinePage(
   });
 }
 
-/** The totals line: how many tasks of each status match, and what they cost. */
-export type StatusTotals = TaskTotals;
-
 /**
  * Counts per status and the spend of the tasks a filter matches: one walk of a narrow index
  * (SQLite's migration 019), where seven counts and a sum took 46 ms at 100,000 tasks.
  */
-export async function statusTotals(
-  ctx: Pick<AppContext, "store">,
-  filter: TaskFilter,
-): Promise<StatusTotals> {
+export async function statusTotals(ctx: Pick<AppContext, "store">, filter: TaskFilter): Promise<TaskTotals> {
   return ctx.store.taskTotals(filter);
 }

@@ -273,7 +273,7 @@ function lastLine(text: string, s: StringToken): { newline: number; indent: stri
   return { newline: i, indent: text.slice(i + 1, end) };
 }
 
-/** Whether the backslash at `at` is itself escaped by the one before it (an odd run before it). */
+/** Whether an odd run of backslashes ends just before `at`: what is at `at` is escaped. */
 function escapedBackslash(text: string, valueStart: number, at: number): boolean {
   let backslashes = 0;
   for (let i = at - 1; i >= valueStart && text.charCodeAt(i) === BACKSLASH; i--) backslashes++;
@@ -284,12 +284,8 @@ function escapedBackslash(text: string, valueStart: number, at: number): boolean
 function escapedNewline(text: string, valueStart: number, at: number): boolean {
   let i = at - 1;
   while (i >= valueStart && (isSpace(text.charCodeAt(i)) || isNewline(text.charCodeAt(i)))) i--;
-  let backslashes = 0;
-  while (i >= valueStart && text.charCodeAt(i) === BACKSLASH) {
-    backslashes++;
-    i--;
-  }
-  return backslashes % 2 === 1;
+  // The escape's backslash is at i when an odd run ends there: as if a backslash followed it.
+  return escapedBackslash(text, valueStart, i + 1);
 }
 
 /** `\u` escapes not followed by `{` and 1–6 hex digits and `}`: each one an error. */

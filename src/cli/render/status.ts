@@ -1,5 +1,5 @@
 import { taskReason } from "../../app/attention.js";
-import type { StatusTotals } from "../../app/status.js";
+import type { TaskTotals } from "../../domain/store.js";
 import { TASK_STATUSES, type TaskSummary as Task } from "../../domain/types.js";
 import { elapsed, money, pad, plural, thousands, truncate } from "./format.js";
 
@@ -51,7 +51,7 @@ export const NO_MATCH = "No tasks match these filters.\n";
 /**
  * `12 tasks: 3 queued · 1 running · 6 completed · 2 needs_human · $4.10 · 1h02m of agent time`.
  */
-export function totalsLine(t: StatusTotals): string {
+export function totalsLine(t: TaskTotals): string {
   const counts = TASK_STATUSES.filter((s) => (t.byStatus[s] ?? 0) > 0).map(
     (s) => `${thousands(t.byStatus[s] ?? 0)} ${s}`,
   );
