@@ -21,13 +21,15 @@ const sections = [
 ];
 
 describe("writeTranscript handing the text over (AgentRequest.onTranscript)", () => {
-  it("hands over the redacted text at once and writes the same text to an owner-only file", async () => {
+  it("hands over the redacted text at once; its write makes the same text an owner-only file", async () => {
     const path = join(temp(), "t-1", "r1-implement-c0-v1-a1.log");
     let handed: HandedTranscript | undefined;
     expect(await writeTranscript(path, sections, {}, (t) => (handed = t))).toBeUndefined();
     expect(handed?.text).toContain("## reply\ndone with [REDACTED]");
     expect(handed?.text).not.toContain(TOKEN);
-    expect(await handed?.written).toBeUndefined();
+    // The caller writes the file when it chooses: not before.
+    expect(existsSync(path)).toBe(false);
+    expect(handed?.write()).toBeUndefined();
     expect(readFileSync(path, "utf8")).toBe(handed?.text);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     // Written without a hand-over: the same bytes.
@@ -41,19 +43,19 @@ describe("writeTranscript handing the text over (AgentRequest.onTranscript)", ()
     writeFileSync(path, "older run", { mode: 0o644 });
     let handed: HandedTranscript | undefined;
     await writeTranscript(path, sections, {}, (t) => (handed = t));
-    expect(await handed?.written).toBeUndefined();
+    expect(handed?.write()).toBeUndefined();
     expect(readFileSync(path, "utf8")).toBe(handed?.text);
     expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 
-  it("says in `written` why the file could not be written, and still hands the text over", async () => {
+  it("says from `write` why the file could not be written, and still hands the text over", async () => {
     const blocker = join(temp(), "a-file");
     writeFileSync(blocker, "");
     const path = join(blocker, "t-1", "x.log");
     let handed: HandedTranscript | undefined;
     expect(await writeTranscript(path, sections, {}, (t) => (handed = t))).toBeUndefined();
     expect(handed?.text).toContain("## prompt\ndo it");
-    expect(await handed?.written).toMatch(/^cannot write transcript .*x\.log: /);
+    expect(handed?.write()).toMatch(/^cannot write transcript .*x\.log: /);
     expect(existsSync(path)).toBe(false);
   });
 });

@@ -2,7 +2,6 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { HandedTranscript } from "../domain/agent.js";
 import { errorMessage } from "../errors.js";
-import { afterNextSpawn } from "../util/after-spawn.js";
 import { redactSecrets } from "../util/redact.js";
 
 export interface TranscriptSection {
@@ -15,10 +14,9 @@ export interface TranscriptSection {
  * owner-only (it holds prompts and agent output). Returns an error message instead of throwing:
  * a transcript that cannot be written must not fail the stage.
  *
- * With `handOver` (AgentRequest.onTranscript) the text goes to the caller at once and the file is
- * written right after the next child process starts (after-spawn.ts): while the next agent starts
- * up, not between two agents, where creating the file cost a no-op stage about 0.35 ms on the
- * benchmark machine (docs/benchmarks.md). Its outcome is `written`'s, and this returns undefined.
+ * With `handOver` (AgentRequest.onTranscript) the text goes to the caller at once, with the write
+ * of its file for the caller to run when it chooses (the engine: engine/pending-writes.ts), and
+ * this returns undefined.
  */
 export async function writeTranscript(
   path: string,
@@ -31,18 +29,15 @@ export async function writeTranscript(
     .join("\n");
   const data = redactSecrets(text, env);
   if (!handOver) return writeOwnerOnly(path, data);
-  const written = new Promise<string | undefined>((resolve) => {
-    afterNextSpawn(() => resolve(writeOwnerOnly(path, data)));
-  });
-  handOver({ text: data, written });
+  handOver({ text: data, write: () => writeOwnerOnly(path, data) });
   return undefined;
 }
 
 /**
  * Writes `data` to `path` owner-only: a new file when there is none (its folder made on the
  * first transcript there), else over the older one, whose mode is reset (`mode` applies only
- * when a file is created). Returns the error message, if any. Synchronous: one small file, and
- * written while a child runs (above), where the thread pool's hand-offs cost more than the write.
+ * when a file is created). Returns the error message, if any. Synchronous: one small file, where
+ * the thread pool's hand-offs cost more than the write.
  */
 function writeOwnerOnly(path: string, data: string): string | undefined {
   try {

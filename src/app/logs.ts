@@ -22,8 +22,9 @@ export async function taskEvents(
 }
 
 /**
- * The task's agent transcripts, by file name order: this machine's files, and those another
- * machine's worker stored in the database (written here first, then read like the others).
+ * The task's agent transcripts, by file name order: this machine's files, and those only in the
+ * database (written here first, then read like the others): another machine's worker stored them,
+ * or a run still going here, which writes its transcripts' files when it ends.
  */
 export async function taskTranscripts(
   ctx: Pick<AppContext, "store" | "dir">,
@@ -34,4 +35,16 @@ export async function taskTranscripts(
   await restoreArtifacts(ctx.store, dir, task.id, "transcript");
   const names = (await readdir(dir).catch(() => [] as string[])).sort();
   return Promise.all(names.map(async (name) => ({ name, text: await readFile(join(dir, name), "utf8") })));
+}
+
+/**
+ * Writes into this machine's `.fixpoint/` the task's transcripts and review files that are only
+ * in the database (see `taskTranscripts`), for readers of the files there (the dashboard).
+ */
+export async function restoreTaskFiles(
+  ctx: Pick<AppContext, "store" | "dir">,
+  taskId: string,
+): Promise<void> {
+  await restoreArtifacts(ctx.store, join(ctx.dir, "transcripts", taskId), taskId, "transcript");
+  await restoreArtifacts(ctx.store, join(ctx.dir, "reviews"), taskId, "review");
 }

@@ -58,9 +58,9 @@ export interface AgentRequest {
   transcriptPath?: string;
   /**
    * Set by a caller that keeps the transcript itself (the engine stores it with the agent's
-   * reply): the backend hands over the transcript's redacted text and the write of its file,
-   * which may still be under way when `run` returns (`written`: an error message, or undefined
-   * once the file is there). Absent: the file is written before `run` returns.
+   * reply): the backend hands over the transcript's redacted text and leaves the file at
+   * `transcriptPath` to the caller, who writes it with `write` when it chooses. Absent: the
+   * file is written before `run` returns.
    */
   onTranscript?: (transcript: HandedTranscript) => void;
   /** Extra CLI arguments from the config. */
@@ -71,8 +71,10 @@ export interface AgentRequest {
 
 /** A transcript handed to the caller (AgentRequest.onTranscript). */
 export interface HandedTranscript {
+  /** The redacted text, as the file holds it. */
   text: string;
-  written: Promise<string | undefined>;
+  /** Writes the file (owner-only, over an older one): an error message, or undefined once it is there. */
+  write(): string | undefined;
 }
 
 export interface AgentProgress {

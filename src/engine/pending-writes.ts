@@ -1,27 +1,50 @@
-import { runAfterSpawnJobs } from "../util/after-spawn.js";
+import { ARTIFACT_MAX_BYTES } from "../domain/store.js";
+import { afterNextSpawn, runAfterSpawnJobs } from "../util/after-spawn.js";
+
+/** Held files' text, in bytes, past which they are written without waiting for the run's end. */
+export const HELD_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
- * The writes a run lets finish off its critical path (agent transcripts' files: the text is in
- * the store with the agent's reply already, see AgentRequest.onTranscript). The run waits for all
- * of them before it returns, so every file of a finished run is there. A write's failure is its
- * own to report; here it only ends the wait.
+ * The files of a run's agent transcripts (`.fixpoint/transcripts/<task>/`). Each transcript's text
+ * goes into the store with the agent's reply, in the stage's commit: that is the record, and
+ * `logs --agent` and the dashboard write the files missing here from it. So a file whose whole
+ * text the store keeps is written when the run ends, not between two agents or beside the next
+ * one: creating a file cost a no-op stage 0.4-0.6 ms on the benchmark machine, even written while
+ * the next agent ran (docs/benchmarks.md). A file the store keeps only part of (a text over
+ * ARTIFACT_MAX_BYTES) is written right after the next child starts (after-spawn.ts), as are the
+ * held ones once their text passes HELD_MAX_BYTES. The run writes every one before it returns.
  */
 export class PendingWrites {
-  private readonly pending = new Set<Promise<void>>();
+  private held: Array<() => void> = [];
+  private heldBytes = 0;
 
-  add(write: Promise<unknown>): void {
-    const done = write.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.pending.add(done);
-    void done.then(() => this.pending.delete(done));
+  /**
+   * `write` writes one file and reports its own failure; `bytes` is the length of its text in
+   * UTF-8, which decides when it is written.
+   */
+  file(write: () => void, bytes: number): void {
+    if (bytes > ARTIFACT_MAX_BYTES) {
+      afterNextSpawn(write);
+      return;
+    }
+    this.held.push(write);
+    this.heldBytes += bytes;
+    if (this.heldBytes > HELD_MAX_BYTES) afterNextSpawn(this.release());
   }
 
-  /** Resolves once every write added, including those added meanwhile, has ended. */
-  async settle(): Promise<void> {
-    // Files that wait for a next child (after-spawn.ts): there is none before the run returns.
+  /** Writes every file not written yet, in the order they came: the run is about to return. */
+  settle(): void {
     runAfterSpawnJobs();
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    this.release()();
+  }
+
+  /** The held writes as one job; none are held afterwards. */
+  private release(): () => void {
+    const jobs = this.held;
+    this.held = [];
+    this.heldBytes = 0;
+    return () => {
+      for (const job of jobs) job();
+    };
   }
 }

@@ -61,7 +61,7 @@ async function runClaimedTask(
     return await runOpened(env, { plan, pricing, budget }, ctl, drain);
   } finally {
     await env.position.stop();
-    await env.writes.settle();
+    env.writes.settle();
   }
 }
 

@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import { deferFinding, reopenFinding } from "../app/finding-status.js";
 import type { Fixpoint } from "../app/fixpoint.js";
+import { restoreTaskFiles } from "../app/logs.js";
 import { taskDiff } from "../app/task-diff.js";
 import { requireTask } from "../app/task-ref.js";
 import type { GithubConfig } from "../config/types.js";
 import type { Clock } from "../domain/clock.js";
 import type { Git } from "../domain/git.js";
+import { FixpointError } from "../errors.js";
 import { createGit } from "../git/git-cli.js";
 import { systemClock } from "../util/clock.js";
 import type { DashboardApi } from "./api.js";
@@ -50,13 +52,21 @@ export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
     show: (taskId) => fp.show(taskId),
     findings: (filter) => store.searchFindings(filter),
     diff: async (taskId) => (await taskDiff({ store, git }, taskId)).diff,
+    // Files only in the database (another machine's, or a running task's transcripts, written
+    // when its run ends) are written here first.
     async artifacts(taskId) {
       const task = await requireTask(store, taskId);
+      await restoreTaskFiles({ store, dir }, task.id);
       return listArtifacts(dir, task.id);
     },
     async readArtifact(taskId, name, offset, length) {
       const task = await requireTask(store, taskId);
-      return readArtifactChunk(dir, task.id, name, offset, length);
+      const read = () => readArtifactChunk(dir, task.id, name, offset, length);
+      return read().catch(async (e: unknown) => {
+        if (!(e instanceof FixpointError && e.code === "not_found")) throw e;
+        await restoreTaskFiles({ store, dir }, task.id);
+        return read();
+      });
     },
     events: (afterId, limit) => store.listEventsAfter(afterId, limit),
     lastEventId: () => store.lastEventId(),

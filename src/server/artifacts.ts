@@ -1,21 +1,20 @@
 import { open, readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { listReviewArtifacts } from "../engine/artifacts.js";
 import { FixpointError } from "../errors.js";
 import type { ArtifactChunk, ArtifactInfo } from "./api.js";
 
 /**
  * A task's transcripts (`.fixpoint/transcripts/<task>/*`) and review artifacts
- * (`.fixpoint/reviews/<task>-review-<cycle>.md`), listed by name and read in chunks so a 10 MB
+ * (`.fixpoint/reviews/<task>-r<run>-review-<cycle>.md`), listed by name and read in chunks so a 10 MB
  * transcript is never loaded whole. Names are looked up in the listing, never joined blindly,
  * so a crafted name cannot reach outside these folders.
  */
 export async function listArtifacts(dir: string, taskId: string): Promise<ArtifactInfo[]> {
   const out: ArtifactInfo[] = [];
-  const reviews = join(dir, "reviews");
-  for (const f of (await readdir(reviews).catch(() => [] as string[])).sort()) {
-    if (f.startsWith(`${taskId}-review-`) && f.endsWith(".md")) {
-      out.push({ name: f, kind: "review", bytes: (await stat(join(reviews, f))).size });
-    }
+  // Each run's (`<task>-r<run>-review-<cycle>.md`) and older versions' (`<task>-review-<cycle>.md`).
+  for (const r of listReviewArtifacts(join(dir, "reviews"), taskId)) {
+    out.push({ name: basename(r.path), kind: "review", bytes: (await stat(r.path)).size });
   }
   const transcripts = join(dir, "transcripts", taskId);
   for (const f of (await readdir(transcripts).catch(() => [] as string[])).sort()) {

@@ -3,6 +3,8 @@
  * real git repository: escaping, CSP, CSRF, the access token, bad input, actions recorded with
  * who and when, the store banner, and the live feed's catch-up from Last-Event-ID.
  */
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FixpointError } from "../../src/errors.js";
 import type { DashboardApi } from "../../src/server/api.js";
@@ -124,6 +126,42 @@ describe("pages", () => {
     const body = await text(res);
     expect(body).toContain('data-retry="2000"');
     expect(body).toContain("the database is locked by another process");
+  });
+});
+
+describe("artifacts", () => {
+  it("lists and reads the transcripts and review files only the store has (a running task's, another clone's)", async () => {
+    const t = await h.store.createTask(task(h), Date.now());
+    const transcript = `## prompt\nimplement ${"the greeting ".repeat(200)}\n## stdout\ndone\n`;
+    await h.store.saveArtifact(
+      { taskId: t.id, kind: "transcript", name: "r1-implement-c0-v1-a1.log", text: transcript },
+      Date.now(),
+    );
+    await h.store.saveArtifact(
+      { taskId: t.id, kind: "review", name: `${t.id}-r1-review-1.md`, text: "# Review 1\nAPPROVED\n" },
+      Date.now(),
+    );
+    const app = dashboard(h);
+    const page = await text(await app.request(`/tasks/${t.id}`));
+    expect(page).toContain("r1-implement-c0-v1-a1.log");
+    expect(page).toContain(`${t.id}-r1-review-1.md`);
+    const read = await text(await app.request(`/tasks/${t.id}/artifacts/r1-implement-c0-v1-a1.log`));
+    expect(read).toContain("## stdout");
+    expect(readFileSync(join(h.dir, "transcripts", t.id, "r1-implement-c0-v1-a1.log"), "utf8")).toBe(
+      transcript,
+    );
+    expect(statSync(join(h.dir, "transcripts", t.id, "r1-implement-c0-v1-a1.log")).mode & 0o777).toBe(0o600);
+  });
+
+  it("reads a stored transcript asked for by name before any listing wrote it", async () => {
+    const t = await h.store.createTask(task(h), Date.now());
+    await h.store.saveArtifact(
+      { taskId: t.id, kind: "transcript", name: "r2-review-c1-v1-a1.log", text: "## reply\nlooks fine\n" },
+      Date.now(),
+    );
+    const read = await h.api.readArtifact(t.id, "r2-review-c1-v1-a1.log", 0, 1024);
+    expect(read.text).toBe("## reply\nlooks fine\n");
+    await expect(h.api.readArtifact(t.id, "r9-none.log", 0, 1024)).rejects.toThrow(/has no artifact/);
   });
 });
 

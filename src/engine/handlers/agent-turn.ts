@@ -83,8 +83,8 @@ export async function runAgentTurn<T>(
       ctx.task.id,
       `r${ctx.runId}-${stage.id}-c${ctx.state.cycle}-v${ctx.visit}-a${attempt}.log`,
     );
-    // The transcript's text, when the backend hands it over; its file is then written in the
-    // background, and the run waits for it before it returns (pending-writes.ts).
+    // The transcript's text, when the backend hands it over; its file is then written when the
+    // run's PendingWrites says, before the run returns.
     let handed: HandedTranscript | undefined;
     const writes = ctx.writes;
     const result = await agent.backend.run({
@@ -110,7 +110,10 @@ export async function runAgentTurn<T>(
         ? {
             onTranscript: (t: HandedTranscript) => {
               handed = t;
-              writes.add(t.written.then((error) => error && transcriptNotWritten(ctx, stage.id, error)));
+              writes.file(() => {
+                const error = t.write();
+                if (error) transcriptNotWritten(ctx, stage.id, error);
+              }, Buffer.byteLength(t.text));
             },
           }
         : {}),
