@@ -37,8 +37,8 @@ type Kind = keyof typeof AGENTS;
  * Node's spawn, or, with BENCH_NATIVE set to fixpoint's native starter, with posix_spawn as
  * fixpoint starts them (src/util/native-spawn.ts). With BENCH_TRANSCRIPTS set to a folder, each
  * stage also creates a file there, owner-only, with a silent agent's transcript sections (prompt,
- * stdout, stderr), as fixpoint writes each agent turn's transcript (one blocking write, the
- * cheapest way).
+ * stdout, stderr), as fixpoint wrote each agent turn's transcript before it wrote them at the
+ * run's end (one blocking write, the cheapest way).
  */
 const FLOOR = `"use strict";
 const { spawn } = require("child_process");
@@ -245,7 +245,7 @@ export async function benchCliChains(
       const withFile =
         writing.length === 0
           ? ""
-          : `; the floor also writing each stage's transcript file, as fixpoint does: ${median(writing).toFixed(2)} ms (fixpoint ${(median(fp) / median(writing)).toFixed(2)}× that)`;
+          : `; the floor also writing each stage's transcript file, as fixpoint did until it wrote them at the run's end: ${median(writing).toFixed(2)} ms (fixpoint ${(median(fp) / median(writing)).toFixed(2)}× that)`;
       out.push({
         name: `per-stage time through \`fixpoint work\` (the CLI), chain of ${n.toLocaleString("en")} stages with ${agent}, fixpoint ÷ floor`,
         value: ratio,

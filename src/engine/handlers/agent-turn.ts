@@ -110,10 +110,10 @@ export async function runAgentTurn<T>(
         ? {
             onTranscript: (t: HandedTranscript) => {
               handed = t;
-              writes.file(() => {
-                const error = t.write();
-                if (error) transcriptNotWritten(ctx, stage.id, error);
-              }, Buffer.byteLength(t.text));
+              writes.file(
+                transcriptFile(t, ctx.deps.listener, ctx.task.id, stage.id),
+                Buffer.byteLength(t.text),
+              );
             },
           }
         : {}),
@@ -184,8 +184,20 @@ async function sessionLost(ctx: StageContext, agent: string, sessionId: string):
 }
 
 /** A transcript file written in the background that could not be: said as the backend would have. */
-function transcriptNotWritten(ctx: StageContext, stageId: string, message: string): void {
-  ctx.deps.listener({ type: "agent.progress", taskId: ctx.task.id, stageId, message });
+/**
+ * The write of a handed-over transcript's file, which says so when it fails. It holds the text
+ * and the names it reports with, not the stage's context: a run may hold many until it ends.
+ */
+function transcriptFile(
+  t: HandedTranscript,
+  listener: StageContext["deps"]["listener"],
+  taskId: string,
+  stageId: string,
+): () => void {
+  return () => {
+    const message = t.write();
+    if (message) listener({ type: "agent.progress", taskId, stageId, message });
+  };
 }
 
 function retryPrompt(original: string, error: string, inSession: boolean): string {
