@@ -183,10 +183,10 @@ async function sessionLost(ctx: StageContext, agent: string, sessionId: string):
   await ctx.deps.store.transaction((tx) => tx.appendEvents([event], now), { fence: ctx.deps.lease });
 }
 
-/** A transcript file written in the background that could not be: said as the backend would have. */
 /**
- * The write of a handed-over transcript's file, which says so when it fails. It holds the text
- * and the names it reports with, not the stage's context: a run may hold many until it ends.
+ * The write of a handed-over transcript's file, which says so as the backend would have when it
+ * fails. It holds the text and the names it reports with, not the stage's context: a run may hold
+ * many until it ends.
  */
 function transcriptFile(
   t: HandedTranscript,
