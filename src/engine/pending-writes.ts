@@ -9,7 +9,7 @@ export const HELD_MAX_BYTES = 8 * 1024 * 1024;
  * goes into the store with the agent's reply, in the stage's commit: that is the record, and
  * `logs --agent` and the dashboard write the files missing here from it. So a file whose whole
  * text the store keeps is written when the run ends, not between two agents or beside the next
- * one: creating a file cost a no-op stage of 4-7 ms 0.3-0.8 ms on the benchmark machine, even
+ * one: creating a file added 0.3-0.8 ms to a no-op stage of 4-7 ms on the benchmark machine, even
  * written while the next agent ran (docs/benchmarks.md). A file the store keeps only part of (a text over
  * ARTIFACT_MAX_BYTES) is written right after the next child starts (after-spawn.ts), as are the
  * held ones once their text passes HELD_MAX_BYTES. The run writes every one before it returns.
