@@ -54,6 +54,14 @@ export interface Store extends StoreOps {
    */
   waitForWork?(timeoutMs: number, signal?: AbortSignal): Promise<void>;
 
+  /**
+   * Optional, for a run about to record stages: prepares what a stage's commit runs (SQLite:
+   * compiles its statements, triggers included), so the first stage's record costs what the
+   * later ones do. Synchronous and never throws; the engine calls it while the run's first child
+   * process runs, when the worker would otherwise wait.
+   */
+  prepareStageRecords?(): void;
+
   // ---- the workers registry behind `fixpoint workers`
   /** Records or refreshes a worker (upsert by id, every field written). */
   saveWorker(worker: WorkerRecord): Promise<void>;

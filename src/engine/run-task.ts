@@ -1,6 +1,8 @@
 import type { Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
 import { Registry } from "../findings/registry.js";
+import { afterNextSpawn } from "../util/after-spawn.js";
+import { collectYoungGarbage } from "../util/young-garbage.js";
 import type { StageDef, Workflow } from "../workflow/types.js";
 import { inThisClone, openBranchSync, recordInThisClone } from "./branch-sync.js";
 import { type BudgetState, budgetState } from "./budget.js";
@@ -92,6 +94,19 @@ async function runOpened(
  * Sets a claimed task up to run in this clone: its worktree, the run to start or resume, the
  * branch sync, the work a dead worker left, its findings, and the pricing and budget checks.
  */
+/**
+ * A run's one-time work, done right after its first child process (an agent, a git command) is
+ * started, while the worker waits for it anyway, instead of between two agents: the store
+ * prepares what a stage's record runs, and the young generation that starting the command and
+ * the run filled is collected (2-4 ms, which otherwise fell on the second or third stage).
+ */
+function startUpWhileTheFirstChildRuns(deps: EngineDeps): void {
+  afterNextSpawn(() => {
+    deps.store.prepareStageRecords?.();
+    collectYoungGarbage();
+  });
+}
+
 async function openRun(
   claimed: Task,
   deps: EngineDeps,
@@ -102,6 +117,7 @@ async function openRun(
   const task = inThisClone(await ensureTaskWorktree(await recordInThisClone(claimed, deps), deps), deps);
   const workdir = task.worktreePath as string;
   const plan = await planRun(task, workflow, deps);
+  startUpWhileTheFirstChildRuns(deps);
   const { run, state } = plan;
   const branch = await openBranchSync(task, workdir, deps, {
     signal: ctl.signal,

@@ -1,4 +1,5 @@
 import type { TaskPatch } from "../domain/store.js";
+import { monotonicMs } from "./lease-keeper.js";
 
 /** The task row's position is written at most this often (ms) while stages keep finishing. */
 export const POSITION_EVERY_MS = 250;
@@ -29,7 +30,7 @@ export class TaskPosition {
   constructor(
     private readonly write: (patch: TaskPatch, now: number) => Promise<void>,
     private readonly everyMs = POSITION_EVERY_MS,
-    private readonly elapsed: () => number = () => performance.now(),
+    private readonly elapsed: () => number = monotonicMs,
   ) {}
 
   /**

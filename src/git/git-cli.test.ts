@@ -59,6 +59,14 @@ describe("commitAll", () => {
     expect(t.git(["log", "-1", "--format=%an <%ae>"])).toBe("Ada Lovelace <ada@example.com>");
   });
 
+  it("falls back only for the part of the identity that is missing, and takes a key's last value", async () => {
+    t.git(["config", "user.name", "Ada Lovelace"]);
+    t.git(["config", "--add", "user.name", "Grace Hopper"]);
+    t.write("a.txt", "a\n");
+    await git.commitAll(t.repo, "Half an identity");
+    expect(t.git(["log", "-1", "--format=%an <%ae>"])).toBe("Grace Hopper <fixpoint@localhost>");
+  });
+
   it("does not run the repository's hooks or try to sign", async () => {
     t.write(".git/hooks/pre-commit", "#!/bin/sh\nexit 1\n");
     chmodSync(join(t.repo, ".git/hooks/pre-commit"), 0o755);

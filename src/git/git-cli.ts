@@ -25,7 +25,8 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
   const git = createGitRunner(deps);
   const identity = createIdentityLookup(git);
 
-  const commitAll = committer(git, identity, new CleanStates());
+  const clean = new CleanStates();
+  const commitAll = committer(git, identity, clean);
 
   return {
     async repoRoot(cwd) {
@@ -66,7 +67,13 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
       return r.stdout.split("\n").filter((l) => l.length > 0);
     },
 
-    ensureWorktree: (opts) => ensureWorktree(git, opts),
+    async ensureWorktree(opts) {
+      const wt = await ensureWorktree(git, opts);
+      // A worktree git has just checked out holds only tracked files, as one we have just committed
+      // in: remembered, the first stage that changes nothing there costs no git process either.
+      if (wt.created) clean.remember(wt.path, clean.observe(wt.path));
+      return wt;
+    },
     removeWorktree: (repo, path) => removeWorktree(git, repo, path),
     listWorktrees: (repo) => listWorktrees(git, repo),
 
@@ -140,10 +147,17 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
 function createIdentityLookup(git: GitRunner): (cwd: string) => Promise<string[]> {
   const cache = new Map<string, Promise<string[]>>();
   const lookup = async (cwd: string): Promise<string[]> => {
+    // Both keys in one process (exit 1: neither is set). `-z` ends each entry with NUL and puts a
+    // newline between key and value; a key set twice takes its last value, as `git config <key>`.
+    const r = await git.run(cwd, ["config", "-z", "--get-regexp", "^user\\.(name|email)$"], { okCodes: [1] });
+    const set = new Map<string, string>();
+    for (const entry of r.code === 0 ? r.stdout.split("\0") : []) {
+      const newline = entry.indexOf("\n");
+      if (newline > 0) set.set(entry.slice(0, newline), entry.slice(newline + 1));
+    }
     const flags: string[] = [];
     for (const [key, fallback] of Object.entries(FALLBACK_IDENTITY)) {
-      const r = await git.run(cwd, ["config", key], { okCodes: [1] });
-      if (r.code !== 0 || r.stdout.trim() === "") flags.push("-c", `${key}=${fallback}`);
+      if ((set.get(key) ?? "").trim() === "") flags.push("-c", `${key}=${fallback}`);
     }
     return flags;
   };

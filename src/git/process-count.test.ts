@@ -96,6 +96,43 @@ describe("git processes per stage", () => {
     expect(t.git(["show", "--name-only", "--format=", "HEAD"])).toBe("c.txt");
   });
 
+  it("in a worktree fixpoint has just created, the first stage is as cheap as any other", async () => {
+    const wt = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path: wt, branch: "fixpoint/t-1", base: "main" });
+    spawned();
+    const commit = (message: string) => git.commitAll(wt, message);
+
+    expect(await commit("idle first stage")).toBeNull();
+    expect(spawned()).toEqual([]);
+
+    writeFileSync(join(wt, "README.md"), "edited\n");
+    const edited = await commit("edit a file the checkout wrote");
+    // The identity is looked up once per folder (one process for both keys), then `commit -a`.
+    expect(spawned()).toEqual(["config", "commit"]);
+    expect(edited).toBe(t.git(["rev-parse", "HEAD"], wt));
+    expect(t.git(["show", "HEAD:README.md"], wt)).toBe("edited");
+
+    writeFileSync(join(wt, "new.txt"), "new\n");
+    expect(await commit("a new file")).toBe(t.git(["rev-parse", "HEAD"], wt));
+    expect(spawned()).toEqual(["add", "commit"]);
+    expect(t.git(["status", "--porcelain"], wt)).toBe("");
+  });
+
+  it("a worktree it found already there is asked about in full: it may hold what a crash left", async () => {
+    const wt = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path: wt, branch: "fixpoint/t-1", base: "main" });
+    writeFileSync(join(wt, "left.txt"), "left by a killed worker\n");
+    const again = createGit({ gitPath: join(t.dir, "git-wrapper.sh"), env: ISOLATED_GIT_ENV });
+    expect(
+      await again.ensureWorktree({ repo: t.repo, path: wt, branch: "fixpoint/t-1", base: "main" }),
+    ).toEqual({
+      path: wt,
+      created: false,
+    });
+    expect(await again.commitAll(wt, "keep it")).toBe(t.git(["rev-parse", "HEAD"], wt));
+    expect(t.git(["show", "HEAD:left.txt"], wt)).toBe("left by a killed worker");
+  });
+
   it("reads HEAD without git, in the main checkout, a linked worktree and with packed refs", async () => {
     const wt = join(t.dir, "wt");
     await git.ensureWorktree({ repo: t.repo, path: wt, branch: "fixpoint/t-1", base: "main" });

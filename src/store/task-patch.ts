@@ -19,24 +19,26 @@ const PATCH_COLUMNS: Record<keyof TaskPatch, { column: string; json?: true }> = 
   meta: { column: "meta", json: true },
 };
 
-function isPatchKey(k: string): k is keyof TaskPatch {
-  return Object.hasOwn(PATCH_COLUMNS, k);
-}
-
 export type PatchColumn = { key: keyof TaskPatch; column: string } & (
   | { json: true; value: object }
   | { json: false; value: string | number | null }
 );
 
+const PATCH_KEYS = Object.keys(PATCH_COLUMNS) as (keyof TaskPatch)[];
+
 /**
- * The columns a patch sets, in the patch's order: undefined means "leave as is" (skipped), null
- * clears, unknown keys are ignored. `value` is what the column holds: a JSON column's object is
- * left for the dialect to encode (`json`), anything else not a string or number is JSON text.
+ * The columns a patch sets, in PATCH_COLUMNS's order whatever the patch's (the same keys make the
+ * same statement, prepared once: `{ cycle, currentStage }` and `{ currentStage, cycle }` were two,
+ * and preparing an update of `tasks` compiles its triggers, 0.6 ms). Undefined means "leave as
+ * is" (skipped), null clears, unknown keys are ignored. `value` is what the column holds: a JSON
+ * column's object is left for the dialect to encode (`json`), anything else not a string or
+ * number is JSON text.
  */
 export function patchColumns(patch: TaskPatch): PatchColumn[] {
   const out: PatchColumn[] = [];
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined || !isPatchKey(key)) continue;
+  for (const key of PATCH_KEYS) {
+    const value = patch[key];
+    if (value === undefined) continue;
     const { column, json } = PATCH_COLUMNS[key];
     const isObject = typeof value === "object" && value !== null;
     if (json === true && isObject) out.push({ key, column, json: true, value });

@@ -238,6 +238,17 @@ describe("SQLite store: the file", () => {
     db.close();
   });
 
+  it("prepares a stage's record ahead without writing anything, and never throws, even closed", async () => {
+    const store = await openSqliteStore(join(tempDir(), ".fixpoint", "fixpoint.db"));
+    const task = await store.createTask(newTask(), 1);
+    expect(store.prepareStageRecords).toBeTypeOf("function");
+    store.prepareStageRecords?.();
+    expect(await store.listStageExecutions(task.id)).toEqual([]);
+    expect(await store.listEvents(task.id)).toEqual([]);
+    await store.close();
+    expect(() => store.prepareStageRecords?.()).not.toThrow();
+  });
+
   it("refuses a database written by a newer fixpoint, saying what to do", async () => {
     const path = join(tempDir(), "f.db");
     await (await openSqliteStore(path)).close();

@@ -33,6 +33,11 @@ export class Statements {
     return stmt;
   }
 
+  /** Prepares `sql` now, for a statement that will run soon, where preparing it costs nothing. */
+  compile(sql: string): void {
+    this.prepare(sql);
+  }
+
   // better-sqlite3 types rows as unknown; every column we select is TEXT, INTEGER, REAL or NULL,
   // which is exactly what Row describes, and the mappers in rows.ts check each cell.
   get(sql: string, params: Params = {}): Row | undefined {
