@@ -91,10 +91,6 @@ async function runOpened(
 }
 
 /**
- * Sets a claimed task up to run in this clone: its worktree, the run to start or resume, the
- * branch sync, the work a dead worker left, its findings, and the pricing and budget checks.
- */
-/**
  * A run's one-time work, done right after its first child process (an agent, a git command) is
  * started, while the worker waits for it anyway, instead of between two agents: the store
  * prepares what a stage's record runs, and the young generation that starting the command and
@@ -107,6 +103,10 @@ function startUpWhileTheFirstChildRuns(deps: EngineDeps): void {
   });
 }
 
+/**
+ * Sets a claimed task up to run in this clone: its worktree, the run to start or resume, the
+ * branch sync, the work a dead worker left, its findings, and the pricing and budget checks.
+ */
 async function openRun(
   claimed: Task,
   deps: EngineDeps,
