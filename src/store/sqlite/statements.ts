@@ -33,7 +33,7 @@ export class Statements {
     return stmt;
   }
 
-  /** Prepares `sql` now, for a statement that will run soon, where preparing it costs nothing. */
+  /** Prepares `sql` ahead of its first run, at a moment the caller would otherwise spend waiting. */
   compile(sql: string): void {
     this.prepare(sql);
   }
