@@ -1,10 +1,10 @@
-import { chmodSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Git } from "../domain/git.js";
 import { readHead } from "./fs-state.js";
 import { createGit } from "./git-cli.js";
-import { createTempRepo, ISOLATED_GIT_ENV, type TempRepo } from "./temp-repo.js";
+import { createTempRepo, ISOLATED_GIT_ENV, loggingGit, type TempRepo } from "./temp-repo.js";
 
 /**
  * Issue 10: one git process per stage, or none. A wrapper script stands in for git and logs each
@@ -12,32 +12,17 @@ import { createTempRepo, ISOLATED_GIT_ENV, type TempRepo } from "./temp-repo.js"
  */
 let t: TempRepo;
 let git: Git;
-let log: string;
+let wrapper: ReturnType<typeof loggingGit>;
 
 beforeEach(() => {
   t = createTempRepo();
-  log = join(t.dir, "git.log");
-  const wrapper = join(t.dir, "git-wrapper.sh");
-  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> "${log}"\nexec git "$@"\n`);
-  chmodSync(wrapper, 0o755);
-  git = createGit({ gitPath: wrapper, env: ISOLATED_GIT_ENV });
+  wrapper = loggingGit(t.dir);
+  git = createGit({ gitPath: wrapper.path, env: ISOLATED_GIT_ENV });
 });
 afterEach(() => t.cleanup());
 
-/** Subcommands run since the last call (the -c safety flags stripped). */
-function spawned(): string[] {
-  let text = "";
-  try {
-    text = readFileSync(log, "utf8");
-    unlinkSync(log);
-  } catch {
-    return [];
-  }
-  return text
-    .trim()
-    .split("\n")
-    .map((l) => l.replace(/(-c \S+ )+/g, "").split(" ")[0] ?? "");
-}
+/** Subcommands run since the last call. */
+const spawned = (): string[] => wrapper.spawned();
 
 /** One stage as the engine runs it: head before, the agent's work, then commit what it left. */
 async function stage(work: () => void, message: string): Promise<{ before: string; after: string | null }> {
@@ -96,7 +81,7 @@ describe("git processes per stage", () => {
     expect(t.git(["show", "--name-only", "--format=", "HEAD"])).toBe("c.txt");
   });
 
-  it("in a worktree fixpoint has just created, the first stage is as cheap as any other", async () => {
+  it("in a worktree fixpoint has just created, the first stage costs no more than a later one", async () => {
     const wt = join(t.dir, "wt");
     await git.ensureWorktree({ repo: t.repo, path: wt, branch: "fixpoint/t-1", base: "main" });
     spawned();
@@ -122,7 +107,7 @@ describe("git processes per stage", () => {
     const wt = join(t.dir, "wt");
     await git.ensureWorktree({ repo: t.repo, path: wt, branch: "fixpoint/t-1", base: "main" });
     writeFileSync(join(wt, "left.txt"), "left by a killed worker\n");
-    const again = createGit({ gitPath: join(t.dir, "git-wrapper.sh"), env: ISOLATED_GIT_ENV });
+    const again = createGit({ gitPath: wrapper.path, env: ISOLATED_GIT_ENV });
     expect(
       await again.ensureWorktree({ repo: t.repo, path: wt, branch: "fixpoint/t-1", base: "main" }),
     ).toEqual({

@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { runGitSync } from "./exec.js";
@@ -59,4 +68,30 @@ export function createTempRepo(): TempRepo {
     commit,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A stand-in for git in `dir` that logs each invocation's arguments and runs the real git, so a
+ * test counts the processes started while real git does the work. `spawned()` returns the
+ * subcommands run since its last call (the `-c` safety flags stripped).
+ */
+export function loggingGit(dir: string): { path: string; spawned(): string[] } {
+  const log = join(dir, "git.log");
+  const path = join(dir, "git-wrapper.sh");
+  writeFileSync(path, `#!/bin/sh\necho "$*" >> "${log}"\nexec git "$@"\n`);
+  chmodSync(path, 0o755);
+  const spawned = (): string[] => {
+    let text = "";
+    try {
+      text = readFileSync(log, "utf8");
+      unlinkSync(log);
+    } catch {
+      return [];
+    }
+    return text
+      .trim()
+      .split("\n")
+      .map((l) => l.replace(/(-c \S+ )+/g, "").split(" ")[0] ?? "");
+  };
+  return { path, spawned };
 }
