@@ -9,12 +9,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Store } from "../../src/domain/store.js";
 import {
   BACKSTOP_FRAMES,
+  FRAMES_BEFORE_THREAD,
   INLINE_FRAMES,
   startBackgroundCheckpoints,
+  WRITES_BEFORE_THREAD,
+  walHasReached,
 } from "../../src/store/sqlite/background-checkpoints.js";
 import { openDatabase } from "../../src/store/sqlite/connection.js";
+import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { newTask } from "./samples.js";
 
 const THREAD = new URL("../../dist/store/sqlite/checkpoint-thread.js", import.meta.url);
 /** The same thread as the bundled binary starts it (scripts/bundle-cli.mjs). */
@@ -98,6 +104,67 @@ describe("background WAL checkpoints", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(frames(db)).toBe(INLINE_FRAMES);
     await bg.stop();
+    db.close();
+  });
+});
+
+/** Whether `store` has started its checkpoint thread (a private field: the thread is invisible). */
+const threadStarted = (store: Store): boolean =>
+  (store as unknown as { checkpoints: { thread: unknown } }).checkpoints.thread !== null;
+
+describe("when a store starts its checkpoint thread", () => {
+  it("not while its WAL stays small, however many writes it makes", async () => {
+    const { dir } = database();
+    const path = join(dir, "store.db");
+    // Made and closed first: a new file's migrations alone fill a large WAL, removed on close.
+    const made = await openSqliteStore(path);
+    const task = await made.createTask(newTask(), 1);
+    await made.close();
+    const store = await openSqliteStore(path);
+    try {
+      for (let i = 0; i < WRITES_BEFORE_THREAD * 3; i++) {
+        await store.updateTask(task.id, { currentStage: `s${i % 7}` }, 2 + i);
+      }
+      const pageSize = Number(new Database(path, { readonly: true }).pragma("page_size", { simple: true }));
+      expect(walHasReached(path, FRAMES_BEFORE_THREAD, pageSize)).toBe(false);
+      expect(threadStarted(store)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("once its WAL has grown most of the way to SQLite's own checkpoint", async () => {
+    const { dir } = database();
+    const path = join(dir, "store.db");
+    const store = await openSqliteStore(path);
+    try {
+      const prompt = "p".repeat(6000);
+      let writes = 0;
+      const pageSize = 4096;
+      while (!walHasReached(path, FRAMES_BEFORE_THREAD, pageSize) || writes < WRITES_BEFORE_THREAD) {
+        await store.createTask(newTask({ prompt }), 1);
+        writes++;
+        expect(writes).toBeLessThan(5000);
+      }
+      // The WAL's size is looked at every few writes, not after each.
+      for (let i = 0; i < 32 && !threadStarted(store); i++) await store.createTask(newTask(), 1);
+      expect(threadStarted(store)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("reads the WAL's size as frames of the database's pages", () => {
+    const { db, path } = database();
+    db.pragma("wal_autocheckpoint = 0");
+    const insert = db.prepare("INSERT INTO t (v) VALUES (?)");
+    const pageSize = Number(db.pragma("page_size", { simple: true }));
+    expect(walHasReached(path, 1, pageSize)).toBe(true);
+    expect(walHasReached(path, 50, pageSize)).toBe(false);
+    // One row of about a page per transaction: at least one new frame each.
+    for (let i = 0; i < 60; i++) insert.run("v".repeat(pageSize));
+    expect(walHasReached(path, 50, pageSize)).toBe(true);
+    expect(walHasReached(join(path, "..", "absent.db"), 1, pageSize)).toBe(false);
     db.close();
   });
 });

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { CheckpointThreadData, CheckpointThreadMessage } from "./checkpoint-thread.js";
 import type { SqliteDatabase } from "./connection.js";
@@ -21,6 +22,29 @@ export const BACKSTOP_FRAMES = 16_000;
 export const CHECKPOINT_EVERY_MS = 100;
 /** Write transactions a store makes before it starts the thread: a short command never does. */
 export const WRITES_BEFORE_THREAD = 64;
+/**
+ * The WAL's size, in frames, a store waits for before it starts the thread: most of the way to
+ * INLINE_FRAMES. Starting a thread costs 60–80 ms of CPU (a Node isolate and a connection), which
+ * on a 2-core machine lands on the stages running meanwhile (stages 28–43 of a chain of no-op
+ * stages took 2× as long). Only a store that writes enough to checkpoint soon gets paid back; a
+ * run of a few dozen stages (about 10 frames each) never does (docs/benchmarks.md).
+ */
+export const FRAMES_BEFORE_THREAD = 800;
+/** Past WRITES_BEFORE_THREAD, the WAL's size is looked at once every this many writes. */
+export const WRITES_BETWEEN_LOOKS = 16;
+
+/**
+ * Whether the WAL beside the database at `path` holds, or has held, `frames` frames of
+ * `pageSize` bytes: SQLite reuses the file from its start after a checkpoint without shrinking
+ * it, so its size is the most the log has held since it was made. No WAL: false.
+ */
+export function walHasReached(path: string, frames: number, pageSize: number): boolean {
+  const size = statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+  return size >= WAL_HEADER_BYTES + frames * (pageSize + FRAME_HEADER_BYTES);
+}
+
+const WAL_HEADER_BYTES = 32;
+const FRAME_HEADER_BYTES = 24;
 
 export interface BackgroundCheckpoints {
   /** Ends the thread and closes its connection; the store's own checkpoints take over. */

@@ -11,8 +11,11 @@ import type { NewTask, Task, TaskSummary } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import {
   type BackgroundCheckpoints,
+  FRAMES_BEFORE_THREAD,
   startBackgroundCheckpoints,
   WRITES_BEFORE_THREAD,
+  WRITES_BETWEEN_LOOKS,
+  walHasReached,
 } from "./background-checkpoints.js";
 import type { SqliteDatabase } from "./connection.js";
 import { toStoreError } from "./errors.js";
@@ -62,9 +65,10 @@ export abstract class SqliteTaskOps {
   protected readonly inTx: boolean = false;
 
   /**
-   * Committed write transactions, and the checkpoint thread started after WRITES_BEFORE_THREAD of
-   * them (background-checkpoints.ts). One object shared with every transaction handle (`tx`
-   * inherits it), so a count made through a handle is the store's.
+   * Committed write transactions, and the checkpoint thread (background-checkpoints.ts), started
+   * once the store has made WRITES_BEFORE_THREAD of them and its WAL has reached
+   * FRAMES_BEFORE_THREAD. One object shared with every transaction handle (`tx` inherits it), so
+   * a count made through a handle is the store's.
    */
   protected readonly checkpoints: { writes: number; thread: BackgroundCheckpoints | null } = {
     writes: 0,
@@ -74,7 +78,11 @@ export abstract class SqliteTaskOps {
   /** Called after each committed write transaction. */
   protected committed(): void {
     const c = this.checkpoints;
-    if (c.thread !== null || ++c.writes < WRITES_BEFORE_THREAD || !this.db.open) return;
+    if (c.thread !== null) return;
+    const writes = ++c.writes;
+    if (writes < WRITES_BEFORE_THREAD || writes % WRITES_BETWEEN_LOOKS !== 0 || !this.db.open) return;
+    const pageSize = Number(this.db.pragma("page_size", { simple: true }));
+    if (!walHasReached(this.path, FRAMES_BEFORE_THREAD, pageSize)) return;
     c.thread = startBackgroundCheckpoints(this.db, this.path);
   }
 
