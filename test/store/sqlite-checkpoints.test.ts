@@ -165,6 +165,8 @@ describe("when a store starts its checkpoint thread", () => {
     for (let i = 0; i < 60; i++) insert.run("v".repeat(pageSize));
     expect(walHasReached(path, 50, pageSize)).toBe(true);
     expect(walHasReached(join(path, "..", "absent.db"), 1, pageSize)).toBe(false);
+    // A name the system refuses (ENAMETOOLONG): no answer, and no error after a committed write.
+    expect(walHasReached(join(path, "..", "x".repeat(5000)), 1, pageSize)).toBe(false);
     db.close();
   });
 });

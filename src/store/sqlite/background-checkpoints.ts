@@ -36,11 +36,16 @@ export const WRITES_BETWEEN_LOOKS = 16;
 /**
  * Whether the WAL beside the database at `path` holds, or has held, `frames` frames of
  * `pageSize` bytes: SQLite reuses the file from its start after a checkpoint without shrinking
- * it, so its size is the most the log has held since it was made. No WAL: false.
+ * it, so its size is the most the log has held since it was made. No WAL, or none that can be
+ * looked at: false (it is asked after a write has committed, which must not fail because of it).
  */
 export function walHasReached(path: string, frames: number, pageSize: number): boolean {
-  const size = statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-  return size >= WAL_HEADER_BYTES + frames * (pageSize + FRAME_HEADER_BYTES);
+  try {
+    const size = statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    return size >= WAL_HEADER_BYTES + frames * (pageSize + FRAME_HEADER_BYTES);
+  } catch {
+    return false;
+  }
 }
 
 const WAL_HEADER_BYTES = 32;
