@@ -5,6 +5,7 @@ import { loadConfig } from "../src/config/load.js";
 import type { AgentBackend, AgentResolver } from "../src/domain/agent.js";
 import type { Store } from "../src/domain/store.js";
 import { ZERO_USAGE } from "../src/domain/types.js";
+import { loadRunState, PAGE_SIZE } from "../src/engine/checkpoint.js";
 import type { EngineDeps } from "../src/engine/deps.js";
 import type { EngineEvent } from "../src/engine/events.js";
 import { createPromptLibrary } from "../src/engine/prompts.js";
@@ -67,7 +68,13 @@ function noopAgent(edit: ((cwd: string) => void) | null): AgentBackend {
 export interface ChainTimes {
   gaps: number[];
   totalMs: number;
+  /** fixpoint's chains: loading the run's last checkpoint, as a resumed run starts (median ms). */
+  loadMs?: number;
 }
+
+/** Loads of the finished run's checkpoint timed per chain (the first few are warm-up). */
+const LOADS = 30;
+const WARM_LOADS = 5;
 
 /**
  * The floor: what any tool must do per stage. One SQLite commit recording the stage (its id, the
@@ -190,12 +197,33 @@ export async function fixpointChain(
     const started = performance.now();
     await runWorker(deps, { concurrency: 1, once: true, watch: false, signal: new AbortController().signal });
     const totalMs = performance.now() - started;
+    // Without stage writes there is no checkpoint to load.
+    const loaded = opts.withoutStageWrites ? {} : { loadMs: await timeCheckpointLoad(opened) };
     await store.close();
     if (finished.length < n) throw new Error(`chain of ${n} stopped after ${finished.length} stages`);
-    return { gaps: gapsOf(finished), totalMs };
+    return { gaps: gapsOf(finished), totalMs, ...loaded };
   } finally {
     rmSync(root, RM);
   }
+}
+
+/**
+ * The median time to load the only task's last checkpoint as a resumed run does
+ * (`loadRunState`: the checkpoint row and its counter snapshot pages, one counter per stage the
+ * run visited), after warm-up loads.
+ */
+async function timeCheckpointLoad(store: Store): Promise<number> {
+  const [task] = await store.listTasks();
+  const run = task ? (await store.listRuns(task.id)).at(-1) : undefined;
+  if (!task || !run) throw new Error("the chain left no run to load");
+  const times: number[] = [];
+  for (let i = 0; i < LOADS; i++) {
+    const t0 = performance.now();
+    const loaded = await loadRunState(store, task.id, run.id);
+    times.push(performance.now() - t0);
+    if (loaded === null) throw new Error(`run ${run.id} has no checkpoint`);
+  }
+  return median(times.slice(WARM_LOADS));
 }
 
 /**
@@ -258,9 +286,30 @@ export async function benchChains(sizes: number[] = CHAIN_SIZES): Promise<BenchR
     // A slope over a few stages is start-up noise (it can even come out negative).
     if (small && large && large.n - small.n >= MIN_SLOPE_SPAN) out.push(slopeRow(small, large, edit));
     if (!edit && large) out.push(growthRow(large));
+    if (!edit && small && large && large.n > small.n) out.push(loadRow(small, large));
     if (!edit) out.push(await decompositionRow(sizes));
   }
   return out;
+}
+
+/**
+ * Loading the checkpoint of the largest no-op chain against the smallest. The checkpoint row is
+ * the same size at any length; what grows is the counter snapshot, one visit count and one
+ * outcome per distinct stage the run reached (a chain visits each of its stages once; a loop of
+ * the same length keeps only its own few), read in pages of PAGE_SIZE.
+ */
+function loadRow(small: Measured, large: Measured): BenchResult {
+  const ms = (m: Measured) => median(m.ours.map((t) => t.loadMs ?? Number.NaN));
+  const [a, b] = [ms(small), ms(large)];
+  const perCounter = ((b - a) * 1000) / (large.n - small.n);
+  return {
+    name: `loading the checkpoint of a ${large.n.toLocaleString("en")}-stage no-op chain ÷ of a ${small.n.toLocaleString("en")}-stage one`,
+    value: b / a,
+    unit: "×",
+    budget: "report",
+    ok: true,
+    detail: `median of ${LOADS - WARM_LOADS} loads per chain, median over the chains: ${a.toFixed(3)} ms at ${small.n.toLocaleString("en")} stages, ${b.toFixed(3)} ms at ${large.n.toLocaleString("en")} (${perCounter.toFixed(2)} µs per stage counted; the checkpoint row itself is the same size, the counter snapshot holds a count per distinct stage, ${Math.ceil(large.n / PAGE_SIZE)} pages of ${PAGE_SIZE})`,
+  };
 }
 
 /** The size the decomposition row measures at: the largest measured up to 1,000 stages. */

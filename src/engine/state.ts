@@ -141,13 +141,13 @@ export function parseRunState(raw: unknown, taskId: string): RunState {
     try {
       value = JSON.parse(raw);
     } catch {
-      throw corrupted(taskId, "it is not valid JSON");
+      throw corruptedCheckpoint(taskId, "it is not valid JSON");
     }
   }
   const parsed = stateSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw corrupted(taskId, `${issue?.path.join(".") || "state"}: ${issue?.message ?? "invalid"}`);
+    throw corruptedCheckpoint(taskId, `${issue?.path.join(".") || "state"}: ${issue?.message ?? "invalid"}`);
   }
   if (parsed.data.version > RUN_STATE_VERSION) {
     throw new FixpointError(
@@ -160,10 +160,15 @@ export function parseRunState(raw: unknown, taskId: string): RunState {
     outcomes: Record<string, StageOutcome>;
   };
   // Stored flat (one entry per stage id); held as persistent tables.
-  return { ...data, visits: fromRecord(data.visits), outcomes: fromRecord(data.outcomes) };
+  return {
+    ...data,
+    visits: fromRecord<number>(data.visits),
+    outcomes: fromRecord<StageOutcome>(data.outcomes),
+  };
 }
 
-function corrupted(taskId: string, why: string): FixpointError {
+/** The error for a checkpoint that cannot be used: it names the task, why, and the way out. */
+export function corruptedCheckpoint(taskId: string, why: string): FixpointError {
   return new FixpointError(
     "checkpoint",
     `task ${taskId}: its checkpoint is corrupted (${why}); run \`fixpoint retry ${taskId}\` to start a new run from scratch`,

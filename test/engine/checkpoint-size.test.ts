@@ -107,6 +107,45 @@ describe("checkpoints", () => {
     });
   });
 
+  it("refuse, naming the task, the page and the stage, a snapshot page holding a count that is not a number", async () => {
+    h = await harnessWith(10);
+    const t = await h.addTask({ workflow: "chain10" });
+    const run = await h.store.createRun(t.id, "start", {}, 1);
+    await h.store.setMarker(counterPageKey(t.id, run.id, 0), { gen: 2, visits: { s1: 1 }, outcomes: {} }, 1);
+    const bad = { gen: 2, visits: { s2: "twice" }, outcomes: {} };
+    await h.store.setMarker(counterPageKey(t.id, run.id, 1), bad, 1);
+    const state = { ...initialRunState("s3"), counters: { gen: 2, pages: 2 } } as unknown as JsonObject;
+    await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, state);
+    await expect(loadRunState(h.store, t.id, run.id)).rejects.toMatchObject({
+      code: "checkpoint",
+      message: expect.stringMatching(
+        new RegExp(
+          `task ${t.id}: its checkpoint is corrupted \\(visits of counter page 1: s2 is not a number\\).*fixpoint retry ${t.id}`,
+        ),
+      ),
+    });
+  });
+
+  it("loaded from pages, keep the checkpoint's own counts over the snapshot's", async () => {
+    h = await harnessWith(10);
+    const t = await h.addTask({ workflow: "chain10" });
+    const run = await h.store.createRun(t.id, "start", {}, 1);
+    const page = { gen: 2, visits: { s1: 1, s2: 1 }, outcomes: { s1: "success", s2: "success" } };
+    await h.store.setMarker(counterPageKey(t.id, run.id, 0), page, 1);
+    const state = {
+      ...initialRunState("s3"),
+      visits: { s2: 2, s3: 1 },
+      outcomes: { s2: "fail" },
+      counters: { gen: 2, pages: 1 },
+    } as unknown as JsonObject;
+    await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, state);
+    const loaded = await loadRunState(h.store, t.id, run.id);
+    expect(toRecord(loaded?.state.visits ?? {})).toEqual({ s1: 1, s2: 2, s3: 1 });
+    expect(toRecord(loaded?.state.outcomes ?? {})).toEqual({ s1: "success", s2: "fail" });
+    expect([...(loaded?.log.changed ?? [])].sort()).toEqual(["s2", "s3"]);
+    expect(loaded?.log.pages).toEqual([["s1", "s2"]]);
+  });
+
   it("written with the single snapshot marker of earlier versions load and continue in pages", async () => {
     h = await harnessWith(10);
     const t = await h.addTask({ workflow: "chain10" });
