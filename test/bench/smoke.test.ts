@@ -33,12 +33,12 @@ describe("benchmarks at smoke-test sizes", () => {
     ];
     const report = renderReport(results, { date: "2026-01-01", machine: "test machine" });
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
-    // Chains: a ratio row per size and kind, the growth and the decomposition rows of the no-op
-    // chain (the marginal cost rows need sizes at least 50 stages apart).
+    // Chains: a ratio row per size and kind, the growth, checkpoint-load and decomposition rows
+    // of the no-op chain (the marginal cost rows need sizes at least 50 stages apart).
     // Work: a row per size. Status: the JSON and the table, each through a pipe and to a file.
     // Workflows: a row per size and the growth row.
     // CLI chains: a row per size and kind. Spawn: a row per size and the growth row.
-    expect(rows).toHaveLength(4 + 1 + 1 + 2 + 2 + 1 + 1 + 3 + 4 + 4);
+    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 2 + 2 + 1 + 1 + 3 + 4 + 4);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -56,6 +56,9 @@ describe("benchmarks at smoke-test sizes", () => {
       /the floor also writing each stage's transcript file, as fixpoint did until it wrote them at the run's end: \d+\.\d+ ms/,
     );
     expect(report).toContain("per-stage time at the end ÷ start of a 5-stage no-op chain");
+    expect(report).toMatch(
+      /loading the checkpoint of a 5-stage no-op chain ÷ of a 3-stage one \| \*\*\d+\.\d+ ×\*\* .* \d+\.\d+ ms at 3 stages, \d+\.\d+ ms at 5/,
+    );
     // The largest size up to 1,000 stages: here 5.
     expect(report).toContain("chain of 5 no-op stages, stage record and saved reply not written, ÷ floor");
     expect(report).toMatch(/registry work \(CPU\) in one fix cycle, \d+ findings/);
