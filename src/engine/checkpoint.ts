@@ -196,9 +196,13 @@ export async function loadRunState(
   // merged copy checked by the state's schema took 15 ms of a load (docs/benchmarks.md).
   const visits: BuildingCounters<number> = {};
   const outcomes: BuildingCounters<StageOutcome> = {};
-  const addSnapshot = (snap: JsonObject, where: string) => {
-    addRecord(visits, counterEntries(snap.visits, "number", taskId, `visits${where}`));
-    addRecord(outcomes, counterEntries(snap.outcomes, "string", taskId, `outcomes${where}`));
+  /** Adds a snapshot's counters to the tables; returns the stage ids it holds. */
+  const addSnapshot = (snap: JsonObject, where: string): string[] => {
+    const pv = counterEntries<number>(snap.visits, "number", taskId, `visits${where}`);
+    const po = counterEntries<StageOutcome>(snap.outcomes, "string", taskId, `outcomes${where}`);
+    addRecord(visits, pv);
+    addRecord(outcomes, po);
+    return [...new Set([...Object.keys(pv), ...Object.keys(po)])];
   };
   if (counters.pages === null) {
     // The single marker of earlier versions; the next checkpoint rewrites it as pages (gen 0).
@@ -211,16 +215,13 @@ export async function loadRunState(
       const snap = asObject((await store.getMarker(counterPageKey(taskId, runId, page))) ?? undefined);
       // A page is rewritten only with a checkpoint of its generation: never a newer one than ours.
       if (typeof snap.gen !== "number" || snap.gen > counters.gen) throw missing(` (page ${page})`);
-      addSnapshot(snap, ` of counter page ${page}`);
-      const ids = [
-        ...new Set([...Object.keys(asObject(snap.visits)), ...Object.keys(asObject(snap.outcomes))]),
-      ];
+      const ids = addSnapshot(snap, ` of counter page ${page}`);
       log.pages.push(ids);
       for (const id of ids) log.pageOf.set(id, page);
     }
   }
   const { counters: _ref, ...delta } = raw as JsonObject;
-  // The checkpoint's own fields, its counter entries included, are checked as any state's.
+  // The checkpoint's own fields, its counter entries included, pass the state's schema.
   const own = parseRunState(delta, taskId);
   const ownVisits = asObject(delta.visits) as Record<string, number>;
   const ownOutcomes = asObject(delta.outcomes) as Record<string, StageOutcome>;

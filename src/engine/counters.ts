@@ -41,8 +41,7 @@ export function setCount<V>(table: Counters<V>, id: string, value: V): Counters<
 export function toRecord<V>(table: Counters<V>): Record<string, V> {
   const out: Record<string, V> = {};
   for (const mid of Object.values(table)) {
-    for (const leaf of Object.values(mid) as ReadonlyMap<string, V>[])
-      for (const [id, v] of leaf) out[id] = v;
+    for (const leaf of Object.values(mid)) for (const [id, v] of leaf) out[id] = v;
   }
   return out;
 }

@@ -125,7 +125,9 @@ describe("when a store starts its checkpoint thread", () => {
       for (let i = 0; i < WRITES_BEFORE_THREAD * 3; i++) {
         await store.updateTask(task.id, { currentStage: `s${i % 7}` }, 2 + i);
       }
-      const pageSize = Number(new Database(path, { readonly: true }).pragma("page_size", { simple: true }));
+      const reader = new Database(path, { readonly: true });
+      const pageSize = Number(reader.pragma("page_size", { simple: true }));
+      reader.close();
       expect(walHasReached(path, FRAMES_BEFORE_THREAD, pageSize)).toBe(false);
       expect(threadStarted(store)).toBe(false);
     } finally {
