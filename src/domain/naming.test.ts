@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { branchName, slugify, worktreePath } from "./naming.js";
 
@@ -37,6 +38,26 @@ describe("branchName", () => {
     expect(slug).toBe("refactor-the-configuration-loader-so");
     expect(slug.length).toBeLessThanOrEqual(40);
     expect(slugify("a".repeat(100))).toBe("a".repeat(40));
+  });
+
+  it("folds every title as the Unicode fold does, ASCII ones without it", () => {
+    const folded = (text: string) =>
+      text
+        .normalize("NFKD")
+        .replace(/\p{M}/gu, "")
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 40);
+    const title = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }));
+    fc.assert(
+      fc.property(title, (text) => {
+        const slug = slugify(text, 1000);
+        expect(slug.slice(0, 40)).toBe(folded(text));
+      }),
+      { numRuns: 500 },
+    );
+    expect(slugify("Café au lait")).toBe("cafe-au-lait");
   });
 
   it("makes hostile task ids safe too", () => {

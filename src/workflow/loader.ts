@@ -1,9 +1,10 @@
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Diagnostic, DiagnosticsError, FixpointError, formatDiagnostic } from "../errors.js";
+import { checkWorkflowCached, workflowCacheDir } from "./checked-cache.js";
 import type { Workflow } from "./types.js";
-import { checkWorkflowText } from "./validate.js";
 
 /**
  * Workflows come from two folders: the package's `workflows/` (built-ins) and the project's
@@ -84,12 +85,14 @@ function withSource(workflow: Workflow, builtin: boolean): Workflow {
 
 /** Project files first, so the first match by name is the override. */
 async function scanAll(projectRoot: string, options: LoaderOptions): Promise<Scanned[]> {
-  const project = await scanDir(projectWorkflowsDir(projectRoot), false);
-  const builtin = await scanDir(options.builtinDir ?? BUILTIN_WORKFLOWS_DIR, true);
+  // Remembered in a project that has its `.fixpoint/` folder; elsewhere read each time.
+  const cache = existsSync(join(projectRoot, ".fixpoint")) ? workflowCacheDir(projectRoot) : null;
+  const project = await scanDir(projectWorkflowsDir(projectRoot), false, cache);
+  const builtin = await scanDir(options.builtinDir ?? BUILTIN_WORKFLOWS_DIR, true, cache);
   return [...project, ...builtin];
 }
 
-async function scanDir(dir: string, builtin: boolean): Promise<Scanned[]> {
+async function scanDir(dir: string, builtin: boolean, cache: string | null): Promise<Scanned[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith(".kdl")).sort();
@@ -101,7 +104,7 @@ async function scanDir(dir: string, builtin: boolean): Promise<Scanned[]> {
     names.map(async (n) => {
       const file = join(dir, n);
       const text = await readFile(file, "utf8");
-      const { workflow, diagnostics } = checkWorkflowText(text, file);
+      const { workflow, diagnostics } = checkWorkflowCached(text, file, cache);
       const scanned: Scanned = { file, stem: basename(n, ".kdl"), builtin, diagnostics };
       if (workflow !== undefined) scanned.workflow = workflow;
       return scanned;
