@@ -94,6 +94,23 @@ describe("ensureWorktree", () => {
     expect(await git.branchExists(t.repo, "fixpoint/t-4")).toBe(false);
   });
 
+  it("waits for a folder that is no worktree to go away (a failed add removing its files) instead of failing", async () => {
+    const path = join(t.dir, "vanishing");
+    mkdirSync(path);
+    writeFileSync(join(path, "half-checked-out.txt"), "x\n");
+    const gone = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        rmSync(path, { recursive: true, force: true });
+        resolve();
+      }, 400),
+    );
+    const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-16", base: "main" });
+    await gone;
+    expect(r.created).toBe(true);
+    expect(t.read("README.md", path)).toBe("hello\n");
+    expect(existsSync(join(path, "half-checked-out.txt"))).toBe(false);
+  });
+
   it("accepts an empty folder left by an interrupted add", async () => {
     const path = join(t.dir, "empty");
     mkdirSync(path);

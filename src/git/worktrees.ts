@@ -51,6 +51,9 @@ export interface EnsureWorktreeOptions {
  * that takes the task over at once can meet it half done (the branch made, the checkout still
  * going). Such a collision is waited out and the decision made again, so the new worker reuses the
  * finished worktree instead of failing the task — and never reuses one still being checked out.
+ * A folder that is there but is no worktree is waited on too: a `worktree add` that failed (a full
+ * disk) removes its worktree's registration first and its files after, and a worker that looks in
+ * between would otherwise fail the task over a folder about to vanish.
  */
 export async function ensureWorktree(
   git: GitRunner,
@@ -67,9 +70,12 @@ export async function ensureWorktree(
   }
 }
 
-/** What another git process still adding the same worktree or branch makes `worktree add` say. */
+/**
+ * What another git process still adding (or removing) the same worktree or branch makes
+ * `worktree add` say, or leaves for us to find.
+ */
 const COLLISION =
-  /already exists|already registered|already checked out|already used by worktree|being created by another git/;
+  /already exists|already registered|already checked out|already used by worktree|being created by another git|exists but is not a worktree/;
 /** 50 ms, 100 ms, …: about 5 s in all. */
 const COLLISION_RETRIES = 15;
 
