@@ -12,6 +12,7 @@ import { benchPromptBytes } from "./prompt-bytes.js";
 import { benchPromptCache } from "./prompt-cache.js";
 import { benchRegistry, REGISTRY_SIZES } from "./registry.js";
 import { fmt, renderReport } from "./report.js";
+import { benchResume, RESUME_SIZES } from "./resume.js";
 import { benchSpawn, SPAWN_MEMORY_MIB } from "./spawn.js";
 import { benchStatus, STATUS_SIZES } from "./status.js";
 import { type BenchResult, machine } from "./util.js";
@@ -37,6 +38,7 @@ function sizes(name: string, defaults: number[]): number[] {
 const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_CHAIN",
   "FIXPOINT_BENCH_CLI_CHAIN",
+  "FIXPOINT_BENCH_RESUME",
   "FIXPOINT_BENCH_FINDINGS",
   "FIXPOINT_BENCH_TASKS",
   "FIXPOINT_BENCH_RESOLVED",
@@ -57,6 +59,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
       return benchCliChains(n, undefined, edits);
     },
   ],
+  ["resume", () => benchResume(sizes("FIXPOINT_BENCH_RESUME", RESUME_SIZES))],
   ["workflow", () => benchWorkflowSize(sizes("FIXPOINT_BENCH_WORKFLOW", WORKFLOW_SIZES))],
   ["registry", () => benchRegistry(sizes("FIXPOINT_BENCH_FINDINGS", REGISTRY_SIZES))],
   ["work", () => benchWorkCycles(sizes("FIXPOINT_BENCH_WORK_FINDINGS", WORK_CYCLE_SIZES))],

@@ -17,6 +17,7 @@ import type {
   Task,
   TaskEvent,
   TaskMeta,
+  TaskSpend,
   TaskStatus,
   TaskSummary,
 } from "./types.js";
@@ -162,6 +163,11 @@ export interface StoreOps {
    */
   commitStage(commit: StageCommit): Promise<StageExecution | null>;
   listStageExecutions(taskId: string, runId?: number): Promise<StageExecution[]>;
+  /**
+   * What the task's stages outside run `runId` cost (its other runs, for the budget): one sum in
+   * the store, so resuming a run of thousands of stages does not read them all.
+   */
+  spendOutsideRun(taskId: string, runId: number): Promise<TaskSpend>;
   /**
    * The latest checkpoint of a run as stored (raw JSON parsed); null when none. When the stored
    * text is not valid JSON, `state` is that raw text (a string), so the engine can report a

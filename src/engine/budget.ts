@@ -11,9 +11,9 @@ export interface BudgetState {
 }
 
 export async function budgetState(task: Task, runId: number, deps: EngineDeps): Promise<BudgetState> {
-  const earlier = (await deps.store.listStageExecutions(task.id)).filter((s) => s.runId !== runId);
-  const priorUsd = earlier.reduce((a, s) => a + s.costUsd, 0);
-  const priorTokens = earlier.reduce((a, s) => a + totalTokens(s.usage), 0);
+  const earlier = await deps.store.spendOutsideRun(task.id, runId);
+  const priorUsd = earlier.costUsd;
+  const priorTokens = earlier.tokens;
   const { usd, tokens } = task.budget;
   return {
     priorUsd,

@@ -7,6 +7,7 @@ import { benchPromptBytes } from "../../bench/prompt-bytes.js";
 import { benchPromptCache } from "../../bench/prompt-cache.js";
 import { benchRegistry } from "../../bench/registry.js";
 import { renderReport } from "../../bench/report.js";
+import { benchResume } from "../../bench/resume.js";
 import { benchSpawn } from "../../bench/spawn.js";
 import { benchStatus } from "../../bench/status.js";
 import type { BenchResult } from "../../bench/util.js";
@@ -18,11 +19,12 @@ import { benchWorkflowSize } from "../../bench/workflow-size.js";
  * is asserted here (CI machines vary); `npm run bench` measures at full size.
  */
 describe("benchmarks at smoke-test sizes", () => {
-  it("chain, CLI chain, registry, work, spawn, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
+  it("chain, CLI chain, resume, registry, work, spawn, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
     expect(existsSync(fileURLToPath(new URL("../../dist/bin/fixpoint.js", import.meta.url)))).toBe(true);
     const results: BenchResult[] = [
       ...(await benchChains([3, 5])),
       ...(await benchCliChains([4], 1)),
+      ...(await benchResume([3, 6], 1)),
       ...(await benchRegistry([50, 120])),
       ...(await benchWorkCycles([30])),
       ...(await benchSpawn([0, 20], 6)),
@@ -38,7 +40,8 @@ describe("benchmarks at smoke-test sizes", () => {
     // Work: a row per size. Status: the JSON and the table, each through a pipe and to a file.
     // Workflows: a row per size and the growth row.
     // CLI chains: a row per size and kind. Spawn: a row per size and the growth row.
-    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 2 + 2 + 1 + 1 + 3 + 4 + 4);
+    // Resume: one row.
+    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 2 + 2 + 1 + 1 + 3 + 4 + 4 + 1);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -61,6 +64,9 @@ describe("benchmarks at smoke-test sizes", () => {
     );
     // The largest size up to 1,000 stages: here 5.
     expect(report).toContain("chain of 5 no-op stages, stage record and saved reply not written, ÷ floor");
+    expect(report).toMatch(
+      /resuming a run through `fixpoint work` after 6 stages ÷ after 3, whole process \| \*\*\d+\.\d+ ×\*\* .* \d+ ms after 6 no-op stages, \d+ ms after 3 .* workflow cache removed first: \d+ ms/,
+    );
     expect(report).toMatch(/registry work \(CPU\) in one fix cycle, \d+ findings/);
     // 30 raised by the code reviewer, and one for each of the two others: they request changes
     // without naming any, which the registry files as a finding of its own.

@@ -10,7 +10,7 @@ import { FixpointError } from "../../src/errors.js";
 import { dashboardContract } from "./contract-dashboard.js";
 import { learningsContract } from "./contract-learnings.js";
 import { taskJsonContract } from "./contract-task-json.js";
-import { finding, newTask, stage } from "./samples.js";
+import { bareCommit, finding, newTask, stage } from "./samples.js";
 
 /** The lease a claim returned (fails the test when the claim returned nothing). */
 function lease(task: Task | null): Lease {
@@ -516,6 +516,28 @@ export function runStoreContract(name: string, open: OpenStore): void {
     });
 
     describe("commitStage", () => {
+      it("sums what the task's other runs spent, and nothing of the run asked about", async () => {
+        const t = await store.createTask(newTask(), 0);
+        const other = await store.createTask(newTask(), 0);
+        const first = await store.createRun(t.id, "start", {}, 1);
+        const second = await store.createRun(t.id, "resume", {}, 2);
+        const usage = (n: number) => ({ input: n, output: 2 * n, cacheRead: 3, cacheWrite: 4 });
+        const commit = (taskId: string, runId: number, costUsd: number, n: number) =>
+          store.commitStage(
+            bareCommit(taskId, runId, { stage: stage(taskId, runId, { costUsd, usage: usage(n) }) }),
+          );
+        expect(await store.spendOutsideRun(t.id, second.id)).toEqual({ costUsd: 0, tokens: 0 });
+        await commit(t.id, first.id, 0.25, 100);
+        await commit(t.id, first.id, 0.5, 10);
+        await commit(t.id, second.id, 2, 1000);
+        await commit(other.id, (await store.createRun(other.id, "start", {}, 3)).id, 4, 7);
+        expect(await store.spendOutsideRun(t.id, second.id)).toEqual({
+          costUsd: 0.75,
+          tokens: 300 + 7 + 30 + 7,
+        });
+        expect(await store.spendOutsideRun(t.id, first.id)).toEqual({ costUsd: 2, tokens: 3000 + 7 });
+      });
+
       it("writes stage, checkpoint, findings, events and task fields together", async () => {
         const t = await store.createTask(newTask(), 0);
         const run = await store.createRun(t.id, "start", {}, 1);

@@ -19,6 +19,7 @@ import type {
   RunMeta,
   StageExecution,
   TaskEvent,
+  TaskSpend,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import { toCheckpoint, toEvent, toFinding, toRun, toStageExecution, toWorker } from "../sqlite/rows.js";
@@ -221,6 +222,14 @@ class PgOps extends PgRecordOps implements StoreOps {
         ? `SELECT * FROM stage_executions WHERE task_id = ${p.add(taskId)} ORDER BY id`
         : `SELECT * FROM stage_executions WHERE task_id = ${p.add(taskId)} AND run_id = ${p.add(runId)} ORDER BY id`;
     return (await this.rows("listing stages", sql, p)).map(toStageExecution);
+  }
+
+  async spendOutsideRun(taskId: string, runId: number): Promise<TaskSpend> {
+    const sql = `SELECT COALESCE(SUM(cost_usd), 0) AS cost_usd,
+        COALESCE(SUM(input_tokens + output_tokens + cache_read_tokens + cache_write_tokens), 0) AS tokens
+      FROM stage_executions WHERE task_id = $1 AND run_id <> $2`;
+    const row = (await this.rows("summing a task's spend", sql, withValues(taskId, runId)))[0];
+    return { costUsd: Number(row?.cost_usd ?? 0), tokens: Number(row?.tokens ?? 0) };
   }
 
   async getCheckpoint(runId: number): Promise<StoredCheckpoint | null> {

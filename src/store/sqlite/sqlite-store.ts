@@ -26,6 +26,7 @@ import type {
   RunMeta,
   StageExecution,
   TaskEvent,
+  TaskSpend,
   TaskStatus,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
@@ -223,6 +224,18 @@ class SqliteStore extends SqliteTaskOps implements Store {
               { taskId, runId },
             );
       return rows.map(toStageExecution);
+    });
+  }
+
+  spendOutsideRun(taskId: string, runId: number): Promise<TaskSpend> {
+    return this.op("summing a task's spend", () => {
+      const row = this.sql.get(
+        `SELECT COALESCE(SUM(cost_usd), 0) AS cost_usd,
+          COALESCE(SUM(input_tokens + output_tokens + cache_read_tokens + cache_write_tokens), 0) AS tokens
+         FROM stage_executions WHERE task_id = @taskId AND run_id <> @runId`,
+        { taskId, runId },
+      );
+      return { costUsd: Number(row?.cost_usd ?? 0), tokens: Number(row?.tokens ?? 0) };
     });
   }
 
