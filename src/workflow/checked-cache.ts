@@ -9,9 +9,9 @@ import { checkWorkflowText } from "./validate.js";
 /**
  * Checked workflows remembered on disk (`.fixpoint/cache/workflows/`), so that a command reading
  * a workflow it has read before costs a file read and a JSON parse instead of a KDL parse and a
- * check: 300 ms for a workflow of 3,000 stages in a fresh process, against a few ms
- * (docs/benchmarks.md). `fixpoint work` and `resume` of a long run then start as fast as a short
- * one's.
+ * check: for a workflow of 3,000 stages in a fresh process, 20-30 ms instead of 300
+ * (docs/benchmarks.md). `fixpoint work` and `resume` of a long run then start about as fast as a
+ * short one's.
  *
  * An entry holds the SHA-256 of the workflow file's text and the identity of the code that
  * checked it (this module's own file: the CLI bundle, or the compiled library), and is used only
