@@ -1,33 +1,17 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { makeTempDir } from "../../test/helpers/temp.js";
 import { DiagnosticsError } from "../errors.js";
 import { checkWorkflowCached, workflowCacheDir } from "./checked-cache.js";
 import { loadWorkflow, projectWorkflowsDir } from "./loader.js";
 import type { Workflow } from "./types.js";
 import { checkWorkflowText } from "./validate.js";
 
-const roots: string[] = [];
-const tempDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), "fixpoint-workflow-cache-"));
-  roots.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = (): string => makeTempDir("workflow-cache-");
 
 /** Everything a workflow holds, locations and property order included, as text. */
 function plain(workflow: Workflow | undefined): string {
