@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { StoreOps } from "../domain/store.js";
 import type { StoredReviewIssue, Task } from "../domain/types.js";
-import { isActiveFinding } from "../domain/types.js";
+import { isActiveFinding, ZERO_USAGE } from "../domain/types.js";
 import type { RunState } from "../engine/state.js";
 import { FixpointError } from "../errors.js";
 import { parseStoredReviewIssues } from "../findings/stored-issues.js";
@@ -126,6 +126,9 @@ async function restartFixLoop(
     visits: {},
     followup: issues.length > 0 ? issues : null,
     final: null,
+    // This run's own spend: the earlier runs' is counted from their stages (engine/budget.ts).
+    usage: { ...ZERO_USAGE },
+    costUsd: 0,
   };
   const run = await tx.createRun(task.id, "resume", {}, now);
   const message =

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isApproval } from "../domain/types.js";
+import { isApproval, ZERO_USAGE } from "../domain/types.js";
 import type { RunState } from "../engine/state.js";
 import { FixpointError } from "../errors.js";
 import { loadWorkflow } from "../workflow/loader.js";
@@ -51,6 +51,9 @@ export async function retryTask(
         final: null,
         stoppedAt: null,
         visits: {},
+        // This run's own spend: the earlier runs' is counted from their stages (engine/budget.ts).
+        usage: { ...ZERO_USAGE },
+        costUsd: 0,
       };
       await putCheckpoint(tx, {
         task,

@@ -40,7 +40,8 @@ export async function finishRun(
   // The end writes the task's row itself; no older position may land on top of it.
   await env.position.stop();
   // The workflow's own escalate route leaves through an exit when the budget ran out; say so.
-  const budgetLeft = end.kind === "exit" ? (await budgetState(task, runId, deps)).left(state) : true;
+  const budget = await budgetState(task, runId, deps);
+  const budgetLeft = end.kind === "exit" ? budget.left(state) : true;
   const verdictAndReason = verdictFor(env, state, end, budgetLeft);
   const verdict = verdictAndReason.verdict;
   // Reasons quote agent errors, which can quote keys.
@@ -117,7 +118,8 @@ export async function finishRun(
     reason,
     cycles: relCycle(state),
     branch: task.branch,
-    costUsd: state.costUsd,
+    // The task's spend: its earlier runs' and this one's.
+    costUsd: budget.spentUsd(state),
   });
   return end;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ScriptHandler } from "../../src/agents/scripted.js";
+import { prepareRetry } from "../../src/cli/commands/resume.js";
 import {
   answerAll,
   byStage,
@@ -169,5 +170,38 @@ describe("the loop stops on its own terms", () => {
     expect(h.callsOf("fixer")).toHaveLength(0);
     expect(await h.branchLog(t.id)).toEqual(["Add double() — implementation"]);
     expect(h.repo.git(["status", "--porcelain"], task.worktreePath ?? "")).toBe("");
+  });
+
+  it("a retried run counts the earlier runs' spend once: it goes on while budget is left", async () => {
+    let fixes = 0;
+    const fixer = fixEverything();
+    const h = await harness({
+      budgetUsd: 0.1,
+      agents: {
+        implementer: implementFeature({ costUsd: 0.06, usage: { input: 1000, output: 100 } }),
+        reviewer: byStage(
+          {
+            review_code: () =>
+              reviewReply("CHANGES_REQUESTED", [finding("P1", "greet() crashes on undefined names")]),
+          },
+          () => reviewReply("APPROVED", []),
+        ),
+        fixer: (req, ctx) => {
+          fixes++;
+          if (fixes === 1) throw new Error("the fixer's model is down");
+          return fixer(req, ctx);
+        },
+      },
+    });
+    const t = await h.addTask();
+    await h.runAll();
+    expect(await h.task(t.id)).toMatchObject({ status: "needs_human" });
+    expect(fixes).toBe(1);
+
+    // $0.06 of $0.10 spent: the retry has $0.04 left, and the fixer is asked again.
+    await prepareRetry(h.project(), await h.task(t.id));
+    await h.runAll();
+    expect(fixes).toBeGreaterThan(1);
+    expect((await h.task(t.id)).finalVerdict).not.toBe("BUDGET_EXHAUSTED");
   });
 });
