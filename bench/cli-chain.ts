@@ -1,9 +1,9 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NATIVE_SPAWNER_PATH, nativeSpawner } from "../src/util/native-spawn.js";
-import { BENCH_GIT_ENV, type BenchResult, chainWorkflow, median, repoRoot } from "./util.js";
+import { BENCH_GIT_ENV, type BenchResult, chainWorkflow, cliProjectRepo, median, repoRoot } from "./util.js";
 
 /** Chain lengths of the CLI chain benchmark: issue 10's 10, 100, 1,000 and 3,000 stages. */
 export const CLI_CHAIN_SIZES = [10, 100, 1_000, 3_000];
@@ -94,23 +94,10 @@ const run = (cmd, args) => new Promise((resolve) => {
 })();
 `;
 
-function gitRepo(root: string): string {
-  const repo = join(root, "repo");
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: repo, env: { ...process.env, ...BENCH_GIT_ENV } });
-  mkdirSync(repo);
-  git("init", "-q", "-b", "main");
-  writeFileSync(join(repo, "notes.txt"), "start\n");
-  git("add", "-A");
-  git("commit", "-q", "-m", "init");
-  writeFileSync(join(repo, ".git", "info", "exclude"), "/.fixpoint/\n");
-  return repo;
-}
-
 function floorOnce(n: number, kind: Kind, starter: string | null, transcripts = false): number {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-cli-floor-"));
   try {
-    const repo = gitRepo(root);
+    const repo = cliProjectRepo(root);
     const dir = join(root, "transcripts");
     if (transcripts) mkdirSync(dir, { mode: 0o700 });
     const r = spawnSync(process.execPath, ["-e", FLOOR, String(n), kind, repo, join(root, "floor.db")], {
@@ -142,7 +129,7 @@ interface StageJson {
 function fixpointOnce(n: number, kind: Kind): number {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-cli-chain-"));
   try {
-    const repo = gitRepo(root);
+    const repo = cliProjectRepo(root);
     const [command, ...args] = AGENTS[kind];
     writeFileSync(
       join(repo, "fixpoint.kdl"),

@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BENCH_GIT_ENV, type BenchResult, median, repoRoot } from "./util.js";
+import { BENCH_GIT_ENV, type BenchResult, cliProjectRepo, median, repoRoot } from "./util.js";
 
 /** Issue 10 (3): a run resumed after 10 stages and after 3,000. */
 export const RESUME_SIZES = [10, 3_000];
@@ -59,23 +59,13 @@ function cli(p: { repo: string; env: NodeJS.ProcessEnv }, ...args: string[]): { 
 /** A project whose one task ran `n` stages and waits at the human stage, approved. */
 function pausedAfter(n: number): Paused {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-resume-"));
-  const repo = join(root, "repo");
-  mkdirSync(repo);
+  const repo = cliProjectRepo(root);
   const env = {
     PATH: process.env.PATH ?? "",
     HOME: join(root, "home"),
     FIXPOINT_HOME: join(root, "fh"),
     ...BENCH_GIT_ENV,
   };
-  const git = (...a: string[]) => {
-    const r = spawnSync("git", a, { cwd: repo, env });
-    if (r.status !== 0) throw new Error(`git ${a.join(" ")}: ${r.stderr}`);
-  };
-  git("init", "-q", "-b", "main");
-  writeFileSync(join(repo, "notes.txt"), "start\n");
-  git("add", "-A");
-  git("commit", "-q", "-m", "init");
-  writeFileSync(join(repo, ".git", "info", "exclude"), "/.fixpoint/\n");
   writeFileSync(
     join(repo, "fixpoint.kdl"),
     'agent "implementer" backend="command" command="true" timeout="1m"\n',

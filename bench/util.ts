@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,6 +51,23 @@ export function repoRoot(): string {
     dir = up;
   }
   return dir;
+}
+
+/**
+ * `<root>/repo`: a git repository with one commit (`notes.txt`) and `.fixpoint/` excluded, for a
+ * project the benchmark runs through the CLI.
+ */
+export function cliProjectRepo(root: string): string {
+  const repo = join(root, "repo");
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: repo, env: { ...process.env, ...BENCH_GIT_ENV } });
+  mkdirSync(repo);
+  git("init", "-q", "-b", "main");
+  writeFileSync(join(repo, "notes.txt"), "start\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "init");
+  writeFileSync(join(repo, ".git", "info", "exclude"), "/.fixpoint/\n");
+  return repo;
 }
 
 /** A workflow `chain` of `n` agent stages `s0 … s<n-1>` run one after another, then `done`. */

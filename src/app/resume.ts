@@ -1,15 +1,14 @@
 import { z } from "zod";
 import type { StoreOps } from "../domain/store.js";
 import type { StoredReviewIssue, Task } from "../domain/types.js";
-import { isActiveFinding, ZERO_USAGE } from "../domain/types.js";
-import type { RunState } from "../engine/state.js";
+import { isActiveFinding } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { parseStoredReviewIssues } from "../findings/stored-issues.js";
 import { loadWorkflow } from "../workflow/loader.js";
 import type { Workflow } from "../workflow/types.js";
 import type { AppContext } from "./context.js";
 import { recordFeedback } from "./feedback.js";
-import { assertRestartable, lastRunState, putCheckpoint } from "./run-state.js";
+import { assertRestartable, lastRunState, nextRunState, putCheckpoint } from "./run-state.js";
 import { requireTask } from "./task-ref.js";
 import { parseInput } from "./validate.js";
 
@@ -115,21 +114,13 @@ async function restartFixLoop(
   },
 ): Promise<string> {
   const { task, last, issues, now } = o;
-  const state: RunState = {
-    ...last.state,
+  const state = nextRunState(last.state, {
     next: o.fixId,
     cycleBase: last.state.cycle,
-    stoppedAt: null,
     verdicts: {},
-    pending: {},
     blockingHistory: [],
-    visits: {},
     followup: issues.length > 0 ? issues : null,
-    final: null,
-    // This run's own spend: the earlier runs' is counted from their stages (engine/budget.ts).
-    usage: { ...ZERO_USAGE },
-    costUsd: 0,
-  };
+  });
   const run = await tx.createRun(task.id, "resume", {}, now);
   const message =
     (o.feedback ? `Your feedback is ${o.feedback.id}. ` : "") +

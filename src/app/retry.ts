@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { isApproval, ZERO_USAGE } from "../domain/types.js";
-import type { RunState } from "../engine/state.js";
+import { isApproval } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { loadWorkflow } from "../workflow/loader.js";
 import type { AppContext } from "./context.js";
 import type { Restart } from "./resume.js";
-import { assertRestartable, lastRunState, putCheckpoint } from "./run-state.js";
+import { assertRestartable, lastRunState, nextRunState, putCheckpoint } from "./run-state.js";
 import { requireTask } from "./task-ref.js";
 import { parseInput } from "./validate.js";
 
@@ -43,18 +42,7 @@ export async function retryTask(
     const from = last ? (last.state.stoppedAt ?? last.state.next ?? workflow.start) : workflow.start;
     const run = await tx.createRun(task.id, "retry", {}, now);
     if (last) {
-      const state: RunState = {
-        ...last.state,
-        next: from,
-        sessions: {},
-        pending: {},
-        final: null,
-        stoppedAt: null,
-        visits: {},
-        // This run's own spend: the earlier runs' is counted from their stages (engine/budget.ts).
-        usage: { ...ZERO_USAGE },
-        costUsd: 0,
-      };
+      const state = nextRunState(last.state, { next: from, sessions: {} });
       await putCheckpoint(tx, {
         task,
         runId: run.id,

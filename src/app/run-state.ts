@@ -1,5 +1,5 @@
 import type { StoreOps, TaskPatch } from "../domain/store.js";
-import type { JsonObject, Run, Task } from "../domain/types.js";
+import { type JsonObject, type Run, type Task, ZERO_USAGE } from "../domain/types.js";
 import { loadRunState } from "../engine/checkpoint.js";
 import { type RunState, stateToJson } from "../engine/state.js";
 import { FixpointError } from "../errors.js";
@@ -11,6 +11,24 @@ export async function lastRunState(tx: StoreOps, task: Task): Promise<{ run: Run
   // Through the engine's reader: a checkpoint may hold only the counters changed since a snapshot.
   const cp = await loadRunState(tx, task.id, run.id);
   return cp ? { run, state: cp.state } : null;
+}
+
+/**
+ * A new run's state (resume, retry), carried over from the last run's: what belongs to one run
+ * starts afresh — its visits, children pending a merge, its end, and its spend (the earlier runs'
+ * spend is counted from their stages, engine/budget.ts) — and `changes` are applied on top.
+ */
+export function nextRunState(last: RunState, changes: Partial<RunState>): RunState {
+  return {
+    ...last,
+    stoppedAt: null,
+    pending: {},
+    visits: {},
+    final: null,
+    usage: { ...ZERO_USAGE },
+    costUsd: 0,
+    ...changes,
+  };
 }
 
 /** A checkpoint written by a use case (resume, retry): the state, one event, the task's position. */

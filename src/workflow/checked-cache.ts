@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Diagnostic, SourceLocation } from "../errors.js";
+import type { SourceLocation } from "../errors.js";
 import type { StageDef, Workflow } from "./types.js";
 import { checkWorkflowText } from "./validate.js";
 
@@ -31,7 +31,7 @@ const FORMAT = 1;
 /** Where each `loc` was: line and column (the file is the entry's). */
 type At = [line: number, column: number];
 
-export type Checked = { workflow?: Workflow; diagnostics: Diagnostic[] };
+type Checked = ReturnType<typeof checkWorkflowText>;
 
 /** The cache folder of a project. */
 export function workflowCacheDir(projectRoot: string): string {
