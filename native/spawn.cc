@@ -13,8 +13,9 @@
 //   onExit(code, signal): called once on the JS thread after the child was reaped
 //     (code -1 when killed by a signal, signal 0 when it exited);
 //   input: a Buffer for the child's stdin. As much of it as the socket takes at once is written
-//     here (`written` bytes); when that is all of it, stdin is closed and stdinFd is -1, else the
-//     caller writes the rest to stdinFd and closes it.
+//     here (`written` bytes); when that is all of it, or the child has closed its end already
+//     (EPIPE), stdin is closed and stdinFd is -1, else the caller writes the rest to stdinFd and
+//     closes it.
 // Throws an Error with `code` (ENOENT, EACCES, ...) and `errno` when the child cannot start.
 // The returned descriptors are this process's ends of the child's stdio sockets, close-on-exec.
 
@@ -256,16 +257,22 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
   close(errp[0]);
 
   // The input, as far as the socket's buffer takes it without waiting (a prompt usually fits):
-  // no stream to set up for it. A child that exited already gets EPIPE, which is no failure here.
+  // no stream to set up for it. A child that exited already (or closed its stdin) gets EPIPE,
+  // which is no failure here: nobody will read the rest, so stdin is closed as when all of it
+  // went (a stream made for it would only meet the same EPIPE, as an error object with a stack).
   size_t written = 0;
+  bool readerGone = false;
   while (written < inputLength) {
     ssize_t n = send(in[1], static_cast<char*>(input) + written, inputLength - written, MSG_DONTWAIT | MSG_NOSIGNAL);
     if (n > 0) written += static_cast<size_t>(n);
     else if (n < 0 && errno == EINTR) continue;
-    else break;
+    else {
+      readerGone = n < 0 && (errno == EPIPE || errno == ECONNRESET);
+      break;
+    }
   }
   int stdinFd = in[1];
-  if (written == inputLength) {
+  if (written == inputLength || readerGone) {
     close(in[1]);
     stdinFd = -1;
   }

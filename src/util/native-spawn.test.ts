@@ -34,6 +34,12 @@ describe("the native starter (posix_spawn)", () => {
     const unread = await run({ args: ["-c", "exit 3"], input: "y".repeat(2_000_000) });
     expect(unread).toMatchObject({ code: 3, signal: null });
     expect(unread.failed).toBeUndefined();
+    // A child that closes its stdin and goes on: the input's rest is dropped, its output kept.
+    for (const size of [10, 2_000_000]) {
+      const closer = await run({ args: ["-c", "exec 0<&-; sleep 0.1; echo done"], input: "z".repeat(size) });
+      expect(closer).toMatchObject({ code: 0, signal: null, stdout: "done\n" });
+      expect(closer.failed).toBeUndefined();
+    }
     const terminated = await run({ args: ["-c", "kill -TERM $$"] });
     expect(terminated).toMatchObject({ code: null, signal: "SIGTERM" });
   });

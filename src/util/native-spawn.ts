@@ -107,7 +107,8 @@ export function startNative(addon: Addon, spec: ChildSpec, events: ChildEvents):
     closeOne();
   }
   events.spawned(pid);
-  // The starter wrote what the socket took at once, and closed stdin when that was all of it.
+  // The starter wrote what the socket took at once, and closed stdin when that was all of it or
+  // the child had closed its end.
   if (stdinFd >= 0) {
     const stdin = new Socket({ fd: stdinFd, readable: false, writable: true });
     // EPIPE/ECONNRESET when the child exits without reading its input: not our failure.
