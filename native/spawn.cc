@@ -10,7 +10,8 @@
 //   file: a path, or a name looked up in env's PATH (as Node does when given an env);
 //   argv: the child's argv, argv[0] included; env: "KEY=value" strings;
 //   newGroup: the child leads a process group of its own;
-//   onExit(code, signal): called once on the JS thread after the child was reaped
+//   onExit(code, signal): called once on the JS thread after the child was reaped (there, never
+//     before the JS thread has returned from this call)
 //     (code -1 when killed by a signal, signal 0 when it exited);
 //   input: a Buffer for the child's stdin. As much of it as the socket takes at once is written
 //     here (`written` bytes); when that is all of it, or the child has closed its end already
@@ -38,9 +39,17 @@
 namespace {
 
 struct Exit {
+  pid_t pid;
   int code;
   int signal;
 };
+
+// Reaps `pid`, a child that has ended (a zombie): at once.
+void Reap(pid_t pid) {
+  pid_t r;
+  do r = waitpid(pid, nullptr, 0);
+  while (r < 0 && errno == EINTR);
+}
 
 napi_value Throw(napi_env env, int err, const std::string& what) {
   napi_value msg, code, errnum, error;
@@ -137,8 +146,13 @@ std::string Resolve(const std::string& file, const std::vector<std::string>& env
   return file;
 }
 
+// On the JS thread: reaps the ended child, then reports its end. The child is reaped only here,
+// after the JS thread has returned from spawn() and run what it does on a start (reading the
+// leader's start time from /proc/<pid>/stat to record its process group): reaped earlier, by the
+// watcher thread, a child that exits at once could be gone from /proc before that read.
 void CallExit(napi_env env, napi_value js_cb, void*, void* data) {
   Exit* exit = static_cast<Exit*>(data);
+  Reap(exit->pid);
   if (env != nullptr && js_cb != nullptr) {
     napi_value argv[2], undefined;
     napi_create_int32(env, exit->code, &argv[0]);
@@ -154,19 +168,25 @@ struct Watch {
   napi_threadsafe_function tsfn;
 };
 
-// The body of a child's watcher thread: reaps the child, hands its end to the JS thread.
+// The body of a child's watcher thread: waits for the child's end without reaping it (WNOWAIT),
+// and hands the end to the JS thread, which reaps it (CallExit).
 void* WaitForExit(void* arg) {
   Watch* watch = static_cast<Watch*>(arg);
-  int status = 0;
-  pid_t r;
-  do r = waitpid(watch->pid, &status, 0);
+  siginfo_t info;
+  memset(&info, 0, sizeof info);
+  int r;
+  do r = waitid(P_PID, static_cast<id_t>(watch->pid), &info, WEXITED | WNOWAIT);
   while (r < 0 && errno == EINTR);
-  Exit* exit = new Exit{-1, 0};
-  if (r == watch->pid) {
-    if (WIFEXITED(status)) exit->code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) exit->signal = WTERMSIG(status);
+  Exit* exit = new Exit{watch->pid, -1, 0};
+  if (r == 0) {
+    if (info.si_code == CLD_EXITED) exit->code = info.si_status;
+    else if (info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED) exit->signal = info.si_status;
   }
-  if (napi_call_threadsafe_function(watch->tsfn, exit, napi_tsfn_blocking) != napi_ok) delete exit;
+  if (napi_call_threadsafe_function(watch->tsfn, exit, napi_tsfn_blocking) != napi_ok) {
+    // The JS thread is going away: nobody will reap it there.
+    Reap(exit->pid);
+    delete exit;
+  }
   napi_release_threadsafe_function(watch->tsfn, napi_tsfn_release);
   delete watch;
   return nullptr;

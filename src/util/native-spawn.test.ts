@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { expectFaithfulRelay, runChild } from "../../test/helpers/child-run.js";
+import { processStartTicks } from "./agent-groups.js";
 import type { ChildEvents, ChildSpec } from "./child-spec.js";
 import { nativeSpawner, startNative } from "./native-spawn.js";
 import { startChild } from "./spawner.js";
@@ -117,6 +118,25 @@ describe("the native starter (posix_spawn)", () => {
         .split("\n")
         .every((l) => l.startsWith("socket:")),
     ).toBe(true);
+  });
+
+  it("leaves a child that exits at once in /proc until the start has been handled, and reaps it after", async () => {
+    // The worker reads the leader's start time from /proc/<pid>/stat when a child starts, to record
+    // its process group; a child reaped by then (the watcher thread did) went unrecorded.
+    let ticks: number | null = null;
+    let pid = 0;
+    const ended = await run({ args: ["-c", "exit 4"] }, (p) => {
+      pid = p;
+      const until = Date.now() + 100;
+      while (Date.now() < until) {
+        // The child has long exited: it waits, unreaped, for this thread.
+      }
+      ticks = processStartTicks(p);
+    });
+    expect(ended).toMatchObject({ code: 4, signal: null });
+    expect(ticks).not.toBeNull();
+    // Reaped once its end was reported: no zombie left behind.
+    expect(existsSync(`/proc/${pid}`)).toBe(false);
   });
 
   it("puts a detached child at the head of a process group of its own, and an attached one in ours", async () => {
