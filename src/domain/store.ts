@@ -217,6 +217,8 @@ export interface StoreOps {
 
   // ---- key/value for idempotency markers (PR replies, filed issues, watch state)
   getMarker(key: string): Promise<Json | null>;
+  /** The markers of `keys` that are set, by key, in one read (a resumed run's counter pages). */
+  getMarkers(keys: readonly string[]): Promise<Map<string, Json>>;
   /** Sets the marker only if absent; true when this call set it. */
   setMarkerOnce(key: string, value: Json, now: number): Promise<boolean>;
   setMarker(key: string, value: Json, now: number): Promise<void>;

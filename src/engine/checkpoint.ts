@@ -12,10 +12,13 @@ import { corruptedCheckpoint, parseRunState, type RunState, stateToJson } from "
  * in pages: markers `counters:<task>:<run>:p<k>`, each holding the counters of PAGE_SIZE stage
  * ids in the order the run first counted them. Once the changes since the last snapshot exceed
  * SNAPSHOT_AFTER entries, the pages holding them are rewritten, in the same transaction as the
- * checkpoint. A pipeline's changes sit in one or two pages and a loop's in a few, so a stage
+ * checkpoint. A page is columns: `{ gen, ids, visits, outcomes }`, the counters of `ids[i]` at
+ * index i (null: none); pages written before hold `visits` and `outcomes` as objects keyed by
+ * stage id, and still load. Columns because JSON.parse gives an object a hidden class per new
+ * key: the first load of 3,000 stage ids as keys took 8-11 ms, as columns 2-3 ms. A pipeline's changes sit in one or two pages and a loop's in a few, so a stage
  * costs O(SNAPSHOT_AFTER + PAGE_SIZE) amortised at any length (one snapshot of the whole map,
  * as before, cost O(stages) every 64 stages: at 10,000 stages, 12 ms). Loading reads one
- * checkpoint row and every page once.
+ * checkpoint row and every page, in one read, into one flat Map per counter (the tables' base).
  *
  * A checkpoint without `counters` holds both maps whole (version 1 rows, `resume`'s rewrites,
  * a run's first checkpoint) and loads on its own; one whose `counters` has no `pages` refers to
@@ -36,9 +39,9 @@ export interface CounterLog {
   gen: number;
   /** Ids whose counters changed since the snapshot. */
   changed: Set<string>;
-  /** The ids of each page, in first-counted order; `pageOf` is its inverse. */
+  /** The ids of each page, in first-counted order; `pageOf` is its inverse (null: not made yet). */
   pages: string[][];
-  pageOf: Map<string, number>;
+  pageOf: Map<string, number> | null;
 }
 
 export function newCounterLog(): CounterLog {
@@ -92,17 +95,16 @@ export function encodeCheckpoint(
     log.gen += 1;
     log.changed.clear();
     const snapshot = [...dirty].map((page) => {
-      const pv: Record<string, number> = {};
-      const po: Record<string, string> = {};
-      for (const id of log.pages[page] ?? []) {
-        const v = getCount(visits, id);
-        if (v !== undefined) pv[id] = v;
-        const o = getCount(outcomes, id);
-        if (o !== undefined) po[id] = o;
+      const ids = [...(log.pages[page] ?? [])];
+      const pv: (number | null)[] = [];
+      const po: (string | null)[] = [];
+      for (const id of ids) {
+        pv.push(getCount(visits, id) ?? null);
+        po.push(getCount(outcomes, id) ?? null);
       }
       return {
         key: counterPageKey(where.taskId, where.runId, page),
-        value: { gen: log.gen, visits: pv, outcomes: po },
+        value: { gen: log.gen, ids, visits: pv, outcomes: po },
       };
     });
     return {
@@ -136,6 +138,14 @@ export function encodeCheckpoint(
 
 /** The page holding `id`, given one (the last, or a new one when it is full) if it has none. */
 function pageFor(log: CounterLog, id: string): number {
+  if (log.pageOf === null) {
+    // A loaded log: its inverse made once, at its first snapshot.
+    const pageOf = new Map<string, number>();
+    log.pages.forEach((ids, page) => {
+      for (const x of ids) pageOf.set(x, page);
+    });
+    log.pageOf = pageOf;
+  }
   const known = log.pageOf.get(id);
   if (known !== undefined) return known;
   let page = log.pages.length - 1;
@@ -192,17 +202,49 @@ export async function loadRunState(
       `task ${taskId}: its checkpoint refers to counter snapshot ${counters.gen}${what}, which is missing; run \`fixpoint retry ${taskId}\` to start a new run from scratch`,
     );
   const log = newCounterLog();
-  // Filled in place from the snapshot, then the checkpoint's own entries: at 3,000 stages, a flat
-  // merged copy checked by the state's schema took 15 ms of a load (docs/benchmarks.md).
-  const visits: BuildingCounters<number> = {};
-  const outcomes: BuildingCounters<StageOutcome> = {};
-  /** Adds a snapshot's counters to the tables; returns the stage ids it holds. */
+  // The snapshot goes into one flat Map per table (the tables' `base`), the checkpoint's own
+  // entries into their levels: at 3,000 stages, putting every snapshot counter into the levels
+  // took most of a resumed run's first load (docs/benchmarks.md).
+  const baseVisits = new Map<string, number>();
+  const baseOutcomes = new Map<string, StageOutcome>();
+  const corrupted = (what: string) => corruptedCheckpoint(taskId, what);
+  /** Adds one counter of a snapshot to the bases (null or absent: none). */
+  const add = (id: string, v: Json | undefined, o: Json | undefined, where: string): void => {
+    if (v !== undefined && v !== null) {
+      if (typeof v !== "number") throw corrupted(`visits${where}: ${id} is not a number`);
+      baseVisits.set(id, v);
+    }
+    if (o !== undefined && o !== null) {
+      if (typeof o !== "string") throw corrupted(`outcomes${where}: ${id} is not a string`);
+      baseOutcomes.set(id, o as StageOutcome);
+    }
+  };
+  /** Adds a snapshot's counters to the bases; returns the stage ids it holds. */
   const addSnapshot = (snap: JsonObject, where: string): string[] => {
-    const pv = counterEntries<number>(snap.visits, "number", taskId, `visits${where}`);
-    const po = counterEntries<StageOutcome>(snap.outcomes, "string", taskId, `outcomes${where}`);
-    addRecord(visits, pv);
-    addRecord(outcomes, po);
-    return [...new Set([...Object.keys(pv), ...Object.keys(po)])];
+    const ids: string[] = [];
+    if (Array.isArray(snap.ids)) {
+      // Columns, a stage id's counters at its index: JSON.parse makes no object shape per id.
+      const pv = Array.isArray(snap.visits) ? snap.visits : [];
+      const po = Array.isArray(snap.outcomes) ? snap.outcomes : [];
+      snap.ids.forEach((id, i) => {
+        if (typeof id !== "string") throw corrupted(`ids${where}: entry ${i} is not a stage id`);
+        add(id, pv[i], po[i], where);
+        ids.push(id);
+      });
+      return ids;
+    }
+    // Pages and the single marker written before columns: objects keyed by stage id.
+    const pv = asObject(snap.visits);
+    const po = asObject(snap.outcomes);
+    for (const id in pv) {
+      add(id, pv[id], undefined, where);
+      ids.push(id);
+    }
+    for (const id in po) {
+      add(id, undefined, po[id], where);
+      if (!Object.hasOwn(pv, id)) ids.push(id);
+    }
+    return ids;
   };
   if (counters.pages === null) {
     // The single marker of earlier versions; the next checkpoint rewrites it as pages (gen 0).
@@ -211,15 +253,20 @@ export async function loadRunState(
     addSnapshot(snap, " of the counter snapshot");
   } else {
     log.gen = counters.gen;
+    // Every page in one read: one at a time, the reads were most of a warm load.
+    const keys = Array.from({ length: counters.pages }, (_, page) => counterPageKey(taskId, runId, page));
+    const stored = await store.getMarkers(keys);
     for (let page = 0; page < counters.pages; page++) {
-      const snap = asObject((await store.getMarker(counterPageKey(taskId, runId, page))) ?? undefined);
+      const snap = asObject(stored.get(keys[page] as string) ?? undefined);
       // A page is rewritten only with a checkpoint of its generation: never a newer one than ours.
       if (typeof snap.gen !== "number" || snap.gen > counters.gen) throw missing(` (page ${page})`);
-      const ids = addSnapshot(snap, ` of counter page ${page}`);
-      log.pages.push(ids);
-      for (const id of ids) log.pageOf.set(id, page);
+      // Which page holds an id (pageOf) is worked out when a snapshot next needs it.
+      log.pages.push(addSnapshot(snap, ` of counter page ${page}`));
     }
+    log.pageOf = null;
   }
+  const visits: BuildingCounters<number> = baseVisits.size > 0 ? { base: baseVisits } : {};
+  const outcomes: BuildingCounters<StageOutcome> = baseOutcomes.size > 0 ? { base: baseOutcomes } : {};
   const { counters: _ref, ...delta } = raw as JsonObject;
   // The checkpoint's own fields, its counter entries included, pass the state's schema.
   const own = parseRunState(delta, taskId);
@@ -232,23 +279,6 @@ export async function loadRunState(
     for (const id of [...Object.keys(ownVisits), ...Object.keys(ownOutcomes)]) log.changed.add(id);
   }
   return { state, log };
-}
-
-/**
- * A snapshot's counters as stored (an object of `kind` values; absent: none), or the error for a
- * corrupted checkpoint naming the first entry that is not a `kind`.
- */
-function counterEntries<V>(
-  value: Json | undefined,
-  kind: "number" | "string",
-  taskId: string,
-  where: string,
-): Record<string, V> {
-  const entries = asObject(value);
-  for (const id in entries) {
-    if (typeof entries[id] !== kind) throw corruptedCheckpoint(taskId, `${where}: ${id} is not a ${kind}`);
-  }
-  return entries as Record<string, V>;
 }
 
 /** A checkpoint's reference to its snapshot: its generation and page count (null: one marker). */

@@ -8,9 +8,17 @@
  * The leaves are Maps: a stage id as an object's key gives each leaf a shape of its own, and
  * building 3,000 of them took most of a checkpoint's load (docs/benchmarks.md).
  *
+ * A table loaded from a checkpoint's snapshot also has a `base`: one flat Map, never changed,
+ * under the levels (an entry in the levels wins). Filling it is one Map set per stage id, with no
+ * hashing and no levels built: a resumed run pays that instead of putting every counter of its
+ * 3,000 stages into the levels before its first stage (docs/benchmarks.md). Updates go into the
+ * levels as above and copy the reference to the base.
+ *
  * `{}` is an empty table. Checkpoints store the flat form (`toRecord` / `fromRecord`).
  */
-export type Counters<V> = Readonly<Record<number, Readonly<Record<number, ReadonlyMap<string, V>>>>>;
+export type Counters<V> = Readonly<Record<number, Readonly<Record<number, ReadonlyMap<string, V>>>>> & {
+  readonly base?: ReadonlyMap<string, V>;
+};
 
 const FAN_OUT = 64;
 
@@ -27,7 +35,8 @@ function slotsOf(id: string): [number, number] {
 
 export function getCount<V>(table: Counters<V>, id: string): V | undefined {
   const [a, b] = slotsOf(id);
-  return table[a]?.[b]?.get(id);
+  const v = table[a]?.[b]?.get(id);
+  return v === undefined ? table.base?.get(id) : v;
 }
 
 /** A new table with `id` set to `value`; `table` is left as it was. */
@@ -40,7 +49,10 @@ export function setCount<V>(table: Counters<V>, id: string, value: V): Counters<
 /** The flat `id → value` form, for checkpoints and for reading. */
 export function toRecord<V>(table: Counters<V>): Record<string, V> {
   const out: Record<string, V> = {};
-  for (const mid of Object.values(table)) {
+  if (table.base) for (const [id, v] of table.base) out[id] = v;
+  for (let a = 0; a < FAN_OUT; a++) {
+    const mid = table[a];
+    if (mid === undefined) continue;
     for (const leaf of Object.values(mid)) for (const [id, v] of leaf) out[id] = v;
   }
   return out;
@@ -53,7 +65,9 @@ export function fromRecord<V>(flat: Readonly<Record<string, V>>): Counters<V> {
 }
 
 /** A table being built, before any state holds it: `addRecord` changes it in place. */
-export type BuildingCounters<V> = Record<number, Record<number, Map<string, V>>>;
+export type BuildingCounters<V> = Record<number, Record<number, Map<string, V>>> & {
+  base?: ReadonlyMap<string, V>;
+};
 
 /**
  * Sets every entry of `flat` in `table`, in place (a later entry for an id replaces an earlier):

@@ -82,12 +82,18 @@ describe("checkpoints", () => {
     for (let page = 0; page < (ref?.pages ?? 0); page++) {
       const marker = (await h.store.getMarker(counterPageKey(t.id, runId, page))) as {
         gen: number;
-        visits: Record<string, number>;
+        ids: string[];
+        visits: (number | null)[];
+        outcomes: (string | null)[];
       } | null;
       expect(marker).not.toBeNull();
       expect(marker?.gen).toBeLessThanOrEqual(ref?.gen ?? 0);
-      expect(Object.keys(marker?.visits ?? {}).length).toBeLessThanOrEqual(PAGE_SIZE);
-      seen.push(...Object.keys(marker?.visits ?? {}));
+      // Columns: the counters of ids[i] at index i.
+      expect(marker?.ids.length).toBeLessThanOrEqual(PAGE_SIZE);
+      expect(marker?.visits).toHaveLength(marker?.ids.length ?? -1);
+      expect(marker?.outcomes).toHaveLength(marker?.ids.length ?? -1);
+      expect(marker?.visits.every((v) => v === 1)).toBe(true);
+      seen.push(...(marker?.ids ?? []));
     }
     // A chain fills its pages in order: s1…s64 in page 0, and so on.
     expect(seen.slice(0, 3)).toEqual(["s1", "s2", "s3"]);
@@ -124,6 +130,31 @@ describe("checkpoints", () => {
         ),
       ),
     });
+  });
+
+  it("refuse, naming the task, the page and the stage, a page of columns holding a count that is not a number", async () => {
+    h = await harnessWith(10);
+    const t = await h.addTask({ workflow: "chain10" });
+    const run = await h.store.createRun(t.id, "start", {}, 1);
+    const good = { gen: 2, ids: ["s1"], visits: [1], outcomes: ["success"] };
+    await h.store.setMarker(counterPageKey(t.id, run.id, 0), good, 1);
+    const bad = { gen: 2, ids: ["s2", "s3"], visits: [1, "twice"], outcomes: [null, null] };
+    await h.store.setMarker(counterPageKey(t.id, run.id, 1), bad, 1);
+    const state = { ...initialRunState("s3"), counters: { gen: 2, pages: 2 } } as unknown as JsonObject;
+    await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, state);
+    await expect(loadRunState(h.store, t.id, run.id)).rejects.toMatchObject({
+      code: "checkpoint",
+      message: expect.stringMatching(
+        new RegExp(
+          `task ${t.id}: its checkpoint is corrupted \\(visits of counter page 1: s3 is not a number\\)`,
+        ),
+      ),
+    });
+    // Fixed, the same pages load: the columns' nulls are counters the stage does not have.
+    await h.store.setMarker(counterPageKey(t.id, run.id, 1), { ...bad, visits: [1, null] }, 2);
+    const loaded = await loadRunState(h.store, t.id, run.id);
+    expect(toRecord(loaded?.state.visits ?? {})).toEqual({ s1: 1, s2: 1 });
+    expect(toRecord(loaded?.state.outcomes ?? {})).toEqual({ s1: "success" });
   });
 
   it("loaded from pages, keep the checkpoint's own counts over the snapshot's", async () => {

@@ -308,4 +308,28 @@ describe("the counters table", () => {
       }),
     );
   });
+
+  it("over a base (a loaded snapshot) reads the base until an id is set again, and never changes the base", () => {
+    const id = fc.stringMatching(/^[a-z0-9-]{1,6}$/);
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(id, fc.nat(9)), { maxLength: 100 }),
+        fc.array(fc.tuple(id, fc.nat(9)), { maxLength: 100 }),
+        (loaded, ops) => {
+          const base = new Map(loaded);
+          const frozen = [...base];
+          let table: Counters<number> = { base };
+          const model = new Map(base);
+          for (const [key, n] of ops) {
+            table = setCount(deepFreeze(table), key, n);
+            model.set(key, n);
+          }
+          expect(toRecord(table)).toEqual(Object.fromEntries(model));
+          for (const [key, n] of model) expect(getCount(table, key)).toBe(n);
+          expect(getCount(table, "not-there-7")).toBeUndefined();
+          expect([...base]).toEqual(frozen);
+        },
+      ),
+    );
+  });
 });

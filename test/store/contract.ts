@@ -743,6 +743,28 @@ export function runStoreContract(name: string, open: OpenStore): void {
         await store.setMarker("watch:cursor", [1, true, null], 4);
         expect(await store.getMarker("watch:cursor")).toEqual([1, true, null]);
       });
+
+      it("reads many markers in one call: the ones set, by key, whatever the order asked", async () => {
+        expect(await store.getMarkers([])).toEqual(new Map());
+        await store.setMarker("counters:t-1:1:p0", { gen: 1, visits: { s0: 1 } }, 1);
+        await store.setMarker("counters:t-1:1:p1", { gen: 2, visits: {} }, 2);
+        await store.setMarker("counters:t-1:1:p10", "text", 3);
+        const got = await store.getMarkers([
+          "counters:t-1:1:p1",
+          "missing",
+          "counters:t-1:1:p0",
+          "counters:t-1:1:p1",
+        ]);
+        expect(got).toEqual(
+          new Map<string, unknown>([
+            ["counters:t-1:1:p1", { gen: 2, visits: {} }],
+            ["counters:t-1:1:p0", { gen: 1, visits: { s0: 1 } }],
+          ]),
+        );
+        expect(await store.getMarkers(["counters:t-1:1:p10"])).toEqual(
+          new Map([["counters:t-1:1:p10", "text"]]),
+        );
+      });
     });
 
     describe("agent process groups", () => {

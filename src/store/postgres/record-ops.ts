@@ -30,6 +30,16 @@ export abstract class PgRecordOps extends PgTaskOps {
     return row === undefined ? null : parseJsonOrText(row.value);
   }
 
+  async getMarkers(keys: readonly string[]): Promise<Map<string, Json>> {
+    const out = new Map<string, Json>();
+    if (keys.length === 0) return out;
+    const p = new Params();
+    const sql = `SELECT key, value FROM markers WHERE key = ANY(${p.add([...keys])}::text[])`;
+    for (const row of await this.rows("reading markers", sql, p))
+      out.set(String(row.key), parseJsonOrText(row.value));
+    return out;
+  }
+
   async setMarkerOnce(key: string, value: Json, now: number): Promise<boolean> {
     const p = new Params();
     const sql = `INSERT INTO markers (key, value, created_at) VALUES (${p.add(key)}, ${p.json(value)}, ${p.add(now)})

@@ -335,6 +335,18 @@ class SqliteStore extends SqliteTaskOps implements Store {
     });
   }
 
+  getMarkers(keys: readonly string[]): Promise<Map<string, Json>> {
+    return this.op("reading markers", () => {
+      const out = new Map<string, Json>();
+      if (keys.length === 0) return out;
+      const sql = "SELECT key, value FROM markers WHERE key IN (SELECT value FROM json_each(@keys))";
+      for (const row of this.sql.all(sql, { keys: JSON.stringify(keys) })) {
+        out.set(String(row.key), parseJsonOrText(row.value));
+      }
+      return out;
+    });
+  }
+
   setMarkerOnce(key: string, value: Json, now: number): Promise<boolean> {
     return this.write("setting a marker", () => {
       const sql =
