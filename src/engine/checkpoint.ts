@@ -205,52 +205,12 @@ export async function loadRunState(
   // The snapshot goes into one flat Map per table (the tables' `base`), the checkpoint's own
   // entries into their levels: at 3,000 stages, putting every snapshot counter into the levels
   // took most of a resumed run's first load (docs/benchmarks.md).
-  const baseVisits = new Map<string, number>();
-  const baseOutcomes = new Map<string, StageOutcome>();
-  const corrupted = (what: string) => corruptedCheckpoint(taskId, what);
-  /** Adds one counter of a snapshot to the bases (null or absent: none). */
-  const add = (id: string, v: Json | undefined, o: Json | undefined, where: string): void => {
-    if (v !== undefined && v !== null) {
-      if (typeof v !== "number") throw corrupted(`visits${where}: ${id} is not a number`);
-      baseVisits.set(id, v);
-    }
-    if (o !== undefined && o !== null) {
-      if (typeof o !== "string") throw corrupted(`outcomes${where}: ${id} is not a string`);
-      baseOutcomes.set(id, o as StageOutcome);
-    }
-  };
-  /** Adds a snapshot's counters to the bases; returns the stage ids it holds. */
-  const addSnapshot = (snap: JsonObject, where: string): string[] => {
-    const ids: string[] = [];
-    if (Array.isArray(snap.ids)) {
-      // Columns, a stage id's counters at its index: JSON.parse makes no object shape per id.
-      const pv = Array.isArray(snap.visits) ? snap.visits : [];
-      const po = Array.isArray(snap.outcomes) ? snap.outcomes : [];
-      snap.ids.forEach((id, i) => {
-        if (typeof id !== "string") throw corrupted(`ids${where}: entry ${i} is not a stage id`);
-        add(id, pv[i], po[i], where);
-        ids.push(id);
-      });
-      return ids;
-    }
-    // Pages and the single marker written before columns: objects keyed by stage id.
-    const pv = asObject(snap.visits);
-    const po = asObject(snap.outcomes);
-    for (const id in pv) {
-      add(id, pv[id], undefined, where);
-      ids.push(id);
-    }
-    for (const id in po) {
-      add(id, undefined, po[id], where);
-      if (!Object.hasOwn(pv, id)) ids.push(id);
-    }
-    return ids;
-  };
+  const bases = new SnapshotBases(taskId);
   if (counters.pages === null) {
     // The single marker of earlier versions; the next checkpoint rewrites it as pages (gen 0).
     const snap = asObject((await store.getMarker(countersKey(taskId, runId))) ?? undefined);
     if (snap.gen !== counters.gen) throw missing("");
-    addSnapshot(snap, " of the counter snapshot");
+    bases.add(snap, " of the counter snapshot");
   } else {
     log.gen = counters.gen;
     // Every page in one read: one at a time, the reads were most of a warm load.
@@ -261,12 +221,12 @@ export async function loadRunState(
       // A page is rewritten only with a checkpoint of its generation: never a newer one than ours.
       if (typeof snap.gen !== "number" || snap.gen > counters.gen) throw missing(` (page ${page})`);
       // Which page holds an id (pageOf) is worked out when a snapshot next needs it.
-      log.pages.push(addSnapshot(snap, ` of counter page ${page}`));
+      log.pages.push(bases.add(snap, ` of counter page ${page}`));
     }
     log.pageOf = null;
   }
-  const visits: BuildingCounters<number> = baseVisits.size > 0 ? { base: baseVisits } : {};
-  const outcomes: BuildingCounters<StageOutcome> = baseOutcomes.size > 0 ? { base: baseOutcomes } : {};
+  const visits: BuildingCounters<number> = bases.visits.size > 0 ? { base: bases.visits } : {};
+  const outcomes: BuildingCounters<StageOutcome> = bases.outcomes.size > 0 ? { base: bases.outcomes } : {};
   const { counters: _ref, ...delta } = raw as JsonObject;
   // The checkpoint's own fields, its counter entries included, pass the state's schema.
   const own = parseRunState(delta, taskId);
@@ -279,6 +239,57 @@ export async function loadRunState(
     for (const id of [...Object.keys(ownVisits), ...Object.keys(ownOutcomes)]) log.changed.add(id);
   }
   return { state, log };
+}
+
+/** The counters of a run's snapshot pages, read into one flat Map per counter. */
+class SnapshotBases {
+  readonly visits = new Map<string, number>();
+  readonly outcomes = new Map<string, StageOutcome>();
+
+  constructor(private readonly taskId: string) {}
+
+  /** Adds a snapshot page's counters; returns the stage ids it holds. */
+  add(snap: JsonObject, where: string): string[] {
+    const ids: string[] = [];
+    if (Array.isArray(snap.ids)) {
+      // Columns, a stage id's counters at its index: JSON.parse makes no object shape per id.
+      const pv = Array.isArray(snap.visits) ? snap.visits : [];
+      const po = Array.isArray(snap.outcomes) ? snap.outcomes : [];
+      snap.ids.forEach((id, i) => {
+        if (typeof id !== "string")
+          throw corruptedCheckpoint(this.taskId, `ids${where}: entry ${i} is not a stage id`);
+        this.one(id, pv[i], po[i], where);
+        ids.push(id);
+      });
+      return ids;
+    }
+    // Pages and the single marker written before columns: objects keyed by stage id.
+    const pv = asObject(snap.visits);
+    const po = asObject(snap.outcomes);
+    for (const id in pv) {
+      this.one(id, pv[id], undefined, where);
+      ids.push(id);
+    }
+    for (const id in po) {
+      this.one(id, undefined, po[id], where);
+      if (!Object.hasOwn(pv, id)) ids.push(id);
+    }
+    return ids;
+  }
+
+  /** One stage's counters (null or absent: none). */
+  private one(id: string, v: Json | undefined, o: Json | undefined, where: string): void {
+    if (v !== undefined && v !== null) {
+      if (typeof v !== "number")
+        throw corruptedCheckpoint(this.taskId, `visits${where}: ${id} is not a number`);
+      this.visits.set(id, v);
+    }
+    if (o !== undefined && o !== null) {
+      if (typeof o !== "string")
+        throw corruptedCheckpoint(this.taskId, `outcomes${where}: ${id} is not a string`);
+      this.outcomes.set(id, o as StageOutcome);
+    }
+  }
 }
 
 /** A checkpoint's reference to its snapshot: its generation and page count (null: one marker). */
