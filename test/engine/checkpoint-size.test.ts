@@ -113,49 +113,48 @@ describe("checkpoints", () => {
     });
   });
 
-  it("refuse, naming the task, the page and the stage, a snapshot page holding a count that is not a number", async () => {
-    h = await harnessWith(10);
-    const t = await h.addTask({ workflow: "chain10" });
-    const run = await h.store.createRun(t.id, "start", {}, 1);
-    await h.store.setMarker(counterPageKey(t.id, run.id, 0), { gen: 2, visits: { s1: 1 }, outcomes: {} }, 1);
-    const bad = { gen: 2, visits: { s2: "twice" }, outcomes: {} };
-    await h.store.setMarker(counterPageKey(t.id, run.id, 1), bad, 1);
-    const state = { ...initialRunState("s3"), counters: { gen: 2, pages: 2 } } as unknown as JsonObject;
-    await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, state);
-    await expect(loadRunState(h.store, t.id, run.id)).rejects.toMatchObject({
-      code: "checkpoint",
-      message: expect.stringMatching(
-        new RegExp(
-          `task ${t.id}: its checkpoint is corrupted \\(visits of counter page 1: s2 is not a number\\).*fixpoint retry ${t.id}`,
+  it.each([
+    {
+      form: "objects keyed by stage id (pages written before columns)",
+      good: { gen: 2, visits: { s1: 1 }, outcomes: {} },
+      bad: { gen: 2, visits: { s2: "twice" }, outcomes: {} },
+      stage: "s2",
+      fixed: { gen: 2, visits: { s2: 1 }, outcomes: {} },
+      outcomes: {},
+    },
+    {
+      form: "columns (the counters of ids[i] at index i, null for none)",
+      good: { gen: 2, ids: ["s1"], visits: [1], outcomes: ["success"] },
+      bad: { gen: 2, ids: ["s2", "s3"], visits: [1, "twice"], outcomes: [null, null] },
+      stage: "s3",
+      fixed: { gen: 2, ids: ["s2", "s3"], visits: [1, null], outcomes: [null, null] },
+      outcomes: { s1: "success" },
+    },
+  ])(
+    "refuse, naming the task, the page and the stage, a snapshot page of $form holding a count that is not a number",
+    async (c) => {
+      h = await harnessWith(10);
+      const t = await h.addTask({ workflow: "chain10" });
+      const run = await h.store.createRun(t.id, "start", {}, 1);
+      await h.store.setMarker(counterPageKey(t.id, run.id, 0), c.good, 1);
+      await h.store.setMarker(counterPageKey(t.id, run.id, 1), c.bad, 1);
+      const state = { ...initialRunState("s3"), counters: { gen: 2, pages: 2 } } as unknown as JsonObject;
+      await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, state);
+      await expect(loadRunState(h.store, t.id, run.id)).rejects.toMatchObject({
+        code: "checkpoint",
+        message: expect.stringMatching(
+          new RegExp(
+            `task ${t.id}: its checkpoint is corrupted \\(visits of counter page 1: ${c.stage} is not a number\\).*fixpoint retry ${t.id}`,
+          ),
         ),
-      ),
-    });
-  });
-
-  it("refuse, naming the task, the page and the stage, a page of columns holding a count that is not a number", async () => {
-    h = await harnessWith(10);
-    const t = await h.addTask({ workflow: "chain10" });
-    const run = await h.store.createRun(t.id, "start", {}, 1);
-    const good = { gen: 2, ids: ["s1"], visits: [1], outcomes: ["success"] };
-    await h.store.setMarker(counterPageKey(t.id, run.id, 0), good, 1);
-    const bad = { gen: 2, ids: ["s2", "s3"], visits: [1, "twice"], outcomes: [null, null] };
-    await h.store.setMarker(counterPageKey(t.id, run.id, 1), bad, 1);
-    const state = { ...initialRunState("s3"), counters: { gen: 2, pages: 2 } } as unknown as JsonObject;
-    await putCheckpoint(h.store, { taskId: t.id, runId: run.id }, state);
-    await expect(loadRunState(h.store, t.id, run.id)).rejects.toMatchObject({
-      code: "checkpoint",
-      message: expect.stringMatching(
-        new RegExp(
-          `task ${t.id}: its checkpoint is corrupted \\(visits of counter page 1: s3 is not a number\\)`,
-        ),
-      ),
-    });
-    // Fixed, the same pages load: the columns' nulls are counters the stage does not have.
-    await h.store.setMarker(counterPageKey(t.id, run.id, 1), { ...bad, visits: [1, null] }, 2);
-    const loaded = await loadRunState(h.store, t.id, run.id);
-    expect(toRecord(loaded?.state.visits ?? {})).toEqual({ s1: 1, s2: 1 });
-    expect(toRecord(loaded?.state.outcomes ?? {})).toEqual({ s1: "success" });
-  });
+      });
+      // Mended, the same pages load.
+      await h.store.setMarker(counterPageKey(t.id, run.id, 1), c.fixed, 2);
+      const loaded = await loadRunState(h.store, t.id, run.id);
+      expect(toRecord(loaded?.state.visits ?? {})).toEqual({ s1: 1, s2: 1 });
+      expect(toRecord(loaded?.state.outcomes ?? {})).toEqual(c.outcomes);
+    },
+  );
 
   it("loaded from pages, keep the checkpoint's own counts over the snapshot's", async () => {
     h = await harnessWith(10);
