@@ -113,7 +113,14 @@ describe("checkpoints", () => {
     });
   });
 
-  it.each([
+  it.each<{
+    form: string;
+    good: JsonObject;
+    bad: JsonObject;
+    stage: string;
+    fixed: JsonObject;
+    outcomes: Record<string, string>;
+  }>([
     {
       form: "objects keyed by stage id (pages written before columns)",
       good: { gen: 2, visits: { s1: 1 }, outcomes: {} },
