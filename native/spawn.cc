@@ -301,7 +301,7 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
   // our ends of its stdio are closed.
   auto abandon = [&]() {
     kill(pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
+    Reap(pid);
     if (stdinFd >= 0) close(stdinFd);
     close(out[1]);
     close(errp[1]);

@@ -12,13 +12,15 @@ import { corruptedCheckpoint, parseRunState, type RunState, stateToJson } from "
  * in pages: markers `counters:<task>:<run>:p<k>`, each holding the counters of PAGE_SIZE stage
  * ids in the order the run first counted them. Once the changes since the last snapshot exceed
  * SNAPSHOT_AFTER entries, the pages holding them are rewritten, in the same transaction as the
- * checkpoint. A page is columns: `{ gen, ids, visits, outcomes }`, the counters of `ids[i]` at
- * index i (null: none); pages written before hold `visits` and `outcomes` as objects keyed by
- * stage id, and still load. Columns because JSON.parse gives an object a hidden class per new
- * key: the first load of 3,000 stage ids as keys took 8-11 ms, as columns 2-3 ms. A pipeline's changes sit in one or two pages and a loop's in a few, so a stage
+ * checkpoint. A pipeline's changes sit in one or two pages and a loop's in a few, so a stage
  * costs O(SNAPSHOT_AFTER + PAGE_SIZE) amortised at any length (one snapshot of the whole map,
  * as before, cost O(stages) every 64 stages: at 10,000 stages, 12 ms). Loading reads one
  * checkpoint row and every page, in one read, into one flat Map per counter (the tables' base).
+ *
+ * A page is columns, `{ gen, ids, visits, outcomes }`: the counters of `ids[i]` at index i (null:
+ * none). Columns because JSON.parse gives an object a hidden class per new key: the first load
+ * of 3,000 stage ids as keys took 8-11 ms, as columns 2-3 ms. Pages written before hold `visits`
+ * and `outcomes` as objects keyed by stage id, and still load.
  *
  * A checkpoint without `counters` holds both maps whole (version 1 rows, `resume`'s rewrites,
  * a run's first checkpoint) and loads on its own; one whose `counters` has no `pages` refers to
