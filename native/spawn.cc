@@ -338,10 +338,32 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
   return result;
 }
 
+// probeGroup(pgid): kill(-pgid, 0)'s answer as a number, 0 when the group has a member and the
+// errno otherwise (ESRCH: none; EPERM: one this process may not signal). The usual answer after a
+// child ended is ESRCH, which Node's process.kill reports by building and throwing an error: 30 µs
+// of every agent's and git command's end on the JS thread, against 3 µs for this.
+napi_value ProbeGroup(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value args[1];
+  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
+  int32_t pgid = 0;
+  // kill(-1, …) means every process this one may signal: no group has id 1 or less to ask about.
+  if (argc < 1 || napi_get_value_int32(env, args[0], &pgid) != napi_ok || pgid <= 1) {
+    napi_throw_type_error(env, nullptr, "probeGroup(pgid): a process group id above 1");
+    return nullptr;
+  }
+  int answer = kill(-pgid, 0) == 0 ? 0 : errno;
+  napi_value out;
+  napi_create_int32(env, answer, &out);
+  return out;
+}
+
 napi_value Init(napi_env env, napi_value exports) {
   napi_value fn;
   napi_create_function(env, "spawn", NAPI_AUTO_LENGTH, Spawn, nullptr, &fn);
   napi_set_named_property(env, exports, "spawn", fn);
+  napi_create_function(env, "probeGroup", NAPI_AUTO_LENGTH, ProbeGroup, nullptr, &fn);
+  napi_set_named_property(env, exports, "probeGroup", fn);
   return exports;
 }
 

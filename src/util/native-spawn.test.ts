@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { expectFaithfulRelay, runChild } from "../../test/helpers/child-run.js";
@@ -146,6 +146,20 @@ describe("the native starter (posix_spawn)", () => {
     expect(Number(detached.stdout.trim())).toBe(detached.pid);
     const attached = await run({ args: ["-c", pgrp] });
     expect(Number(attached.stdout.trim())).not.toBe(attached.pid);
+  });
+
+  it("asks whether a process group has a member as kill(-pgid, 0) does, answering with the errno", async () => {
+    const probe = addon?.probeGroup;
+    if (probe === undefined) throw new Error("the starter has no probeGroup: run `npm run build:native`");
+    let pgid = 0;
+    const done = run({ args: ["-c", "sleep 0.2"], detached: true }, (pid) => {
+      pgid = pid;
+    });
+    expect(pgid).toBeGreaterThan(1);
+    expect(probe(pgid)).toBe(0);
+    await done;
+    expect(probe(pgid)).toBe(constants.errno.ESRCH);
+    for (const bad of [1, 0, -4]) expect(() => probe(bad)).toThrow(/above 1/);
   });
 
   it("is what startChild uses unless FIXPOINT_SPAWN_HELPER asks for a fork, and keeps its limits", async () => {

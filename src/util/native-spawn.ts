@@ -25,6 +25,8 @@ interface Addon {
     onExit: (code: number, signal: number) => void,
     input: Buffer,
   ): [pid: number, stdin: number, stdout: number, stderr: number, written: number];
+  /** kill(-pgid, 0)'s errno, 0 when it succeeded; absent from a starter built before it. */
+  probeGroup?(pgid: number): number;
 }
 
 const ADDON = "build/Release/fixpoint_spawn.node";
