@@ -97,8 +97,8 @@ export function filterSql(
   const where: string[] = [];
   const params: Params = {};
   if (filter.statuses?.length === 1 && !bySeq) {
-    // One status: a plain equality lets SQLite walk the (status, seq) index in order and stop at
-    // the limit, instead of sorting every task with that status.
+    // One status: a plain equality lets SQLite find its tasks through the totals index (019),
+    // whose key starts with the status, and sort those by seq (listings of many use `bySeq`).
     where.push("status = @status");
     params.status = filter.statuses[0] ?? null;
   } else if (filter.statuses !== undefined) {

@@ -16,6 +16,7 @@ import { sql as plainRowIds } from "./016_plain_row_ids.js";
 import { sql as taskJsonTokenHint } from "./017_task_json_token_hint.js";
 import { sql as taskLines } from "./018_task_lines.js";
 import { sql as taskTotals } from "./019_task_totals.js";
+import { sql as noStatusSeqIndex } from "./020_no_status_seq_index.js";
 import { LATEST_SCHEMA_VERSION } from "./latest.js";
 
 export interface Migration {
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 17, name: "task_json_token_hint", sql: taskJsonTokenHint },
   { version: 18, name: "task_lines", sql: taskLines },
   { version: 19, name: "task_totals", sql: taskTotals },
+  { version: 20, name: "no_status_seq_index", sql: noStatusSeqIndex },
 ];
 
 // The last migration's version (not the count: versions are assigned up front and may leave gaps).
