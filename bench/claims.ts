@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../src/store/open.js";
@@ -36,6 +36,7 @@ export async function benchClaimsSqlite(): Promise<BenchResult> {
   }
   const seconds = (performance.now() - start) / 1000;
   await store.close();
+  rmSync(root, { recursive: true, force: true });
   const rate = claimed / seconds;
   return {
     name: "task claims, SQLite, one process",
