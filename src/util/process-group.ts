@@ -46,7 +46,8 @@ export function groupAlive(pgid: number): boolean {
  */
 function anyMember(pgid: number): boolean {
   const probe = nativeSpawner()?.probeGroup;
-  if (probe !== undefined) {
+  // The probe refuses ids of 1 or less (`kill(-1, …)` reaches every process): asked as before.
+  if (probe !== undefined && pgid > 1) {
     const errno = probe(pgid);
     return errno === 0 || errno === constants.errno.EPERM;
   }
