@@ -98,23 +98,4 @@ describe("progress lines", () => {
     p.close();
     expect(out.join("")).toBe("  t-4 [0/3] fix ................. done (2s)\n");
   });
-
-  it("without a terminal, the lines of one turn of the event loop go out together once it ends", async () => {
-    const out: string[] = [];
-    const p = createProgressReporter({ write: (s) => out.push(s), isTTY: false }, { now: () => 0 });
-    p.onEvent(finished("t-1", "implement"));
-    p.onEvent(finished("t-1", "review"));
-    expect(out).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(out).toHaveLength(1);
-    expect(out[0]?.split("\n")).toEqual([
-      expect.stringContaining("implement"),
-      expect.stringContaining("review"),
-      "",
-    ]);
-    p.onEvent(finished("t-1", "fix"));
-    p.close();
-    expect(out).toHaveLength(2);
-    expect(out[1]).toContain("fix");
-  });
 });

@@ -18,20 +18,6 @@ export interface ProgressOptions {
   taskIds?: boolean;
 }
 
-/** Reporters' writes of waiting lines, run at the latest when the process exits. */
-const unwritten = new Set<() => void>();
-let exitHooked = false;
-
-function writeSoon(flush: () => void): void {
-  unwritten.add(flush);
-  setImmediate(flush);
-  if (exitHooked) return;
-  exitHooked = true;
-  process.on("exit", () => {
-    for (const f of unwritten) f();
-  });
-}
-
 /**
  * Turns engine events into the progress lines of SPEC §3. On a terminal the running stage shows a
  * spinner with elapsed time and the cost so far; elsewhere (CI, a pipe) only finished lines print.
@@ -75,27 +61,7 @@ export function createProgressReporter(out: ProgressSink, opts: ProgressOptions)
     }
     if (live.size === 0) clearLine();
   };
-  /**
-   * Without a terminal, lines wait for the end of the event loop's turn and go out in one write:
-   * a stage's line is told as its record commits, right before the next agent starts, and there a
-   * write to a pipe cost 30-40 µs of a 2 ms no-op stage; written once the worker waits for that
-   * agent, it costs nothing that stage (issue 10). `close`, and the process's exit, write what
-   * waits.
-   */
-  let waiting = "";
-  const flush = (): void => {
-    unwritten.delete(flush);
-    if (waiting === "") return;
-    const text = waiting;
-    waiting = "";
-    out.write(text);
-  };
   const line = (text: string) => {
-    if (!out.isTTY) {
-      if (waiting === "") writeSoon(flush);
-      waiting += `${text}\n`;
-      return;
-    }
     clearLine();
     out.write(`${text}\n`);
     draw();
@@ -156,7 +122,6 @@ export function createProgressReporter(out: ProgressSink, opts: ProgressOptions)
     close(): void {
       live.clear();
       stopTimer();
-      flush();
     },
     /** For the spinner's timer in tests: draws one frame now. */
     tick(): void {
