@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_STAGES } from "../config/defaults.js";
 import type { Config } from "../config/types.js";
+import { transitionsFrom } from "../workflow/next.js";
 import type { Workflow } from "../workflow/types.js";
 import type { RunState } from "./state.js";
 import { stageCount } from "./step.js";
@@ -23,12 +24,6 @@ export function maxStagesFor(config: Config, workflow: Workflow): { limit: numbe
  * transitions, ignoring their conditions: a lower bound on every real run, in O(V + E) buckets.
  */
 export function fewestStagesToEnd(workflow: Workflow, from: string): number | null {
-  const edges = new Map<string, string[]>();
-  for (const t of workflow.transitions) {
-    const out = edges.get(t.from);
-    if (out) out.push(t.to);
-    else edges.set(t.from, [t.to]);
-  }
   const dist = new Map<string, number>([[from, 0]]);
   const buckets: string[][] = [[from]];
   for (let d = 0; d < buckets.length; d++) {
@@ -37,7 +32,10 @@ export function fewestStagesToEnd(workflow: Workflow, from: string): number | nu
       const stage = workflow.stages.get(id);
       if (stage === undefined) continue;
       if (stage.kind === "exit" || stage.nextCycle) return d;
-      const next = stage.kind === "decision" ? stage.routes.map((r) => r.to) : (edges.get(id) ?? []);
+      const next =
+        stage.kind === "decision"
+          ? stage.routes.map((r) => r.to)
+          : transitionsFrom(workflow, id).map((t) => t.to);
       const nd = d + stageCount(stage);
       for (const to of next) {
         const known = dist.get(to);

@@ -1,6 +1,7 @@
 import type { AgentResolver } from "../domain/agent.js";
 import type { Budget, Task } from "../domain/types.js";
-import type { StageDef, Workflow } from "../workflow/types.js";
+import { agentsOf } from "../workflow/agents-of.js";
+import type { Workflow } from "../workflow/types.js";
 
 /**
  * Known costs or a clear warning (issue 16, item 5). Before a run starts, every agent its
@@ -20,24 +21,9 @@ export interface PricingCheck {
   refuse: string | null;
 }
 
-const DEFAULT_AGENT: Partial<Record<StageDef["kind"], string>> = {
-  agent: "implementer",
-  review: "reviewer",
-  fix: "fixer",
-};
-
-function agentNames(workflow: Workflow): string[] {
-  const names: string[] = [];
-  for (const stage of workflow.stages.values()) {
-    const name = stage.agent ?? DEFAULT_AGENT[stage.kind];
-    if (name !== undefined && !names.includes(name)) names.push(name);
-  }
-  return names;
-}
-
 export function checkPricing(workflow: Workflow, task: Task, agents: AgentResolver): PricingCheck {
   const unpriced: PricingCheck["unpriced"] = [];
-  for (const name of agentNames(workflow)) {
+  for (const name of agentsOf(workflow)) {
     let model: string | undefined;
     try {
       model = agents.resolve(task.agents[name] ?? name).unpricedModel;

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeTempDir } from "../../test/helpers/temp.js";
 import { DiagnosticsError } from "../errors.js";
+import { agentsOf } from "./agents-of.js";
 import { checkWorkflowCached, workflowCacheDir } from "./checked-cache.js";
 import { loadWorkflow, projectWorkflowsDir } from "./loader.js";
 import type { Workflow } from "./types.js";
@@ -128,6 +129,8 @@ describe("checked workflows remembered on disk", () => {
         expect(first.diagnostics).toEqual(fresh.diagnostics);
         expect(second.diagnostics).toEqual(fresh.diagnostics);
         expect(plain(second.workflow)).toBe(plain(fresh.workflow));
+        if (fresh.workflow && second.workflow)
+          expect(agentsOf(second.workflow)).toEqual(agentsOf(fresh.workflow));
         expect(entries(dir).filter((n) => n.endsWith(".json"))).toHaveLength(
           fresh.workflow === undefined ? 0 : 1,
         );
@@ -138,6 +141,57 @@ describe("checked workflows remembered on disk", () => {
     // The generator makes both kinds, so both halves of the property were tried.
     expect(valid).toBeGreaterThan(60);
     expect(broken).toBeGreaterThan(10);
+  });
+
+  it("builds a stage from the entry when it is asked for, the same stage the text gives", () => {
+    const dir = tempDir();
+    const file = join(dir, "w.kdl");
+    const text = [
+      'workflow "w" {',
+      '    start "work"',
+      '    stage "work" kind="agent" agent="builder"',
+      '    parallel "reviews" {',
+      '        stage "r1" kind="review"',
+      '        stage "r2" kind="review" agent="auditor"',
+      "    }",
+      '    stage "route" kind="decision" {',
+      '        route to="work" when="blocking_open() > 0"',
+      '        route to="done"',
+      "    }",
+      '    stage "done" kind="exit"',
+      '    transition from="work" to="reviews"',
+      '    transition from="reviews" to="route"',
+      "}",
+      "",
+    ].join("\n");
+    const fresh = checkWorkflowText(text, file).workflow as Workflow;
+    checkWorkflowCached(text, file, dir);
+    const cached = checkWorkflowCached(text, file, dir).workflow as Workflow;
+    expect(agentsOf(cached)).toEqual(["builder", "reviewer", "auditor"]);
+    // One stage asked for: built alone, equal to the text's, with its location.
+    expect(JSON.stringify(cached.stages.get("route"))).toBe(JSON.stringify(fresh.stages.get("route")));
+    expect(cached.stages.get("route")?.loc).toEqual({ file, line: 8, column: 5 });
+    expect(cached.stages.get("nowhere")).toBeUndefined();
+    expect(cached.stages.has("r2")).toBe(true);
+    expect(cached.stages.size).toBe(fresh.stages.size);
+    // A parallel's children are the map's own stages, whichever is asked for first.
+    const reviews = cached.stages.get("reviews");
+    expect(reviews?.children.map((c) => c.id)).toEqual(["r1", "r2"]);
+    expect(reviews?.children[1]).toBe(cached.stages.get("r2"));
+    expect(cached.stages.get("r1")?.parentId).toBe("reviews");
+    // Iterated in declaration order, as the text's map is.
+    expect([...cached.stages.keys()]).toEqual([...fresh.stages.keys()]);
+    expect([...cached.stages.values()].map((s) => s.id)).toEqual([...fresh.stages.keys()]);
+    const seen: string[] = [];
+    cached.stages.forEach((s, id) => {
+      seen.push(`${id}:${s.kind}`);
+    });
+    expect(seen).toEqual([...fresh.stages.values()].map((s) => `${s.id}:${s.kind}`));
+    // Read-only, like the type says.
+    const asMap = cached.stages as Map<string, unknown>;
+    expect(() => asMap.set("x", {})).toThrow(/cannot be changed/);
+    expect(() => asMap.delete("work")).toThrow(/cannot be changed/);
+    expect(cached.stages.size).toBe(fresh.stages.size);
   });
 
   it("answers from the entry while the text and the code are those it was made from", () => {

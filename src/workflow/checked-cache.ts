@@ -3,7 +3,9 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SourceLocation } from "../errors.js";
-import type { StageDef, Workflow } from "./types.js";
+import { agentsOf, knowAgents } from "./agents-of.js";
+import { type At, type StoredStage, StoredStages } from "./stored-stages.js";
+import type { Workflow } from "./types.js";
 import { checkWorkflowText } from "./validate.js";
 
 /**
@@ -21,15 +23,13 @@ import { checkWorkflowText } from "./validate.js";
  * reports every problem with its location. An entry that cannot be read or written is no error:
  * the text is read as if there were no cache.
  *
- * An entry holds the locations too (found once, when it is written), so a workflow read from it
- * is plain data, as fast to use as to read.
+ * An entry holds the locations too (found once, when it is written), and each stage as its own
+ * JSON text, built into its object the first time it is asked for: resuming a run of a
+ * 7,000-stage workflow builds the few stages it visits, not 7,000 (stored-stages.ts).
  */
 
-/** Bumped whenever what an entry holds changes shape. */
-const FORMAT = 1;
-
-/** Where each `loc` was: line and column (the file is the entry's). */
-type At = [line: number, column: number];
+/** Bumped whenever what an entry holds changes shape (2: each stage its own JSON text). */
+const FORMAT = 2;
 
 type Checked = ReturnType<typeof checkWorkflowText>;
 
@@ -60,15 +60,16 @@ interface Entry {
   workflow: StoredWorkflow;
 }
 
-/** A workflow with each `loc` as line and column, and each parallel's `children` as their ids. */
-type StoredStage = Omit<StageDef, "loc" | "children" | "routes"> & {
-  loc: At;
-  children: string[];
-  routes: (Omit<StageDef["routes"][number], "loc"> & { loc: At })[];
-};
+/**
+ * A workflow as an entry holds it: each stage as its own JSON text (a StoredStage), read when the
+ * stage is first asked for (stored-stages.ts); the transitions with `loc` as line and column; and
+ * the agents its stages name, which every run asks for (pricing-check.ts) without reading stages.
+ */
 type StoredWorkflow = Omit<Workflow, "stages" | "transitions"> & {
-  stages: StoredStage[];
+  stageIds: string[];
+  stages: string[];
   transitions: (Omit<Workflow["transitions"][number], "loc"> & { loc: At })[];
+  agents: string[];
 };
 
 let codeIdentity: string | null | undefined;
@@ -157,18 +158,22 @@ function finiteOnly(_key: string, value: unknown): unknown {
 
 /** The workflow as an entry holds it (reading a lazy `loc` reads the text with locations, once). */
 function stored(workflow: Workflow): StoredWorkflow {
-  const stages: StoredStage[] = [];
+  const stageIds: string[] = [];
+  const stages: string[] = [];
   for (const stage of workflow.stages.values()) {
     const copy = withAt(stage) as unknown as StoredStage;
     copy.children = stage.children.map((c) => c.id);
     copy.routes = stage.routes.map((r) => withAt(r) as unknown as StoredStage["routes"][number]);
-    stages.push(copy);
+    stageIds.push(stage.id);
+    stages.push(JSON.stringify(copy, finiteOnly));
   }
   const out = { ...workflow } as unknown as StoredWorkflow;
+  out.stageIds = stageIds;
   out.stages = stages;
   out.transitions = workflow.transitions.map(
     (t) => withAt(t) as unknown as StoredWorkflow["transitions"][number],
   );
+  out.agents = agentsOf(workflow);
   return out;
 }
 
@@ -184,24 +189,23 @@ function withAt(o: { loc: SourceLocation }): Record<string, unknown> {
   return out;
 }
 
-/** The workflow as checkWorkflowText returns it, `loc`s included. */
+/** The workflow as checkWorkflowText returns it, `loc`s included; its stages are built when asked for. */
 function restore(s: StoredWorkflow, file: string): Workflow {
-  const loc = (at: At): SourceLocation => ({ file, line: at[0], column: at[1] });
-  const stages = new Map<string, StageDef>();
-  for (const stage of s.stages) {
-    (stage as unknown as { loc: SourceLocation }).loc = loc(stage.loc);
-    for (const route of stage.routes) (route as unknown as { loc: SourceLocation }).loc = loc(route.loc);
-    stages.set(stage.id, stage as unknown as StageDef);
+  const { stageIds, stages, agents } = s;
+  if (!Array.isArray(stageIds) || !Array.isArray(stages) || !Array.isArray(agents)) {
+    throw new Error("cached workflow: malformed");
   }
-  for (const stage of s.stages) {
-    (stages.get(stage.id) as { children: readonly StageDef[] }).children = stage.children.map((id) => {
-      const child = stages.get(id);
-      if (child === undefined) throw new Error(`cached workflow: no stage ${id}`);
-      return child;
-    });
+  // The workflow's own properties in the order they were written, `stages` where it was.
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(s)) {
+    if (key === "stageIds" || key === "agents") continue;
+    out[key] = key === "stages" ? new StoredStages(stageIds, stages, file) : value;
   }
-  for (const t of s.transitions) (t as unknown as { loc: SourceLocation }).loc = loc(t.loc);
-  const workflow = s as unknown as { stages: ReadonlyMap<string, StageDef> };
-  workflow.stages = stages;
-  return workflow as unknown as Workflow;
+  for (const t of s.transitions) {
+    const at = t.loc;
+    (t as unknown as { loc: SourceLocation }).loc = { file, line: at[0], column: at[1] };
+  }
+  const workflow = out as unknown as Workflow;
+  knowAgents(workflow, agents);
+  return workflow;
 }

@@ -16,7 +16,8 @@ import { type Route, STAGE_KINDS, type StageDef, type StageKind } from "./types.
 
 /** Defaults (docs/workflows.md): every visit of a stage is bounded even when nobody says so. */
 export const DEFAULT_MAX_VISITS = 20;
-const DEFAULT_AGENT: Partial<Record<StageKind, string>> = {
+/** The agent a stage of each kind runs when it names none. */
+export const DEFAULT_AGENT: Partial<Record<StageKind, string>> = {
   agent: "implementer",
   review: "reviewer",
   fix: "fixer",
