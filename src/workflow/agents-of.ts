@@ -16,8 +16,7 @@ export function agentsOf(workflow: Workflow): string[] {
     const name = stage.agent ?? DEFAULT_AGENT[stage.kind];
     if (name !== undefined && !names.includes(name)) names.push(name);
   }
-  known.set(workflow, names);
-  return [...names];
+  return names;
 }
 
 /** Tells `agentsOf` what a workflow's stages name, as found when it was checked. */
