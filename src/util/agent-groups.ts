@@ -42,13 +42,16 @@ export function processStartTicks(pid: number): number | null {
   }
 }
 
-/** Called by the process runner right after it spawned a group leader. */
-export function groupStarted(pgid: number, scope?: GroupScope): void {
+/**
+ * Called by the process runner right after it spawned a group leader; `startTicks` when the
+ * starter knew the leader's start time (else it is read from /proc).
+ */
+export function groupStarted(pgid: number, scope?: GroupScope, startTicks?: number): void {
   live.add(pgid);
   installExitHook();
   if (!scope) return;
   try {
-    scope.started(pgid, processStartTicks(pgid));
+    scope.started(pgid, startTicks ?? processStartTicks(pgid));
   } catch (e) {
     process.emitWarning(`recording process group ${pgid} failed: ${errorMessage(e)}`);
   }

@@ -18,8 +18,11 @@ export interface ChildSpec {
 }
 
 export interface ChildEvents {
-  /** The child runs, with this pid. */
-  spawned(pid: number): void;
+  /**
+   * The child runs, with this pid. `startTicks`: when it started, in clock ticks since boot (as
+   * field 22 of /proc/<pid>/stat), when the starter knows it exactly; else undefined.
+   */
+  spawned(pid: number, startTicks?: number): void;
   /** The child could not be started (ENOENT, EACCES, a missing cwd); nothing else follows. */
   failed(err: NodeJS.ErrnoException): void;
   stdout(chunk: Buffer): void;

@@ -120,9 +120,41 @@ describe("the native starter (posix_spawn)", () => {
     ).toBe(true);
   });
 
+  it("tells when the child started, in /proc/<pid>/stat's clock ticks, whenever it knows it exactly", async () => {
+    // The worker records each agent's process group with its leader's start time; the starter
+    // reads the boot clock around posix_spawn, and says nothing when the two reads fall in
+    // different ticks (the child's tick is then one of two).
+    let known = 0;
+    for (let i = 0; i < 60; i++) {
+      const told = await new Promise<{ ticks: number | undefined; read: number | null }>(
+        (resolve, reject) => {
+          let seen: { ticks: number | undefined; read: number | null } | undefined;
+          start(
+            { command: "sh", args: ["-c", "exit 0"], cwd: process.cwd(), env: process.env, detached: true },
+            {
+              // The child stays in /proc, unreaped, until this returns (the next test).
+              spawned: (pid, ticks) => {
+                seen = { ticks, read: processStartTicks(pid) };
+              },
+              failed: reject,
+              stdout: () => {},
+              stderr: () => {},
+              closed: () => (seen === undefined ? reject(new Error("closed before spawned")) : resolve(seen)),
+            },
+          );
+        },
+      );
+      expect(told.read).not.toBeNull();
+      if (told.ticks === undefined) continue;
+      known++;
+      expect(told.ticks).toBe(told.read);
+    }
+    expect(known).toBeGreaterThan(0);
+  });
+
   it("leaves a child that exits at once in /proc until the start has been handled, and reaps it after", async () => {
-    // The worker reads the leader's start time from /proc/<pid>/stat when a child starts, to record
-    // its process group; a child reaped by then (the watcher thread did) went unrecorded.
+    // The worker reads the leader's start time from /proc/<pid>/stat when the starter could not
+    // tell it, to record its process group; a child reaped by then went unrecorded.
     let ticks: number | null = null;
     let pid = 0;
     const ended = await run({ args: ["-c", "exit 4"] }, (p) => {

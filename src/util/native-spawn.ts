@@ -24,7 +24,7 @@ interface Addon {
     newGroup: boolean,
     onExit: (code: number, signal: number) => void,
     input: Buffer,
-  ): [pid: number, stdin: number, stdout: number, stderr: number, written: number];
+  ): [pid: number, stdin: number, stdout: number, stderr: number, written: number, startTicks?: number];
   /** kill(-pgid, 0)'s errno, 0 when it succeeded; absent from a starter built before it. */
   probeGroup?(pgid: number): number;
 }
@@ -96,7 +96,7 @@ export function startNative(addon: Addon, spec: ChildSpec, events: ChildEvents):
     process.nextTick(() => events.failed(err));
     return;
   }
-  const [pid, stdinFd, stdoutFd, stderrFd, written] = started;
+  const [pid, stdinFd, stdoutFd, stderrFd, written, startTicks] = started;
   let open = 3;
   let code: number | null = null;
   let signal: NodeJS.Signals | null = null;
@@ -108,7 +108,8 @@ export function startNative(addon: Addon, spec: ChildSpec, events: ChildEvents):
     signal = sig === 0 ? null : (signalNames.get(sig) ?? "SIGKILL");
     closeOne();
   }
-  events.spawned(pid);
+  // A starter built before it knew the start time says nothing (undefined); -1: not known exactly.
+  events.spawned(pid, startTicks === undefined || startTicks < 0 ? undefined : startTicks);
   // The starter wrote what the socket took at once, and closed stdin when that was all of it or
   // the child had closed its end.
   if (stdinFd >= 0) {

@@ -140,11 +140,11 @@ function watch(spec: ProcessSpec, started: number, resolve: (r: ProcessResult) =
       input: spec.input,
     },
     {
-      spawned: (p) => {
+      spawned: (p, startTicks) => {
         // The child leads its own process group, so the whole tree can be killed.
         pid = p;
         killer = new GroupKiller(p, graceMs);
-        groupStarted(p, spec.groups);
+        groupStarted(p, spec.groups, startTicks);
         if (killWanted) killer.kill();
       },
       failed: (err) => finish({ ...NOT_STARTED, spawnError: describeSpawnError(err, spec) }),

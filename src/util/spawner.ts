@@ -110,9 +110,9 @@ function withLimits(spec: ChildSpec, events: ChildEvents): ChildEvents {
     spec.signal?.removeEventListener("abort", kill);
   };
   return {
-    spawned: (p) => {
+    spawned: (p, startTicks) => {
       pid = p;
-      events.spawned(p);
+      events.spawned(p, startTicks);
       if (stop !== null || spec.signal?.aborted) kill();
     },
     failed: (e) => {
