@@ -21,8 +21,10 @@
 //   startTicks: when the child started, in clock ticks since boot, as field 22 of
 //     /proc/<pid>/stat reads (the kernel stamps a new process with CLOCK_BOOTTIME; this reads that
 //     clock right before and right after posix_spawn, and when both fall in the same tick, that
-//     tick is the child's); -1 when they do not (a few starts in a hundred), or without the clock.
-//     Reading the child's /proc/<pid>/stat instead cost 0.1-0.2 ms of every agent's start.
+//     tick is the child's); -1 when they do not (1 to 12 starts in 100 here: the more
+//     the longer the program takes to exec), or without the clock.
+//     Reading the child's /proc/<pid>/stat instead cost 60-140 µs (median 83) of every agent's
+//     start on the benchmark machine.
 // Throws an Error with `code` (ENOENT, EACCES, ...) and `errno` when the child cannot start.
 // The returned descriptors are this process's ends of the child's stdio sockets, close-on-exec.
 

@@ -22,8 +22,8 @@ let statBuffer: Buffer | null = null;
 /**
  * The leader's start time (field 22 of /proc/<pid>/stat, clock ticks since boot); null without
  * /proc. Read with one read into a buffer kept for it: `readFileSync` reads a /proc file, whose
- * size reads as 0, in growing chunks, which cost 50 µs instead of 10 on the benchmark machine,
- * once per agent.
+ * size reads as 0, in growing chunks, which cost 50 µs instead of 10 on the benchmark machine.
+ * Asked at a takeover, and when an agent starts if its starter could not tell its start time.
  */
 export function processStartTicks(pid: number): number | null {
   let fd: number | undefined;
