@@ -244,3 +244,59 @@ describe("a killed worker's `git worktree add` still running when the task is ta
     expect(await git.listWorktrees(t.repo)).toContainEqual({ path, branch: "fixpoint/t-1" });
   });
 });
+
+describe("another worker's `git worktree prune` while this worker's `worktree add` runs", () => {
+  // What git says when the prune removed `.git/worktrees/wt` between its making the folder and
+  // writing `locked` into it, or removed an empty `.git/worktrees` right before its making one.
+  it.each([
+    "could not open '.git/worktrees/wt/locked' for writing: No such file or directory",
+    "could not create directory of '.git/worktrees/wt': No such file or directory",
+    "could not create leading directories of '/repo/.git/worktrees/wt': No such file or directory",
+  ])("the add that lost its registration half-way (its branch made) is made again: %s", async (said) => {
+    const path = join(t.dir, "wt");
+    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
+    // As git leaves it: the branch of `-b` made, no worktree, no folder.
+    let failed = false;
+    const pruned: GitRunner = {
+      run: async (cwd, args, opts) => {
+        if (!failed && args[0] === "worktree" && args[1] === "add") {
+          failed = true;
+          await real.run(cwd, ["branch", "fixpoint/t-1", "main"]);
+          throw new FixpointError("git", `git worktree failed: fatal: ${said}`);
+        }
+        return real.run(cwd, args, opts);
+      },
+    };
+    const r = await ensureWorktree(pruned, { repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
+    expect(failed).toBe(true);
+    expect(r).toEqual({ path, created: true });
+    expect(await git.listWorktrees(t.repo)).toContainEqual({ path, branch: "fixpoint/t-1" });
+    expect(t.read("README.md", path)).toBe("hello\n");
+  });
+
+  it("a file under .git/worktrees that cannot be written for another reason is reported at once", async () => {
+    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
+    let adds = 0;
+    const never: GitRunner = {
+      run: async (cwd, args, opts) => {
+        if (args[0] === "worktree" && args[1] === "add") {
+          adds++;
+          throw new FixpointError(
+            "git",
+            "git worktree failed: fatal: could not open '.git/worktrees/wt/locked' for writing: Permission denied",
+          );
+        }
+        return real.run(cwd, args, opts);
+      },
+    };
+    const err = await ensureWorktree(never, {
+      repo: t.repo,
+      path: join(t.dir, "wt"),
+      branch: "fixpoint/t-1",
+      base: "main",
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FixpointError);
+    expect((err as FixpointError).message).toMatch(/Permission denied/);
+    expect(adds).toBe(1);
+  });
+});

@@ -53,7 +53,11 @@ export interface EnsureWorktreeOptions {
  * finished worktree instead of failing the task — and never reuses one still being checked out.
  * A folder that is there but is no worktree is waited on too: a `worktree add` that failed (a full
  * disk) removes its worktree's registration first and its files after, and a worker that looks in
- * between would otherwise fail the task over a folder about to vanish.
+ * between would otherwise fail the task over a folder about to vanish. And another worker's
+ * `worktree prune` can remove this add's registration while git is still writing it (git makes
+ * the folder under `.git/worktrees/` first and writes its `locked` file into it after): the add then
+ * fails on a file it cannot open, having made the branch, and is made again. (The prune also
+ * removes `.git/worktrees` itself when it is empty, which another add may be about to fill.)
  */
 export async function ensureWorktree(
   git: GitRunner,
@@ -75,7 +79,7 @@ export async function ensureWorktree(
  * `worktree add` say, or leaves for us to find.
  */
 const COLLISION =
-  /already exists|already registered|already checked out|already used by worktree|being created by another git|exists but is not a worktree/;
+  /already exists|already registered|already checked out|already used by worktree|being created by another git|exists but is not a worktree|could not (?:open|create)[^'\n]*'[^'\n]*[/\\]worktrees[/\\][^\n]*No such file or directory/;
 /** 50 ms, 100 ms, …: about 5 s in all. */
 const COLLISION_RETRIES = 15;
 
