@@ -17,6 +17,20 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
+/**
+ * A git runner that runs `before` ahead of each `worktree add` (another process's race, or git's
+ * failure when it throws), then the add itself unless `before` threw.
+ */
+function beforeEachAdd(before: (cwd: string, real: GitRunner) => Promise<void>): GitRunner {
+  const real = createGitRunner({ env: ISOLATED_GIT_ENV });
+  return {
+    run: async (cwd, args, opts) => {
+      if (args[0] === "worktree" && args[1] === "add") await before(cwd, real);
+      return real.run(cwd, args, opts);
+    },
+  };
+}
+
 describe("ensureWorktree", () => {
   it("creates a new branch from the base in a new folder, creating parent folders", async () => {
     const path = join(t.dir, "worktrees", "repo-x", "t-1");
@@ -226,18 +240,13 @@ describe("a killed worker's `git worktree add` still running when the task is ta
 
   it("the branch appearing between the check and `worktree add -b`: the finished worktree is reused", async () => {
     const path = join(t.dir, "wt");
-    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
     // The orphaned git of the dead worker wins the race right before this worker's add.
     let raced = false;
-    const racing: GitRunner = {
-      run: async (cwd, args, opts) => {
-        if (!raced && args[0] === "worktree" && args[1] === "add") {
-          raced = true;
-          await real.run(cwd, ["worktree", "add", "-b", "fixpoint/t-1", path, "main"]);
-        }
-        return real.run(cwd, args, opts);
-      },
-    };
+    const racing = beforeEachAdd(async (cwd, real) => {
+      if (raced) return;
+      raced = true;
+      await real.run(cwd, ["worktree", "add", "-b", "fixpoint/t-1", path, "main"]);
+    });
     const r = await ensureWorktree(racing, { repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
     expect(raced).toBe(true);
     expect(r).toEqual({ path, created: false });
@@ -254,19 +263,14 @@ describe("another worker's `git worktree prune` while this worker's `worktree ad
     "could not create leading directories of '/repo/.git/worktrees/wt': No such file or directory",
   ])("the add that lost its registration half-way (its branch made) is made again: %s", async (said) => {
     const path = join(t.dir, "wt");
-    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
     // As git leaves it: the branch of `-b` made, no worktree, no folder.
     let failed = false;
-    const pruned: GitRunner = {
-      run: async (cwd, args, opts) => {
-        if (!failed && args[0] === "worktree" && args[1] === "add") {
-          failed = true;
-          await real.run(cwd, ["branch", "fixpoint/t-1", "main"]);
-          throw new FixpointError("git", `git worktree failed: fatal: ${said}`);
-        }
-        return real.run(cwd, args, opts);
-      },
-    };
+    const pruned = beforeEachAdd(async (cwd, real) => {
+      if (failed) return;
+      failed = true;
+      await real.run(cwd, ["branch", "fixpoint/t-1", "main"]);
+      throw new FixpointError("git", `git worktree failed: fatal: ${said}`);
+    });
     const r = await ensureWorktree(pruned, { repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
     expect(failed).toBe(true);
     expect(r).toEqual({ path, created: true });
@@ -275,20 +279,14 @@ describe("another worker's `git worktree prune` while this worker's `worktree ad
   });
 
   it("a file under .git/worktrees that cannot be written for another reason is reported at once", async () => {
-    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
     let adds = 0;
-    const never: GitRunner = {
-      run: async (cwd, args, opts) => {
-        if (args[0] === "worktree" && args[1] === "add") {
-          adds++;
-          throw new FixpointError(
-            "git",
-            "git worktree failed: fatal: could not open '.git/worktrees/wt/locked' for writing: Permission denied",
-          );
-        }
-        return real.run(cwd, args, opts);
-      },
-    };
+    const never = beforeEachAdd(async () => {
+      adds++;
+      throw new FixpointError(
+        "git",
+        "git worktree failed: fatal: could not open '.git/worktrees/wt/locked' for writing: Permission denied",
+      );
+    });
     const err = await ensureWorktree(never, {
       repo: t.repo,
       path: join(t.dir, "wt"),
