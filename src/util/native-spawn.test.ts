@@ -16,8 +16,10 @@ const start = (spec: ChildSpec, events: ChildEvents) => {
     throw new Error("build/Release/fixpoint_spawn.node is missing: run `npm run build:native`");
   startNative(addon, spec, events);
 };
-const run = (spec: Partial<ChildSpec> & { args: string[] }, onSpawn?: (pid: number) => void) =>
-  runChild(start, spec, onSpawn);
+const run = (
+  spec: Partial<ChildSpec> & { args: string[] },
+  onSpawn?: (pid: number, startTicks?: number) => void,
+) => runChild(start, spec, onSpawn);
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -126,24 +128,12 @@ describe("the native starter (posix_spawn)", () => {
     // different ticks (the child's tick is then one of two).
     let known = 0;
     for (let i = 0; i < 60; i++) {
-      const told = await new Promise<{ ticks: number | undefined; read: number | null }>(
-        (resolve, reject) => {
-          let seen: { ticks: number | undefined; read: number | null } | undefined;
-          start(
-            { command: "sh", args: ["-c", "exit 0"], cwd: process.cwd(), env: process.env, detached: true },
-            {
-              // The child stays in /proc, unreaped, until this returns (the next test).
-              spawned: (pid, ticks) => {
-                seen = { ticks, read: processStartTicks(pid) };
-              },
-              failed: reject,
-              stdout: () => {},
-              stderr: () => {},
-              closed: () => (seen === undefined ? reject(new Error("closed before spawned")) : resolve(seen)),
-            },
-          );
-        },
-      );
+      let told: { ticks: number | undefined; read: number | null } | undefined;
+      // The child stays in /proc, unreaped, until this returns (the next test).
+      await run({ args: ["-c", "exit 0"], detached: true }, (pid, ticks) => {
+        told = { ticks, read: processStartTicks(pid) };
+      });
+      if (told === undefined) throw new Error("closed before spawned");
       expect(told.read).not.toBeNull();
       if (told.ticks === undefined) continue;
       known++;

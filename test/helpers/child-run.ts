@@ -18,7 +18,7 @@ export interface Ended {
 export function runChild(
   start: (spec: ChildSpec, events: ChildEvents) => void,
   spec: Partial<ChildSpec> & { args: string[] },
-  onSpawn?: (pid: number) => void,
+  onSpawn?: (pid: number, startTicks?: number) => void,
 ): Promise<Ended> {
   return new Promise((resolve) => {
     const out: Buffer[] = [];
@@ -36,9 +36,9 @@ export function runChild(
     start(
       { command: "sh", cwd: process.cwd(), env: process.env, detached: false, ...spec },
       {
-        spawned: (p) => {
+        spawned: (p, startTicks) => {
           pid = p;
-          onSpawn?.(p);
+          onSpawn?.(p, startTicks);
         },
         failed: (e) => ended(null, null, e),
         stdout: (b) => out.push(b),
