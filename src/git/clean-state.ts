@@ -33,7 +33,7 @@ export class CleanStates {
     const was = this.states.get(cwd);
     if (!was?.files || !now.files || was.head === null || now.head !== was.head) return "unknown";
     if (now.index === null || now.index !== was.index) return "unknown";
-    const d = compareFingerprints(was.files, now.files);
+    const d = compareFingerprints(was.files, now.files, cwd);
     if (!d.changed) return "unchanged";
     return d.added ? "unknown" : "only-existing-files";
   }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   type BigIntStats,
   type Dirent,
@@ -5,6 +6,7 @@ import {
   lstatSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   statSync,
 } from "node:fs";
@@ -239,13 +241,32 @@ function readHeadFiles(
 export const WALK_LIMIT = 4000;
 
 /**
- * A fingerprint of everything in the worktree except `.git`: each path with its size, mtime, ctime
- * and inode. Editing, adding, deleting or renaming any file changes it. Null when the worktree
- * holds more than WALK_LIMIT entries or cannot be read.
+ * At most this many bytes of recently changed files are read by one fingerprint (below); a walk
+ * that would read more gives up and lets git answer, as git itself would read them.
  */
-export function worktreeFingerprint(top: string, limit = WALK_LIMIT): Map<string, string> | null {
+const RACY_READ_LIMIT = 8 << 20;
+
+/** The stamp of a file that changed too recently to be told by its times starts with this. */
+const RACY = "racy:";
+
+/**
+ * A fingerprint of everything in the worktree except `.git`: each path with its size, mtime, ctime,
+ * inode and mode. Editing, adding, deleting or renaming any file changes it. Null when the worktree
+ * holds more than `limit` entries or cannot be read.
+ *
+ * A file whose mtime or ctime lies within RACY_NS of `readAt` (when the walk starts, in ns) is
+ * stamped by its content instead: on a file system whose times advance a tick at a time, an agent
+ * that rewrites it in place within that tick, keeping its size, leaves every time as it was
+ * (git's "racily clean" entries, which git compares by content too).
+ */
+export function worktreeFingerprint(
+  top: string,
+  limit = WALK_LIMIT,
+  readAt = BigInt(Date.now()) * 1_000_000n,
+): Map<string, string> | null {
   const out = new Map<string, string>();
   const pending = [""];
+  const racy = { since: readAt - RACY_NS, budget: RACY_READ_LIMIT };
   try {
     for (let rel = pending.pop(); rel !== undefined; rel = pending.pop()) {
       const entries: Dirent[] = readdirSync(join(top, rel), { withFileTypes: true });
@@ -258,9 +279,16 @@ export function worktreeFingerprint(top: string, limit = WALK_LIMIT): Map<string
           pending.push(path);
           continue;
         }
-        const s = lstatSync(join(top, path), { bigint: true, throwIfNoEntry: false });
+        const full = join(top, path);
+        const s = lstatSync(full, { bigint: true, throwIfNoEntry: false });
         if (!s) continue;
-        out.set(path, `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.mode}`);
+        if (s.mtimeNs < racy.since && s.ctimeNs < racy.since) {
+          out.set(path, `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.mode}`);
+          continue;
+        }
+        racy.budget -= Number(s.size);
+        if (racy.budget < 0) return null;
+        out.set(path, contentStamp(full, s));
       }
     }
   } catch {
@@ -269,10 +297,37 @@ export function worktreeFingerprint(top: string, limit = WALK_LIMIT): Map<string
   return out;
 }
 
-/** What changed between two fingerprints: paths that are new, and whether anything changed at all. */
+let unreadable = 0;
+
+/**
+ * A file's mode and content (a hash of its bytes, a symlink's target): what git would compare.
+ * Anything else gets a stamp equal to no other, so it always counts as changed.
+ */
+function contentStamp(full: string, s: BigIntStats): string {
+  if (s.isSymbolicLink()) return `${RACY}${s.mode}:link:${readlinkSync(full)}`;
+  if (!s.isFile()) return `${RACY}unreadable:${++unreadable}`;
+  return `${RACY}${s.mode}:${createHash("sha1").update(readFileSync(full)).digest("hex")}`;
+}
+
+/** A file's content stamp as it is now; null when it cannot be read. */
+function contentStampNow(full: string): string | null {
+  try {
+    const s = lstatSync(full, { bigint: true, throwIfNoEntry: false });
+    return s && Number(s.size) <= RACY_READ_LIMIT ? contentStamp(full, s) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What changed between two fingerprints of the worktree at `top`: paths that are new, and whether
+ * anything changed at all. A file stamped by its content before and by its times now is compared
+ * by its content.
+ */
 export function compareFingerprints(
   before: Map<string, string>,
   after: Map<string, string>,
+  top: string,
 ): { changed: boolean; added: boolean } {
   let added = false;
   let changed = before.size !== after.size;
@@ -283,7 +338,15 @@ export function compareFingerprints(
       changed = true;
       break;
     }
-    if (was !== sig) changed = true;
+    if (was === sig || changed) continue;
+    if (
+      was.startsWith(RACY) &&
+      sig !== "dir" &&
+      !sig.startsWith(RACY) &&
+      contentStampNow(join(top, path)) === was
+    )
+      continue;
+    changed = true;
   }
   return { changed, added };
 }
