@@ -18,12 +18,13 @@ interface WriteDeps {
   lease?: Lease;
 }
 
-/** A reply as the rows of a stage's commit (StageCommit.markers and .artifacts). */
-export function turnRows(write: TurnWrite): Pick<StageCommit, "markers" | "artifacts"> {
-  return {
-    markers: write.value === null ? [] : [{ key: write.key, value: write.value }],
-    artifacts: write.transcript === null ? [] : [write.transcript],
-  };
+/**
+ * A reply as rows of its stage's record: the turn's transcript. The reply itself is not written:
+ * saved replies stand in for an agent run only in a visit of the stage that is not recorded yet
+ * (turns.ts), and the record ends this visit in the same commit, so they would never be read.
+ */
+export function turnRows(write: TurnWrite): Pick<StageCommit, "artifacts"> {
+  return { artifacts: write.transcript === null ? [] : [write.transcript] };
 }
 
 /** Saves one reply durably in a commit of its own, fenced by the run's lease. */
@@ -39,10 +40,11 @@ export async function saveTurn(deps: WriteDeps, write: TurnWrite): Promise<void>
 }
 
 /**
- * The reply of a run's single stage (not a parallel block's child) that is not saved yet: it goes
- * into the stage's record, one commit for both, unless something needs it saved first. A stage
- * whose agent changed nothing thus costs one commit instead of two (issue 10), and a worker killed
- * before that commit reruns the stage as it would have rerun the agent: nothing else happened yet.
+ * The reply of a run's single stage (not a parallel block's child) that is not saved yet: the
+ * stage's record supersedes it (its transcript goes into the record's commit), unless something
+ * needs it saved first. A stage whose agent changed nothing thus costs one commit instead of two
+ * (issue 10), and a worker killed before that commit reruns the stage as it would have rerun the
+ * agent: nothing else happened yet.
  *
  * It is saved on its own, at once, before anything that would make a rerun wrong: before the
  * stage's work is committed to git (a commit the store does not know of must come with a saved

@@ -184,7 +184,7 @@ export async function recordStage(
   };
   // The remote gets the commit before the checkpoint naming it exists (branch-sync.ts).
   await env.branch?.push(built.stage.headAfter);
-  // The stage's reply, when it was held for this commit (held-reply.ts): one commit for both.
+  // The stage's reply, when it was held for this commit (held-reply.ts): its transcript goes in.
   const reply = env.reply.take();
   const withReply = reply === null ? commit : { ...commit, ...turnRows(reply) };
   if (write.snapshot === null) await deps.store.commitStage({ ...withReply, fence: deps.lease });

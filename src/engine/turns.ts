@@ -7,7 +7,7 @@ import type { TurnWrite } from "./held-reply.js";
 
 /**
  * Agent turns are saved in the store before the stage's work is committed to git and before the
- * stage is recorded (with the record itself, one commit, when the agent changed nothing: see
+ * stage is recorded (when the agent changed nothing, the record itself stands in for them: see
  * held-reply.ts). A worker killed in between (the agent's work on disk or in a commit, the stage not
  * recorded) resumes the stage with the saved reply instead of running the agent again on top of
  * its own work: no agent run paid twice, no second implementation.
