@@ -31,7 +31,9 @@ function recordWrites(h: EngineHarness): string[] {
               .map((m) => ` + reply ${turnKey(m.key)}`)
               .join("");
             const transcripts = (c.artifacts ?? []).filter((a) => a.kind === "transcript").length;
-            log.push(`${where} stage ${c.stage?.stageId ?? "-"}${replies}${" + transcript".repeat(transcripts)}`);
+            log.push(
+              `${where} stage ${c.stage?.stageId ?? "-"}${replies}${" + transcript".repeat(transcripts)}`,
+            );
             return Reflect.apply(value, o, [c]);
           };
         }
