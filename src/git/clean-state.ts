@@ -1,17 +1,22 @@
-import { compareFingerprints, indexStamp, readHead, worktreeFingerprint } from "./fs-state.js";
+import { compareFingerprints, excludeStamp, indexStamp, readHead, worktreeFingerprint } from "./fs-state.js";
 
 /** A worktree as we left it after our last commit there: HEAD, the index, every file's stat. */
 export interface WorktreeState {
   head: string | null;
   index: string | null;
+  /** The stamp of the repository's own ignore rules (`info/exclude`). */
+  rules: string | null;
   files: Map<string, string> | null;
+  /** The walk gave up at WALK_LIMIT entries (`files` is null). */
+  tooBig: boolean;
 }
 
 /**
  * - `unchanged`: same HEAD, index and files as right after our last commit: nothing to commit.
  * - `only-existing-files`: same HEAD and index, some files that were there changed or went away
  *   (so every one of them is tracked or ignored): `commit -a` takes them all.
- * - `unknown`: no earlier state, a new file, a moved HEAD or a staged change: ask git fully.
+ * - `unknown`: no earlier state, a new file, a moved HEAD, a staged change or changed ignore rules:
+ *   ask git fully.
  */
 export type Comparison = "unchanged" | "only-existing-files" | "unknown";
 
@@ -20,26 +25,106 @@ export type Comparison = "unchanged" | "only-existing-files" | "unknown";
  * small enough to fingerprint (fs-state WALK_LIMIT). Every file in such a state is tracked or
  * ignored, because the commit before it staged everything (`add -A`) or only changed files that
  * were already in an earlier such state.
+ *
+ * What git ignores and does not track (`node_modules`, build output) is left out of the walk once
+ * git has listed it (`ignored`): a project with a large ignored folder still has a stage that
+ * changed nothing cost no git process. The list is asked for again when it may be wrong (ignore
+ * rules changed, a commit or a staged change may have tracked an ignored file: before it is
+ * trusted again), when new paths turned out to be ignored (nothing to commit), and when the walk
+ * gives up after new paths came.
  */
 export class CleanStates {
   private readonly states = new Map<string, WorktreeState>();
+  /**
+   * Per worktree, what git ignores and does not track. `valid`: nothing tracked or un-ignored
+   * since it was listed (else it must be listed again before it is trusted); `complete`: no new
+   * path came since (else it may miss some, which only costs a longer walk).
+   */
+  private readonly ignored = new Map<
+    string,
+    { paths: ReadonlySet<string>; valid: boolean; complete: boolean }
+  >();
 
   /** `head`: HEAD's sha when the caller has just read it. */
   observe(cwd: string, head?: string): WorktreeState {
-    return { head: head ?? readHead(cwd), index: indexStamp(cwd), files: worktreeFingerprint(cwd) };
+    const walk = worktreeFingerprint(cwd, { skip: this.ignored.get(cwd)?.paths });
+    return {
+      head: head ?? readHead(cwd),
+      index: indexStamp(cwd),
+      rules: excludeStamp(cwd),
+      files: walk.files,
+      tooBig: walk.files === null && walk.tooBig,
+    };
   }
 
-  compare(cwd: string, now: WorktreeState): Comparison {
+  /** Whether git should be asked what it ignores here before `now` is compared (the walk gave up). */
+  wantsIgnored(cwd: string, now: WorktreeState): boolean {
+    const known = this.ignored.get(cwd);
+    return now.tooBig && !(known?.valid && known.complete);
+  }
+
+  /** What git ignores and does not track here, as `git ls-files --others --ignored --directory` lists it. */
+  setIgnored(cwd: string, paths: ReadonlySet<string>): void {
+    this.ignored.set(cwd, { paths, valid: true, complete: true });
+  }
+
+  /** Whether the ignored list must be asked for again before it is trusted (see `compare`). */
+  ignoredInvalid(cwd: string): boolean {
+    return this.ignored.get(cwd)?.valid === false;
+  }
+
+  /** New paths came: the ignored list may miss some of them. */
+  ignoredIncomplete(cwd: string): void {
+    const known = this.ignored.get(cwd);
+    if (known) this.ignored.set(cwd, { ...known, complete: false });
+  }
+
+  private invalidateIgnored(cwd: string): void {
+    const known = this.ignored.get(cwd);
+    if (known) this.ignored.set(cwd, { ...known, valid: false });
+  }
+
+  compare(cwd: string, now: WorktreeState): { kind: Comparison; added: boolean } {
     const was = this.states.get(cwd);
-    if (!was?.files || !now.files || was.head === null || now.head !== was.head) return "unknown";
-    if (now.index === null || now.index !== was.index) return "unknown";
+    const unknown = { kind: "unknown" as const, added: false };
+    if (!was?.files || !now.files) return unknown;
+    if (was.head === null || now.head !== was.head || now.index === null || now.index !== was.index) {
+      // A commit or a staged change may have made an ignored file tracked (`add -f`).
+      this.invalidateIgnored(cwd);
+      return unknown;
+    }
+    if (now.rules === null || now.rules !== was.rules) {
+      this.invalidateIgnored(cwd);
+      return unknown;
+    }
     const d = compareFingerprints(was.files, now.files, cwd);
-    if (!d.changed) return "unchanged";
-    return d.added ? "unknown" : "only-existing-files";
+    if (d.rules) {
+      this.invalidateIgnored(cwd);
+      return unknown;
+    }
+    if (!d.changed) return { kind: "unchanged", added: false };
+    return d.added ? { kind: "unknown", added: true } : { kind: "only-existing-files", added: false };
+  }
+
+  /** `state` without what the ignored list now leaves out of a walk (for a state read before it). */
+  withoutIgnored(cwd: string, state: WorktreeState): WorktreeState {
+    const skip = this.ignored.get(cwd)?.paths;
+    if (!state.files || !skip || skip.size === 0) return state;
+    const files = new Map<string, string>();
+    for (const [path, sig] of state.files) if (!underAny(path, skip)) files.set(path, sig);
+    return { ...state, files };
   }
 
   remember(cwd: string, state: WorktreeState): void {
     if (state.files === null || state.head === null) this.states.delete(cwd);
     else this.states.set(cwd, state);
   }
+}
+
+/** Whether `path` or a folder holding it is in `paths`. */
+function underAny(path: string, paths: ReadonlySet<string>): boolean {
+  for (let end = path.length; end > 0; end = path.lastIndexOf("/", end - 1)) {
+    if (paths.has(path.slice(0, end))) return true;
+  }
+  return false;
 }

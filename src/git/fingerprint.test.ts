@@ -58,9 +58,11 @@ describe("worktreeFingerprint: files changed within the file system's tick", () 
         fc.integer({ min: 0, max: 200 }),
         ([first, second], readFirst, readLater) => {
           writeFileSync(file, first);
-          const before = worktreeFingerprint(top, 100, clock.frozenAt + BigInt(readFirst) * MS);
+          const before = worktreeFingerprint(top, { readAt: clock.frozenAt + BigInt(readFirst) * MS }).files;
           writeFileSync(file, second);
-          const after = worktreeFingerprint(top, 100, clock.frozenAt + BigInt(readFirst + readLater) * MS);
+          const after = worktreeFingerprint(top, {
+            readAt: clock.frozenAt + BigInt(readFirst + readLater) * MS,
+          }).files;
           expect(before).not.toBeNull();
           expect(after).not.toBeNull();
           if (!before || !after) return;
@@ -80,8 +82,8 @@ describe("worktreeFingerprint: files changed within the file system's tick", () 
   it("gives up (null) when the recently changed files hold more than it reads", () => {
     dir = mkdtempSync(join(tmpdir(), "fixpoint-fingerprint-"));
     writeFileSync(join(dir, "big.bin"), Buffer.alloc(9 << 20, 1));
-    expect(worktreeFingerprint(dir)).toBeNull();
-    expect(worktreeFingerprint(dir, 100, BigInt(Date.now() + 60_000) * MS)).not.toBeNull();
+    expect(worktreeFingerprint(dir)).toEqual({ files: null, tooBig: false });
+    expect(worktreeFingerprint(dir, { readAt: BigInt(Date.now() + 60_000) * MS }).files).not.toBeNull();
   });
 });
 

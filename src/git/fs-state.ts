@@ -143,6 +143,17 @@ export function indexStamp(top: string): string | null {
   return s ? stampOf(s) : "none";
 }
 
+/**
+ * The stamp of the repository's own ignore rules (`info/exclude` in its shared git folder); null
+ * when the layout is not understood.
+ */
+export function excludeStamp(top: string): string | null {
+  const gitDir = gitDirOf(top);
+  if (gitDir === null) return null;
+  const s = statSync(join(commonDirOf(gitDir), "info", "exclude"), { bigint: true, throwIfNoEntry: false });
+  return s ? stampOf(s) : "none";
+}
+
 /** A file's size, times and inode: a file written again, in place or replaced, has another one. */
 function stampOf(s: BigIntStats): string {
   return `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}`;
@@ -249,21 +260,35 @@ const RACY_READ_LIMIT = 8 << 20;
 /** The stamp of a file that changed too recently to be told by its times starts with this. */
 const RACY = "racy:";
 
+/** What a walk of the worktree found: its fingerprint, or why there is none. */
+export type Walk = { files: Map<string, string> } | { files: null; tooBig: boolean };
+
+export interface WalkOptions {
+  /** Most entries to stamp (default WALK_LIMIT). */
+  limit?: number;
+  /** When the walk starts, in ns since the epoch (default now). */
+  readAt?: bigint;
+  /**
+   * Paths (relative, `/`-separated) to leave out, folders with everything in them: what git
+   * ignores and does not track, which no `git add -A` would take.
+   */
+  skip?: ReadonlySet<string>;
+}
+
 /**
- * A fingerprint of everything in the worktree except `.git`: each path with its size, mtime, ctime,
- * inode and mode. Editing, adding, deleting or renaming any file changes it. Null when the worktree
- * holds more than `limit` entries or cannot be read.
+ * A fingerprint of everything in the worktree except `.git` and `skip`: each path with its size,
+ * mtime, ctime, inode and mode. Editing, adding, deleting or renaming any file changes it. None
+ * when the worktree holds more than `limit` entries (`tooBig`) or cannot be read.
  *
- * A file whose mtime or ctime lies within RACY_NS of `readAt` (when the walk starts, in ns) is
- * stamped by its content instead: on a file system whose times advance a tick at a time, an agent
- * that rewrites it in place within that tick, keeping its size, leaves every time as it was
- * (git's "racily clean" entries, which git compares by content too).
+ * A file whose mtime or ctime lies within RACY_NS of `readAt` is stamped by its content instead:
+ * on a file system whose times advance a tick at a time, an agent that rewrites it in place within
+ * that tick, keeping its size, leaves every time as it was (git's "racily clean" entries, which git
+ * compares by content too).
  */
-export function worktreeFingerprint(
-  top: string,
-  limit = WALK_LIMIT,
-  readAt = BigInt(Date.now()) * 1_000_000n,
-): Map<string, string> | null {
+export function worktreeFingerprint(top: string, opts: WalkOptions = {}): Walk {
+  const limit = opts.limit ?? WALK_LIMIT;
+  const readAt = opts.readAt ?? BigInt(Date.now()) * 1_000_000n;
+  const skip = opts.skip !== undefined && opts.skip.size > 0 ? opts.skip : null;
   const out = new Map<string, string>();
   const pending = [""];
   const racy = { since: readAt - RACY_NS, budget: RACY_READ_LIMIT };
@@ -273,7 +298,8 @@ export function worktreeFingerprint(
       for (const e of entries) {
         if (rel === "" && e.name === ".git") continue;
         const path = rel === "" ? e.name : `${rel}/${e.name}`;
-        if (out.size >= limit) return null;
+        if (skip?.has(path)) continue;
+        if (out.size >= limit) return { files: null, tooBig: true };
         if (e.isDirectory()) {
           out.set(path, "dir");
           pending.push(path);
@@ -287,14 +313,14 @@ export function worktreeFingerprint(
           continue;
         }
         racy.budget -= Number(s.size);
-        if (racy.budget < 0) return null;
+        if (racy.budget < 0) return { files: null, tooBig: false };
         out.set(path, contentStamp(full, s));
       }
     }
   } catch {
-    return null;
+    return { files: null, tooBig: false };
   }
-  return out;
+  return { files: out };
 }
 
 let unreadable = 0;
@@ -319,16 +345,34 @@ function contentStampNow(full: string): string | null {
   }
 }
 
+/** What changed between two fingerprints (compareFingerprints). */
+export interface FingerprintChange {
+  /** Anything at all. */
+  changed: boolean;
+  /** A path that was not there before. */
+  added: boolean;
+  /** A `.gitignore` that changed, came or went: what git ignores may have changed. */
+  rules: boolean;
+}
+
+const isIgnoreFile = (path: string): boolean => path === ".gitignore" || path.endsWith("/.gitignore");
+
 /**
- * What changed between two fingerprints of the worktree at `top`: paths that are new, and whether
- * anything changed at all. A file stamped by its content before and by its times now is compared
- * by its content.
+ * What changed between two fingerprints of the worktree at `top`. A file stamped by its content
+ * before and by its times now is compared by its content.
  */
 export function compareFingerprints(
   before: Map<string, string>,
   after: Map<string, string>,
   top: string,
-): { changed: boolean; added: boolean } {
+): FingerprintChange {
+  const same = (path: string, was: string | undefined, sig: string): boolean =>
+    was === sig ||
+    (was !== undefined &&
+      was.startsWith(RACY) &&
+      sig !== "dir" &&
+      !sig.startsWith(RACY) &&
+      contentStampNow(join(top, path)) === was);
   let added = false;
   let changed = before.size !== after.size;
   for (const [path, sig] of after) {
@@ -338,15 +382,13 @@ export function compareFingerprints(
       changed = true;
       break;
     }
-    if (was === sig || changed) continue;
-    if (
-      was.startsWith(RACY) &&
-      sig !== "dir" &&
-      !sig.startsWith(RACY) &&
-      contentStampNow(join(top, path)) === was
-    )
-      continue;
-    changed = true;
+    if (!changed && !same(path, was, sig)) changed = true;
   }
-  return { changed, added };
+  let rules = false;
+  if (changed) {
+    for (const [path, sig] of after)
+      if (isIgnoreFile(path) && !same(path, before.get(path), sig)) rules = true;
+    for (const path of before.keys()) if (isIgnoreFile(path) && !after.has(path)) rules = true;
+  }
+  return { changed, added, rules };
 }

@@ -1,6 +1,6 @@
 import type { Git } from "../domain/git.js";
 import { isBranchSafeToDelete, branchExists as refExists, deleteBranch as removeBranch } from "./branches.js";
-import { CleanStates } from "./clean-state.js";
+import { CleanStates, type WorktreeState } from "./clean-state.js";
 import { checkRev, createGitRunner, type GitRunner, gitFailure } from "./exec.js";
 import { indexStamp, readHead, worktreeTop } from "./fs-state.js";
 import { fetchBranch, isAncestor, pushWithLease, remoteBranchSha, resetHard } from "./remote-branch.js";
@@ -188,12 +188,17 @@ function committer(
   beforeCommit?: () => Promise<void>,
 ) => Promise<string | null> {
   return async function commitAll(cwd, message, head, beforeCommit): Promise<string | null> {
-    const now = clean.observe(cwd, head);
+    let now = clean.observe(cwd, head);
+    if (clean.wantsIgnored(cwd, now)) {
+      // Too many files to walk: perhaps a large folder git ignores (node_modules, build output).
+      clean.setIgnored(cwd, await ignoredPaths(git, cwd));
+      now = clean.observe(cwd, head);
+    }
     const known = clean.compare(cwd, now);
-    if (known === "unchanged") return null;
+    if (known.kind === "unchanged") return null;
     await beforeCommit?.();
     const who = await identity(cwd);
-    if (known !== "only-existing-files") await git.run(cwd, ["add", "-A"]);
+    if (known.kind !== "only-existing-files") await git.run(cwd, ["add", "-A"]);
     // The message goes through stdin: any text is safe and no editor is ever opened. Exit 1 is
     // git's "nothing to commit".
     const r = await git.run(
@@ -203,7 +208,7 @@ function committer(
         "commit",
         "--no-verify",
         "--quiet",
-        ...(known === "only-existing-files" ? ["-a"] : []),
+        ...(known.kind === "only-existing-files" ? ["-a"] : []),
         "-F",
         "-",
       ],
@@ -213,7 +218,34 @@ function committer(
       throw gitFailure("commit", r.stderr || r.stdout, "exit code 1");
     }
     const sha = readHead(cwd) ?? (await git.run(cwd, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
-    clean.remember(cwd, { ...now, head: sha, index: indexStamp(cwd) });
+    let after: WorktreeState = { ...now, head: sha, index: indexStamp(cwd) };
+    if (clean.ignoredInvalid(cwd) || (known.added && r.code === 1)) {
+      // New paths and nothing to commit: git ignores them. Or the ignore rules changed. The state
+      // stays the one read before the commit (a change made since shows next time), less what git
+      // ignores now.
+      clean.setIgnored(cwd, await ignoredPaths(git, cwd));
+      after = clean.withoutIgnored(cwd, after);
+    } else if (known.added) clean.ignoredIncomplete(cwd);
+    clean.remember(cwd, after);
     return r.code === 1 ? null : sha;
   };
+}
+
+/**
+ * What git ignores and does not track in the worktree at `cwd` (its top level): files, and folders
+ * with nothing tracked in them as one entry each (`--directory`), relative and `/`-separated.
+ */
+async function ignoredPaths(git: GitRunner, cwd: string): Promise<Set<string>> {
+  const r = await git.run(cwd, [
+    "ls-files",
+    "-z",
+    "--others",
+    "--ignored",
+    "--exclude-standard",
+    "--directory",
+    "--no-empty-directory",
+  ]);
+  const out = new Set<string>();
+  for (const path of r.stdout.split("\0")) if (path) out.add(path.endsWith("/") ? path.slice(0, -1) : path);
+  return out;
 }

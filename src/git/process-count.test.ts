@@ -1,8 +1,8 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Git } from "../domain/git.js";
-import { readHead } from "./fs-state.js";
+import { readHead, WALK_LIMIT } from "./fs-state.js";
 import { createGit } from "./git-cli.js";
 import { createTempRepo, ISOLATED_GIT_ENV, loggingGit, type TempRepo } from "./temp-repo.js";
 
@@ -116,6 +116,80 @@ describe("git processes per stage", () => {
     });
     expect(await again.commitAll(wt, "keep it")).toBe(t.git(["rev-parse", "HEAD"], wt));
     expect(t.git(["show", "HEAD:left.txt"], wt)).toBe("left by a killed worker");
+  });
+
+  it("a project with a folder git ignores, larger than a walk takes: an idle stage runs no git process", async () => {
+    t.commit({ ".gitignore": "node_modules/\n*.log\n" }, "ignore rules");
+    const many = join(t.repo, "node_modules", "pkg");
+    mkdirSync(many, { recursive: true });
+    for (let i = 0; i <= WALK_LIMIT; i++) writeFileSync(join(many, `f${i}.js`), "x\n");
+    spawned();
+
+    // The first stage finds too much to walk and asks git, once, what it ignores (then, as any
+    // first stage in a folder, everything else: who commits, what to add).
+    await stage(() => {}, "first");
+    expect(spawned()).toEqual(["ls-files", "config", "add", "commit"]);
+    const idle = await stage(() => writeFileSync(join(many, "more.js"), "y\n"), "idle");
+    expect(idle.after).toBeNull();
+    expect(spawned()).toEqual([]);
+
+    const edit = await stage(() => t.write("README.md", "edited\n"), "edit");
+    expect(spawned()).toEqual(["commit"]);
+    expect(edit.after).toBe(t.git(["rev-parse", "HEAD"]));
+
+    // A new file git ignores: asked in full, nothing to commit, and from then on left out.
+    expect((await stage(() => t.write("debug.log", "one\n"), "a log")).after).toBeNull();
+    expect(spawned()).toEqual(["add", "commit", "ls-files"]);
+    expect((await stage(() => t.write("debug.log", "one\ntwo\n"), "the log grows")).after).toBeNull();
+    expect(spawned()).toEqual([]);
+
+    // Rules that stop ignoring it: the file is committed with them.
+    const rules = await stage(() => t.write(".gitignore", "node_modules/\n"), "stop ignoring logs");
+    expect(rules.after).toBe(t.git(["rev-parse", "HEAD"]));
+    expect(t.git(["show", "HEAD:debug.log"])).toBe("one\ntwo");
+    expect(spawned()).toEqual(["add", "commit", "ls-files"]);
+    expect(t.git(["status", "--porcelain"])).toBe("");
+
+    // A file in the ignored folder, added by force: tracked from then on, its edits committed.
+    await stage(() => {
+      t.write("node_modules/keep.js", "first\n");
+      t.git(["add", "-f", "node_modules/keep.js"]);
+    }, "force-add a file git ignores");
+    expect(t.git(["ls-files", "node_modules"])).toBe("node_modules/keep.js");
+    spawned();
+    const kept = await stage(() => t.write("node_modules/keep.js", "second\n"), "edit the tracked file");
+    expect(kept.after).toBe(t.git(["rev-parse", "HEAD"]));
+    expect(t.git(["show", "HEAD:node_modules/keep.js"])).toBe("second");
+    spawned();
+    expect((await stage(() => t.write("node_modules/keep.js", "third\n"), "edit it again")).after).toBe(
+      t.git(["rev-parse", "HEAD"]),
+    );
+    expect(spawned()).toEqual(["commit"]);
+
+    // The ignored folder made by the agent after the list: asked again when the walk gives up.
+    const built = join(t.repo, "node_modules", "built");
+    const made = await stage(() => {
+      mkdirSync(built);
+      for (let i = 0; i <= WALK_LIMIT; i++) writeFileSync(join(built, `b${i}.js`), "b\n");
+      t.write("src/new.ts", "export {};\n");
+    }, "install and a new file");
+    expect(made.after).toBe(t.git(["rev-parse", "HEAD"]));
+    expect(t.git(["ls-files", "src"])).toBe("src/new.ts");
+    spawned();
+    expect((await stage(() => {}, "idle again")).after).toBeNull();
+    expect(spawned()).toEqual([]);
+  });
+
+  it("a rewritten .gitignore that stops ignoring a file takes the file in, without an ignored list", async () => {
+    t.commit({ ".gitignore": "secret.txt\n" }, "ignore one file");
+    t.write("secret.txt", "kept out\n");
+    await stage(() => {}, "first");
+    spawned();
+    expect((await stage(() => {}, "idle")).after).toBeNull();
+    expect(spawned()).toEqual([]);
+    await stage(() => t.write(".gitignore", "\n"), "ignore nothing");
+    expect(t.git(["show", "HEAD:secret.txt"])).toBe("kept out");
+    expect(t.git(["status", "--porcelain"])).toBe("");
   });
 
   it("reads HEAD without git, in the main checkout, a linked worktree and with packed refs", async () => {
