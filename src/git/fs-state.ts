@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import {
   type BigIntStats,
   type Dirent,
@@ -332,7 +331,24 @@ let unreadable = 0;
 function contentStamp(full: string, s: BigIntStats): string {
   if (s.isSymbolicLink()) return `${RACY}${s.mode}:link:${readlinkSync(full)}`;
   if (!s.isFile()) return `${RACY}unreadable:${++unreadable}`;
-  return `${RACY}${s.mode}:${createHash("sha1").update(readFileSync(full)).digest("hex")}`;
+  return `${RACY}${s.mode}:${contentHash(readFileSync(full))}`;
+}
+
+/**
+ * A 64-bit hash of a file's bytes (two FNV-style lanes) and their count: tells one content of a
+ * file from another it had a moment before. Not `node:crypto`: loading it would load the stream
+ * modules into every command that only looks at a worktree (`status` among them).
+ */
+function contentHash(bytes: Uint8Array): string {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  for (let i = 0; i < bytes.length; i++) {
+    const x = bytes[i] as number;
+    a = Math.imul(a ^ x, 0x01000193);
+    b = Math.imul(b ^ x, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return `${(a >>> 0).toString(16)}.${(b >>> 0).toString(16)}.${bytes.length}`;
 }
 
 /** A file's content stamp as it is now; null when it cannot be read. */
