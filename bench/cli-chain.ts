@@ -18,14 +18,27 @@ const TARGET = 1.5;
  * Rounds per chain: five of no-op stages, whose ratio the machine's noise moves most (a few ms a
  * stage), three of edit stages (a `git commit` each: 25-35 ms a stage, minutes a round).
  */
-const ROUNDS = { noop: 5, edit: 3 } as const;
+const ROUNDS = { noop: 5, edit: 3, ignored: 3 } as const;
+/** Files in the ignored folder of the `ignored` chains: more than one walk of the worktree takes. */
+const IGNORED_FILES = 10_000;
+/** The longest default chain of the `ignored` kind: it shows the same as the no-op chains beside it. */
+const IGNORED_CHAIN_MAX = 100;
 const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
 const CLI = join(repoRoot(), "dist", "bin", "fixpoint.js");
 
-/** The agent of every stage, for fixpoint and the floor alike: nothing, or one line appended. */
+/**
+ * The agent of every stage, for fixpoint and the floor alike: nothing, one line appended, or
+ * nothing after the first stage made a `node_modules` of IGNORED_FILES files that the project's
+ * `.gitignore` names (as an install would).
+ */
 const AGENTS = {
   noop: ["true"],
   edit: ["sh", "-c", "echo x >> notes.txt"],
+  ignored: [
+    "sh",
+    "-c",
+    `test -d node_modules || { mkdir -p node_modules/pkg && cd node_modules/pkg && seq 1 ${IGNORED_FILES} | xargs touch; }`,
+  ],
 } as const;
 type Kind = keyof typeof AGENTS;
 
@@ -130,6 +143,12 @@ function fixpointOnce(n: number, kind: Kind): number {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-cli-chain-"));
   try {
     const repo = cliProjectRepo(root);
+    if (kind === "ignored") {
+      writeFileSync(join(repo, ".gitignore"), "node_modules/\n");
+      const git = { cwd: repo, env: { ...process.env, ...BENCH_GIT_ENV } };
+      spawnSync("git", ["add", ".gitignore"], git);
+      spawnSync("git", ["commit", "-q", "-m", "ignore node_modules"], git);
+    }
     const [command, ...args] = AGENTS[kind];
     writeFileSync(
       join(repo, "fixpoint.kdl"),
@@ -193,7 +212,9 @@ export function perStage(ends: number[]): number {
  * Issue 10, item 4 as a user runs it: chains of stages through the bundled CLI's `fixpoint work`,
  * each stage's agent a command (`true`, or one that appends a line to a file), against a floor
  * loop in a Node process of its own that runs the same command and does one SQLite commit (and
- * one `git commit` for an edit) per stage. The floor starts its children as fixpoint does (with
+ * one `git commit` for an edit) per stage; and, up to IGNORED_CHAIN_MAX stages, chains in a
+ * project whose ignored `node_modules` holds more files than fixpoint walks, against the same floor
+ * (an idle stage there costs no git process either). The floor starts its children as fixpoint does (with
  * posix_spawn, where the native starter is built), and again with Node's spawn, as a plain Node
  * loop would. Alternating rounds, each fixpoint run next to its floor: the ratio is the median of
  * the rounds' ratios, so a slow minute on the machine weighs on both sides of a round.
@@ -205,8 +226,9 @@ export async function benchCliChains(
 ): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
   const starter = nativeSpawner() !== null ? NATIVE_SPAWNER_PATH : null;
-  for (const kind of ["noop", "edit"] as const) {
-    for (const n of kind === "noop" ? sizes : editSizes) {
+  for (const kind of ["noop", "edit", "ignored"] as const) {
+    const ignoredSizes = sizes.filter((n) => n <= IGNORED_CHAIN_MAX);
+    for (const n of kind === "noop" ? sizes : kind === "edit" ? editSizes : ignoredSizes) {
       const fp: number[] = [];
       const floor: number[] = [];
       const nodeFloor: number[] = [];
@@ -216,17 +238,19 @@ export async function benchCliChains(
       for (let r = 0; r < rounds; r++) {
         fp.push(fixpointOnce(n, kind));
         floor.push(floorOnce(n, kind, starter));
-        if (starter !== null) nodeFloor.push(floorOnce(n, kind, null));
+        if (starter !== null && kind !== "ignored") nodeFloor.push(floorOnce(n, kind, null));
         if (kind === "noop") writing.push(floorOnce(n, kind, starter, true));
       }
       const ratio = median(fp.map((f, r) => f / (floor[r] as number)));
       const agent =
         kind === "noop"
           ? "a command agent that does nothing (`true`)"
-          : "a command agent that appends a line to a file";
+          : kind === "edit"
+            ? "a command agent that appends a line to a file"
+            : `a command agent that does nothing (\`sh\`) in a project with an ignored \`node_modules\` of ${IGNORED_FILES.toLocaleString("en")} files`;
       const how = starter === null ? "Node's spawn (no native starter built)" : "posix_spawn, as fixpoint";
       const plain =
-        starter === null
+        nodeFloor.length === 0
           ? ""
           : `; a floor starting them with Node's spawn: ${median(nodeFloor).toFixed(2)} ms (fixpoint ${(median(fp) / median(nodeFloor)).toFixed(2)}× that)`;
       const withFile =

@@ -39,9 +39,9 @@ describe("benchmarks at smoke-test sizes", () => {
     // of the no-op chain (the marginal cost rows need sizes at least 50 stages apart).
     // Work: a row per size. Status: the JSON and the table, each through a pipe and to a file.
     // Workflows: a row per size and the growth row.
-    // CLI chains: a row per size and kind. Spawn: a row per size and the growth row.
+    // CLI chains: a row per size and kind (no-op, edit, ignored folder). Spawn: a row per size and the growth row.
     // Resume: one row.
-    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 2 + 2 + 1 + 1 + 3 + 4 + 4 + 1);
+    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 4 + 4 + 1);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -53,6 +53,9 @@ describe("benchmarks at smoke-test sizes", () => {
     );
     expect(report).toContain(
       "through `fixpoint work` (the CLI), chain of 4 stages with a command agent that appends a line",
+    );
+    expect(report).toContain(
+      "chain of 4 stages with a command agent that does nothing (`sh`) in a project with an ignored",
     );
     // The no-op chain is also set beside a floor that writes each stage's transcript file.
     expect(report).toMatch(
