@@ -87,16 +87,15 @@ export class CleanStates {
   compare(cwd: string, now: WorktreeState): { kind: Comparison; added: boolean } {
     const was = this.states.get(cwd);
     const unknown = { kind: "unknown" as const, added: false };
-    if (!was?.files || !now.files) return unknown;
-    if (was.head === null || now.head !== was.head || now.index === null || now.index !== was.index) {
-      // A commit or a staged change may have made an ignored file tracked (`add -f`).
+    if (!was) return unknown;
+    // A commit or a staged change may have made an ignored file tracked (`add -f`), other rules
+    // may ignore other files: the ignored list is asked for again before it is trusted.
+    const moved = was.head === null || now.head !== was.head || now.index === null || now.index !== was.index;
+    if (moved || now.rules === null || now.rules !== was.rules) {
       this.invalidateIgnored(cwd);
       return unknown;
     }
-    if (now.rules === null || now.rules !== was.rules) {
-      this.invalidateIgnored(cwd);
-      return unknown;
-    }
+    if (!was.files || !now.files) return unknown;
     const d = compareFingerprints(was.files, now.files, cwd);
     if (d.rules) {
       this.invalidateIgnored(cwd);
@@ -115,8 +114,9 @@ export class CleanStates {
     return { ...state, files };
   }
 
+  /** Kept without files too (a walk that gave up): a later HEAD, index or rules still compare. */
   remember(cwd: string, state: WorktreeState): void {
-    if (state.files === null || state.head === null) this.states.delete(cwd);
+    if (state.head === null) this.states.delete(cwd);
     else this.states.set(cwd, state);
   }
 }
