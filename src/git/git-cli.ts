@@ -194,7 +194,20 @@ function committer(
       clean.setIgnored(cwd, await ignoredPaths(git, cwd));
       now = clean.observe(cwd, head);
     }
-    const known = clean.compare(cwd, now);
+    let known = clean.compare(cwd, now);
+    if (now.files === null) {
+      // Still too much to walk (or unreadable): one `git status` tells whether there is anything
+      // to commit, and whether `commit -a` takes all of it.
+      const status = await worktreeStatus(git, cwd);
+      if (status === "clean") {
+        clean.remember(cwd, now);
+        return null;
+      }
+      known = {
+        kind: status === "tracked" ? "only-existing-files" : "unknown",
+        added: status === "untracked",
+      };
+    }
     if (known.kind === "unchanged") return null;
     await beforeCommit?.();
     const who = await identity(cwd);
@@ -248,4 +261,24 @@ async function ignoredPaths(git: GitRunner, cwd: string): Promise<Set<string>> {
   const out = new Set<string>();
   for (const path of r.stdout.split("\0")) if (path) out.add(path.endsWith("/") ? path.slice(0, -1) : path);
   return out;
+}
+
+/**
+ * What `git status` sees in the worktree at `cwd`: nothing to commit; only tracked files changed
+ * (or staged), which `commit -a` takes; or files git does not know yet (or a conflict), for which
+ * everything is added first.
+ */
+async function worktreeStatus(git: GitRunner, cwd: string): Promise<"clean" | "tracked" | "untracked"> {
+  const r = await git.run(cwd, ["status", "--porcelain=v2", "-z", "--untracked-files=normal"]);
+  const entries = r.stdout.split("\0");
+  let seen = false;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as string;
+    if (entry === "") continue;
+    seen = true;
+    if (entry.startsWith("? ") || entry.startsWith("u ")) return "untracked";
+    // A rename or copy names its source in the next entry.
+    if (entry.startsWith("2 ")) i++;
+  }
+  return seen ? "tracked" : "clean";
 }

@@ -180,6 +180,36 @@ describe("git processes per stage", () => {
     expect(spawned()).toEqual([]);
   });
 
+  it("a project with more tracked files than a walk takes: one `git status` tells an idle stage", async () => {
+    const src = join(t.repo, "src");
+    mkdirSync(src);
+    for (let i = 0; i <= WALK_LIMIT; i++)
+      writeFileSync(join(src, `m${i}.ts`), `export const m${i} = ${i};\n`);
+    t.git(["add", "-A"]);
+    t.git(["commit", "-q", "-m", "many files"]);
+    spawned();
+    // The first stage also asks, once, whether what makes the walk give up is ignored (it is not).
+    expect((await stage(() => {}, "first")).after).toBeNull();
+    expect(spawned()).toEqual(["ls-files", "status"]);
+    expect((await stage(() => {}, "idle")).after).toBeNull();
+    expect(spawned()).toEqual(["status"]);
+
+    const edit = await stage(() => t.write("src/m7.ts", "export const m7 = 'seven';\n"), "edit");
+    expect(edit.after).toBe(t.git(["rev-parse", "HEAD"]));
+    // Who commits is looked up once per folder, at its first commit.
+    expect(spawned()).toEqual(["status", "config", "commit"]);
+
+    const renamed = await stage(() => t.git(["mv", "src/m8.ts", "src/eight.ts"]), "a staged rename");
+    expect(renamed.after).toBe(t.git(["rev-parse", "HEAD"]));
+    expect(spawned()).toEqual(["status", "commit"]);
+
+    const added = await stage(() => t.write("src/new.ts", "export {};\n"), "a new file");
+    expect(added.after).toBe(t.git(["rev-parse", "HEAD"]));
+    expect(t.git(["ls-files", "src/new.ts"])).toBe("src/new.ts");
+    expect(spawned()).toEqual(["status", "add", "commit"]);
+    expect(t.git(["status", "--porcelain"])).toBe("");
+  });
+
   it("a rewritten .gitignore that stops ignoring a file takes the file in, without an ignored list", async () => {
     t.commit({ ".gitignore": "secret.txt\n" }, "ignore one file");
     t.write("secret.txt", "kept out\n");
