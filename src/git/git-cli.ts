@@ -269,7 +269,14 @@ async function ignoredPaths(git: GitRunner, cwd: string): Promise<Set<string>> {
  * everything is added first.
  */
 async function worktreeStatus(git: GitRunner, cwd: string): Promise<"clean" | "tracked" | "untracked"> {
-  const r = await git.run(cwd, ["status", "--porcelain=v2", "-z", "--untracked-files=normal"]);
+  // Without refreshing the index (an optional lock): our index stamp stays what we read.
+  const r = await git.run(cwd, [
+    "--no-optional-locks",
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--untracked-files=normal",
+  ]);
   const entries = r.stdout.split("\0");
   let seen = false;
   for (let i = 0; i < entries.length; i++) {

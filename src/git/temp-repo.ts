@@ -73,7 +73,7 @@ export function createTempRepo(): TempRepo {
 /**
  * A stand-in for git in `dir` that logs each invocation's arguments and runs the real git, so a
  * test counts the processes started while real git does the work. `spawned()` returns the
- * subcommands run since its last call (the `-c` safety flags stripped).
+ * subcommands run since its last call (the `-c` safety flags and `--no-optional-locks` stripped).
  */
 export function loggingGit(dir: string): { path: string; spawned(): string[] } {
   const log = join(dir, "git.log");
@@ -91,7 +91,7 @@ export function loggingGit(dir: string): { path: string; spawned(): string[] } {
     return text
       .trim()
       .split("\n")
-      .map((l) => l.replace(/(-c \S+ )+/g, "").split(" ")[0] ?? "");
+      .map((l) => l.replace(/(-c \S+ |--no-optional-locks )+/g, "").split(" ")[0] ?? "");
   };
   return { path, spawned };
 }
