@@ -125,7 +125,7 @@ describe("git processes per stage", () => {
     for (let i = 0; i <= WALK_LIMIT; i++) writeFileSync(join(many, `f${i}.js`), "x\n");
     spawned();
 
-    // The first stage finds too much to walk and asks git, once, what it ignores (then, as any
+    // The first stage finds too much to walk and asks git, once, what it ignores (then, like every
     // first stage in a folder, everything else: who commits, what to add).
     await stage(() => {}, "first");
     expect(spawned()).toEqual(["ls-files", "config", "add", "commit"]);
