@@ -13,7 +13,7 @@ import { createTempRepo, ISOLATED_GIT_ENV, loggingGit, type TempRepo } from "./t
  * rewritten in place within the tick keeps its size, inode and times. This machine's kernel stamps
  * finer, so `lstat` is wrapped to give the files of `frozen` the one time `frozenAt` instead.
  */
-const clock = vi.hoisted(() => ({ frozen: new Set<string>(), frozenAt: 0n }));
+const clock = vi.hoisted(() => ({ frozen: new Set<string>(), frozenAt: 0n, reads: [] as string[] }));
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
   const lstatSync = ((path: string, opts?: object) => {
@@ -24,7 +24,12 @@ vi.mock("node:fs", async (importOriginal) => {
     }
     return s;
   }) as typeof fs.lstatSync;
-  return { ...fs, default: { ...fs, lstatSync }, lstatSync };
+  // Reads of the files whose times are frozen: how often a file's content was looked at.
+  const readFileSync = ((path: string, ...rest: unknown[]) => {
+    if (clock.frozen.has(String(path))) clock.reads.push(String(path));
+    return (fs.readFileSync as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof fs.readFileSync;
+  return { ...fs, default: { ...fs, lstatSync, readFileSync }, lstatSync, readFileSync };
 });
 
 const MS = 1_000_000n;
@@ -116,5 +121,31 @@ describe("commitAll after an agent rewrote a file within the tick", () => {
     repo.write("a.txt", "two\n");
     expect(await git.commitAll(repo.repo, "the same bytes again")).toBeNull();
     expect(wrapper.spawned()).toEqual([]);
+  });
+
+  it("reads a file changed just before a look again only until its times have settled", async () => {
+    t = createTempRepo();
+    const repo = t;
+    const git: Git = createGit({ env: ISOLATED_GIT_ENV });
+    const files = ["a.txt", "b.txt"].map((name) => join(repo.repo, name));
+    for (const f of files) clock.frozen.add(f);
+    clock.frozenAt = BigInt(Date.now()) * MS;
+    repo.write("a.txt", "one\n");
+    repo.write("b.txt", "two\n");
+    // Written a moment before the look (a checkout, an agent's last edit): stamped by content.
+    expect(await git.commitAll(repo.repo, "first")).not.toBeNull();
+    // Settled since: the next look compares the contents once more, then keeps the settled stamps.
+    clock.frozenAt -= 1000n * MS;
+    clock.reads.length = 0;
+    expect(await git.commitAll(repo.repo, "nothing")).toBeNull();
+    expect(clock.reads.sort()).toEqual(files);
+    clock.reads.length = 0;
+    for (let i = 0; i < 3; i++) expect(await git.commitAll(repo.repo, "still nothing")).toBeNull();
+    expect(clock.reads).toEqual([]);
+    // And a change made after that is still seen.
+    clock.frozen.clear();
+    repo.write("b.txt", "three\n");
+    expect(await git.commitAll(repo.repo, "changed")).not.toBeNull();
+    expect(repo.git(["show", "HEAD:b.txt"])).toBe("three");
   });
 });

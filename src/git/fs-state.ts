@@ -384,8 +384,7 @@ export function compareFingerprints(
 ): FingerprintChange {
   const same = (path: string, was: string | undefined, sig: string): boolean =>
     was === sig ||
-    (was !== undefined &&
-      was.startsWith(RACY) &&
+    (was?.startsWith(RACY) === true &&
       sig !== "dir" &&
       !sig.startsWith(RACY) &&
       contentStampNow(join(top, path)) === was);

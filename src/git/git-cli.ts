@@ -208,7 +208,12 @@ function committer(
         added: status === "untracked",
       };
     }
-    if (known.kind === "unchanged") return null;
+    if (known.kind === "unchanged") {
+      // The same files, now perhaps with settled stamps where the last look had content stamps
+      // (files changed just before it): kept, or every later look would read those files again.
+      clean.remember(cwd, now);
+      return null;
+    }
     await beforeCommit?.();
     const who = await identity(cwd);
     if (known.kind !== "only-existing-files") await git.run(cwd, ["add", "-A"]);
