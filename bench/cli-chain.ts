@@ -226,8 +226,8 @@ export async function benchCliChains(
 ): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
   const starter = nativeSpawner() !== null ? NATIVE_SPAWNER_PATH : null;
+  const ignoredSizes = sizes.filter((n) => n <= IGNORED_CHAIN_MAX);
   for (const kind of ["noop", "edit", "ignored"] as const) {
-    const ignoredSizes = sizes.filter((n) => n <= IGNORED_CHAIN_MAX);
     for (const n of kind === "noop" ? sizes : kind === "edit" ? editSizes : ignoredSizes) {
       const fp: number[] = [];
       const floor: number[] = [];

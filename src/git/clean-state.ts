@@ -20,11 +20,15 @@ export interface WorktreeState {
  */
 export type Comparison = "unchanged" | "only-existing-files" | "unknown";
 
+/** Observations of a worktree too large to walk that skip the walk before it is tried again. */
+const UNWALKED_OBSERVATIONS = 63;
+
 /**
- * Per worktree folder, the state right after fixpoint's last `commitAll` there, when the folder is
- * small enough to fingerprint (fs-state WALK_LIMIT). Every file in such a state is tracked or
- * ignored, because the commit before it staged everything (`add -A`) or only changed files that
- * were already in an earlier such state.
+ * Per worktree folder, the state fixpoint's last `commitAll` there left: right after its commit, or
+ * the look that found nothing to commit (its files null when the folder is too large to
+ * fingerprint, fs-state WALK_LIMIT). Every file in such a state is tracked or ignored, because the
+ * commit before it staged everything (`add -A`) or only changed files that were already in an
+ * earlier such state.
  *
  * What git ignores and does not track (`node_modules`, build output) is left out of the walk once
  * git has listed it (`ignored`): a project with a large ignored folder still has a stage that
@@ -33,9 +37,6 @@ export type Comparison = "unchanged" | "only-existing-files" | "unknown";
  * trusted again), when new paths turned out to be ignored (nothing to commit), and when the walk
  * gives up after new paths came.
  */
-/** Observations of a worktree too large to walk that skip the walk before it is tried again. */
-const UNWALKED_OBSERVATIONS = 63;
-
 export class CleanStates {
   private readonly states = new Map<string, WorktreeState>();
   /**
