@@ -19,6 +19,13 @@ const TARGET = 1.5;
  * stage), three of edit stages (a `git commit` each: 25-35 ms a stage, minutes a round).
  */
 const ROUNDS = { noop: 5, edit: 3, ignored: 3 } as const;
+/**
+ * Rounds of a chain shorter than SHORT_CHAIN: a round of one costs a second or two, and its ratio,
+ * a mean over fewer than SHORT_CHAIN stages, moves the most with the machine (a 10-stage chain of
+ * edits has read 1.27× and 1.71× on the same code, the second from rounds of 1.71, 1.48 and 2.45).
+ */
+const SHORT_ROUNDS = 9;
+const SHORT_CHAIN = 100;
 /** Files in the ignored folder of the `ignored` chains: more than one walk of the worktree takes. */
 const IGNORED_FILES = 10_000;
 /** The longest default chain of the `ignored` kind: it shows the same as the no-op chains beside it. */
@@ -234,7 +241,7 @@ export async function benchCliChains(
       const nodeFloor: number[] = [];
       // Only beside the no-op stages: an edit stage's `git commit` dwarfs a file's creation.
       const writing: number[] = [];
-      const rounds = roundsGiven ?? ROUNDS[kind];
+      const rounds = roundsGiven ?? (n < SHORT_CHAIN ? Math.max(ROUNDS[kind], SHORT_ROUNDS) : ROUNDS[kind]);
       for (let r = 0; r < rounds; r++) {
         fp.push(fixpointOnce(n, kind));
         floor.push(floorOnce(n, kind, starter));
