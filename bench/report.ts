@@ -62,7 +62,8 @@ Notes:
   commit (WAL, synchronous=NORMAL). The floor starts its children as fixpoint does: with
   posix_spawn through fixpoint's native starter where it is built (the row's ratio), and, in the
   same rounds, with Node's spawn, as a plain Node loop would (in the row's details). 5
-  alternating rounds of no-op stages and 3 of editing ones, each fixpoint run next to its floor;
+  alternating rounds of no-op stages and 3 of editing ones (9 of either for a chain shorter than
+  100 stages, whose rounds take a second or two), each fixpoint run next to its floor;
   the ratio is the median of the rounds' ratios (each is in the row), so a slow minute of the
   machine weighs on both sides of a round. Chains of 10, 100, 1,000 and 3,000 stages of \`true\`;
   the editing chain up to 1,000 stages (a \`git commit\` each; \`FIXPOINT_BENCH_CLI_CHAIN=3000\` runs
