@@ -4,14 +4,18 @@ export function fmt(v: number): string {
   return v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toFixed(3);
 }
 
+/** A row's verdict: a row only reported (budget "report") has no target, so it is neither met nor not. */
+function status(r: BenchResult): string {
+  return r.budget === "report" ? "—" : r.ok ? "met" : "NOT met";
+}
+
 /** docs/benchmarks.md: every result as one table row, then how to read them. */
 export function renderReport(
   results: BenchResult[],
   meta: { date: string; machine: string; command?: string },
 ): string {
   const rows = results.map(
-    (r) =>
-      `| ${r.name} | **${fmt(r.value)} ${r.unit}** | ${r.budget} | ${r.ok ? "met" : "NOT met"} | ${r.detail} |`,
+    (r) => `| ${r.name} | **${fmt(r.value)} ${r.unit}** | ${r.budget} | ${status(r)} | ${r.detail} |`,
   );
   return `# Benchmarks
 
