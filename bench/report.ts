@@ -4,9 +4,14 @@ export function fmt(v: number): string {
   return v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toFixed(3);
 }
 
-/** A row's verdict: a row only reported (budget "report") has no target, so it is neither met nor not. */
+/** A row only reported (budget "report") has no target: it is neither met nor not. */
+export function reportOnly(r: BenchResult): boolean {
+  return r.budget === "report";
+}
+
+/** A row's verdict in the table. */
 function status(r: BenchResult): string {
-  return r.budget === "report" ? "—" : r.ok ? "met" : "NOT met";
+  return reportOnly(r) ? "—" : r.ok ? "met" : "NOT met";
 }
 
 /** docs/benchmarks.md: every result as one table row, then how to read them. */

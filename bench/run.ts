@@ -13,7 +13,7 @@ import { benchPgClaims } from "./pg-claims.js";
 import { benchPromptBytes } from "./prompt-bytes.js";
 import { benchPromptCache } from "./prompt-cache.js";
 import { benchRegistry, REGISTRY_SIZES } from "./registry.js";
-import { fmt, renderReport } from "./report.js";
+import { fmt, renderReport, reportOnly } from "./report.js";
 import { benchResume, RESUME_SIZES } from "./resume.js";
 import { benchSpawn, SPAWN_MEMORY_MIB } from "./spawn.js";
 import { benchStatus, STATUS_SIZES } from "./status.js";
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     for (const x of runInChild(key)) {
       results.push(x);
       process.stdout.write(
-        `  ${x.ok ? "ok  " : "OVER"} ${x.name}: ${fmt(x.value)} ${x.unit} (budget ${x.budget}) — ${x.detail}\n`,
+        `  ${reportOnly(x) ? "—   " : x.ok ? "ok  " : "OVER"} ${x.name}: ${fmt(x.value)} ${x.unit} (budget ${x.budget}) — ${x.detail}\n`,
       );
     }
   }
