@@ -66,16 +66,17 @@ export async function benchWorkflowSize(sizes: number[] = WORKFLOW_SIZES): Promi
       const first = slope(a, b);
       const last = slope(y, z);
       const growth = last / first;
-      // Sizes too close together for the machine's noise can make the first step shrink: then
-      // there is no ratio to judge, and the row says so and does not pass.
-      const measurable = first > 0;
+      // Sizes too close together for the machine's noise can make either step shrink: then
+      // there is no ratio to judge (a negative one would read as met), and the row says so and
+      // does not pass.
+      const measurable = first > 0 && last > 0;
       out.push({
         name: `time per stage added reading a workflow, ${y.n.toLocaleString("en")} → ${z.n.toLocaleString("en")} ÷ ${a.n.toLocaleString("en")} → ${b.n.toLocaleString("en")} stages`,
         value: growth,
         unit: "×",
         budget: `≤ ${GROWTH_TARGET}×`,
         ok: measurable && growth <= GROWTH_TARGET,
-        detail: `${last.toFixed(1)} against ${first.toFixed(1)} µs per stage added (medians; KDL parse, stage and transition reading, the graph rules)${measurable ? "" : `; the ${a.n} → ${b.n} step took no longer per stage added: sizes too close together to judge growth`}`,
+        detail: `${last.toFixed(1)} against ${first.toFixed(1)} µs per stage added (medians; KDL parse, stage and transition reading, the graph rules)${measurable ? "" : `; the ${first > 0 ? `${y.n} → ${z.n}` : `${a.n} → ${b.n}`} step took no longer per stage added: sizes too close together to judge growth`}`,
       });
     }
   }
