@@ -69,6 +69,16 @@ describe("bad input gets a clear error and loses nothing", () => {
     const r = runCli(["add", "x", "--max-cycles", "many"], { cwd: repo, env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--max-cycles takes a whole number");
+    // Below a flag's least value: said as the CLI says it, not as a use case's schema would.
+    for (const [args, said] of [
+      [["work", "--concurrency", "0"], "--concurrency takes a whole number ≥ 1, not `0`"],
+      [["edit", "t-1", "--max-cycles", "0"], "--max-cycles takes a whole number ≥ 1, not `0`"],
+      [["work", "--lease-ms", "5"], "--lease-ms takes a whole number ≥ 100, not `5`"],
+    ] as const) {
+      const low = runCli([...args], { cwd: repo, env });
+      expect(low.code).toBe(2);
+      expect(low.stderr).toBe(`fixpoint: ${said}\n`);
+    }
   });
 
   it("`--help` explains the commands", () => {

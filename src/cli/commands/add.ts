@@ -7,7 +7,7 @@ import { errorMessage, FixpointError } from "../../errors.js";
 import { withContext } from "../context.js";
 import { type Io, printJson } from "../io.js";
 import { taskJson } from "../render/json.js";
-import { parseInteger, parseNumber, parsePositiveInt } from "../task-ref.js";
+import { parseInteger, parseNumber, parseWholeNumber } from "../task-ref.js";
 
 interface AddOptions {
   type?: string;
@@ -54,7 +54,7 @@ export function registerAdd(program: Command, io: Io): void {
           `unknown task type \`${opts.type}\` (one of ${TASK_TYPES.join(", ")})`,
         );
       }
-      const maxCycles = parsePositiveInt("--max-cycles", opts.maxCycles);
+      const maxCycles = parseWholeNumber("--max-cycles", opts.maxCycles, 1);
       const budgetUsd = parseNumber("--budget-usd", opts.budgetUsd);
       const priority = parseInteger("--priority", opts.priority);
       const task = await withContext(

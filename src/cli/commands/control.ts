@@ -5,7 +5,7 @@ import { approve, reject } from "../../app/human.js";
 import { FINAL_VERDICTS } from "../../domain/types.js";
 import { withContext } from "../context.js";
 import type { Io } from "../io.js";
-import { parseInteger, parseNumber, parsePositiveInt } from "../task-ref.js";
+import { parseInteger, parseNumber, parseWholeNumber } from "../task-ref.js";
 
 export function registerControl(program: Command, io: Io): void {
   program
@@ -46,9 +46,9 @@ export function registerControl(program: Command, io: Io): void {
         const input = {
           task: ref,
           ...(opts.verdict !== undefined ? { verdict: opts.verdict } : {}),
-          ...optional("maxCycles", parsePositiveInt("--max-cycles", opts.maxCycles)),
+          ...optional("maxCycles", parseWholeNumber("--max-cycles", opts.maxCycles, 1)),
           ...optional("budgetUsd", parseNumber("--budget-usd", opts.budgetUsd)),
-          ...optional("budgetTokens", parsePositiveInt("--budget-tokens", opts.budgetTokens)),
+          ...optional("budgetTokens", parseWholeNumber("--budget-tokens", opts.budgetTokens)),
           ...optional("priority", parseInteger("--priority", opts.priority)),
           ...(opts.notes !== undefined ? { notes: opts.notes } : {}),
         };

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { improveTask } from "../../app/improve.js";
 import { withContext } from "../context.js";
 import type { Io } from "../io.js";
-import { parsePositiveInt } from "../task-ref.js";
+import { parseWholeNumber } from "../task-ref.js";
 
 export function registerImprove(program: Command, io: Io): void {
   program
@@ -14,8 +14,8 @@ export function registerImprove(program: Command, io: Io): void {
     .option("--review <n>", "use the review artifact of this cycle (default: the last one)")
     .option("--max-cycles <n>", "fix cycles for the improve task")
     .action(async (ref: string, opts: { review?: string; maxCycles?: string }) => {
-      const review = parsePositiveInt("--review", opts.review);
-      const maxCycles = parsePositiveInt("--max-cycles", opts.maxCycles);
+      const review = parseWholeNumber("--review", opts.review);
+      const maxCycles = parseWholeNumber("--max-cycles", opts.maxCycles, 1);
       const r = await withContext(io, (ctx) =>
         improveTask(ctx, {
           task: ref,

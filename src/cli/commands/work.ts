@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { withContext } from "../context.js";
 import type { Io } from "../io.js";
 import { runWorkInForeground } from "../run-work.js";
-import { parsePositiveInt } from "../task-ref.js";
+import { parseWholeNumber } from "../task-ref.js";
 
 interface WorkOptions {
   concurrency?: string;
@@ -21,14 +21,14 @@ export function registerWork(program: Command, io: Io, exit: { code: number }): 
     .option("--watch", "keep polling for new tasks (Ctrl-C to stop)")
     .option("--lease-ms <n>", "how long a claimed task stays this worker's without a renewal (default 30000)")
     .action(async (ids: string[], opts: WorkOptions) => {
-      const concurrency = parsePositiveInt("--concurrency", opts.concurrency) ?? 1;
+      const concurrency = parseWholeNumber("--concurrency", opts.concurrency, 1) ?? 1;
       exit.code = await withContext(io, (ctx) =>
         runWorkInForeground(ctx, io, {
           ids,
           concurrency,
           once: Boolean(opts.once),
           watch: Boolean(opts.watch),
-          leaseMs: parsePositiveInt("--lease-ms", opts.leaseMs),
+          leaseMs: parseWholeNumber("--lease-ms", opts.leaseMs, 100),
         }),
       );
     });
