@@ -7,6 +7,9 @@ import type { AppContext } from "./context.js";
 import type { EngineWiring } from "./engine-deps.js";
 import { parseInput } from "./validate.js";
 
+/** The shortest lease (ms) `work` accepts: the CLI names it when `--lease-ms` is below it. */
+export const MIN_LEASE_MS = 100;
+
 const Input = z
   .object({
     /** Only these tasks (`t-3` or `3`); every queued task when empty. */
@@ -16,7 +19,7 @@ const Input = z
     once: z.boolean().default(false),
     /** Keep polling for new tasks instead of stopping when the queue is empty. */
     watch: z.boolean().default(false),
-    leaseMs: z.number().int().min(100).optional(),
+    leaseMs: z.number().int().min(MIN_LEASE_MS).optional(),
     pollMs: z.number().int().min(1).optional(),
   })
   .strict();

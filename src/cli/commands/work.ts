@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { MIN_LEASE_MS } from "../../app/work.js";
 import { withContext } from "../context.js";
 import type { Io } from "../io.js";
 import { runWorkInForeground } from "../run-work.js";
@@ -28,7 +29,7 @@ export function registerWork(program: Command, io: Io, exit: { code: number }): 
           concurrency,
           once: Boolean(opts.once),
           watch: Boolean(opts.watch),
-          leaseMs: parseWholeNumber("--lease-ms", opts.leaseMs, 100),
+          leaseMs: parseWholeNumber("--lease-ms", opts.leaseMs, MIN_LEASE_MS),
         }),
       );
     });
