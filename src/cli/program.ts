@@ -1,4 +1,7 @@
 import { Command } from "commander";
+import { normaliseDatabaseUrl } from "../config/parse-sections.js";
+import { homeFrom } from "../config/paths.js";
+import { FixpointError } from "../errors.js";
 import type { Io } from "./io.js";
 
 export const VERSION = "0.1.0";
@@ -68,7 +71,11 @@ export async function buildProgram(io: Io, exit: { code: number }, argv: string[
     // overrides fixpoint.kdl.
     .hook("preAction", (cmd) => {
       const database: unknown = cmd.opts().database;
-      if (typeof database === "string") io.env.FIXPOINT_DATABASE_URL = database;
+      if (typeof database !== "string") return;
+      // Checked here, so that a bad value is said as the flag the user typed, not as the variable.
+      const url = normaliseDatabaseUrl(database, { baseDir: io.cwd, home: homeFrom(io.env) });
+      if (typeof url !== "string") throw new FixpointError("usage", `--database: ${url.error}`);
+      io.env.FIXPOINT_DATABASE_URL = database;
     });
   const args = argv.slice(2);
   const first = args.find((a, i) => !a.startsWith("-") && args[i - 1] !== "--database");

@@ -14,7 +14,8 @@ type Apply = (layer: ConfigLayer, value: string, ctx: { cwd: string; home: strin
 const CONFIG_VARS: Readonly<Record<string, Apply>> = {
   FIXPOINT_DATABASE_URL: (layer, value, ctx) => {
     const url = normaliseDatabaseUrl(value, { baseDir: ctx.cwd, home: ctx.home });
-    if (typeof url !== "string") return url.error;
+    if (typeof url !== "string")
+      return '"sqlite", the path of a SQLite file ending in .db, or a postgres:// URL';
     layer.database = url;
     return undefined;
   },

@@ -81,6 +81,19 @@ describe("bad input gets a clear error and loses nothing", () => {
     }
   });
 
+  it("a database the store cannot be is named as the flag or the variable that gave it (exit 2)", () => {
+    const flag = runCli(["--database", "mysql://db/x", "status"], { cwd: repo, env });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe(
+      'fixpoint: --database: unsupported database "mysql://db/x": use "sqlite", a SQLite file path, or "postgres://…"\n',
+    );
+    const variable = runCli(["status"], { cwd: repo, env: { ...env, FIXPOINT_DATABASE_URL: "tasks.txt" } });
+    expect(variable.code).toBe(2);
+    expect(variable.stderr).toContain(
+      'FIXPOINT_DATABASE_URL must be "sqlite", the path of a SQLite file ending in .db, or a postgres:// URL, got "tasks.txt"',
+    );
+  });
+
   it("`--help` explains the commands", () => {
     const r = runCli(["--help"], { cwd: repo, env });
     expect(r.code).toBe(0);
