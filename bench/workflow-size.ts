@@ -54,31 +54,38 @@ export async function benchWorkflowSize(sizes: number[] = WORKFLOW_SIZES): Promi
     ok: true,
     detail: `${perStage(ms, n)} µs per stage`,
   }));
-  // Growth is judged on the marginal time per stage added (the slope between consecutive sizes),
-  // last step against first: equal when reading is linear, and free of the fixed costs and of the
-  // young-generation collections that make small sizes vary.
-  if (measured.length >= 3) {
-    const slope = (a: (typeof measured)[number], b: (typeof measured)[number]) =>
-      ((b.ms - a.ms) * 1000) / (b.n - a.n);
-    const [a, b] = [measured[0], measured[1]];
-    const [y, z] = [measured.at(-2), measured.at(-1)];
-    if (a && b && y && z) {
-      const first = slope(a, b);
-      const last = slope(y, z);
-      const growth = last / first;
-      // Sizes too close together for the machine's noise can make either step shrink: then
-      // there is no ratio to judge (a negative one would read as met), and the row says so and
-      // does not pass.
-      const measurable = first > 0 && last > 0;
-      out.push({
-        name: `time per stage added reading a workflow, ${y.n.toLocaleString("en")} → ${z.n.toLocaleString("en")} ÷ ${a.n.toLocaleString("en")} → ${b.n.toLocaleString("en")} stages`,
-        value: growth,
-        unit: "×",
-        budget: `≤ ${GROWTH_TARGET}×`,
-        ok: measurable && growth <= GROWTH_TARGET,
-        detail: `${last.toFixed(1)} against ${first.toFixed(1)} µs per stage added (medians; KDL parse, stage and transition reading, the graph rules)${measurable ? "" : `; the ${first > 0 ? `${y.n} → ${z.n}` : `${a.n} → ${b.n}`} step took no longer per stage added: sizes too close together to judge growth`}`,
-      });
-    }
-  }
+  const growth = growthRow(measured);
+  if (growth !== null) out.push(growth);
   return out;
+}
+
+/**
+ * Growth is judged on the marginal time per stage added (the slope between consecutive sizes),
+ * last step against first: equal when reading is linear, and free of the fixed costs and of the
+ * young-generation collections that make small sizes vary. Null with fewer than three sizes.
+ */
+export function growthRow(measured: readonly { n: number; ms: number }[]): BenchResult | null {
+  const [a, b] = [measured[0], measured[1]];
+  const [y, z] = [measured.at(-2), measured.at(-1)];
+  if (measured.length < 3 || !a || !b || !y || !z) return null;
+  const slope = (p: { n: number; ms: number }, q: { n: number; ms: number }) =>
+    ((q.ms - p.ms) * 1000) / (q.n - p.n);
+  const first = slope(a, b);
+  const last = slope(y, z);
+  const growth = last / first;
+  // Sizes too close together for the machine's noise can make either step shrink: then there is
+  // no ratio to judge (a negative one would read as met), and the row says so and does not pass.
+  const measurable = first > 0 && last > 0;
+  const shrank =
+    first > 0
+      ? `${y.n.toLocaleString("en")} → ${z.n.toLocaleString("en")}`
+      : `${a.n.toLocaleString("en")} → ${b.n.toLocaleString("en")}`;
+  return {
+    name: `time per stage added reading a workflow, ${y.n.toLocaleString("en")} → ${z.n.toLocaleString("en")} ÷ ${a.n.toLocaleString("en")} → ${b.n.toLocaleString("en")} stages`,
+    value: growth,
+    unit: "×",
+    budget: `≤ ${GROWTH_TARGET}×`,
+    ok: measurable && growth <= GROWTH_TARGET,
+    detail: `${last.toFixed(1)} against ${first.toFixed(1)} µs per stage added (medians; KDL parse, stage and transition reading, the graph rules)${measurable ? "" : `; the ${shrank} step took no longer per stage added: sizes too close together to judge growth`}`,
+  };
 }

@@ -87,7 +87,13 @@ describe("benchmarks at smoke-test sizes", () => {
     expect(report).toContain("reading and checking a workflow of 400 stages");
     expect(report).toContain("time per stage added reading a workflow, 200 → 400 ÷ 50 → 200 stages");
     for (const r of results) {
-      expect(Number.isFinite(r.value) && r.value > 0).toBe(true);
+      expect(Number.isFinite(r.value)).toBe(true);
+      // A growth row compares differences between sizes: noise can make one shrink, and then the
+      // row says it cannot judge (test/bench/workflow-growth.test.ts) instead of reading as met.
+      if (r.value <= 0) {
+        expect(r.ok).toBe(false);
+        expect(r.detail).toContain("sizes too close together to judge growth");
+      }
       expect(rows.some((row) => row.startsWith(`| ${r.name} |`))).toBe(true);
     }
   }, 240_000);
