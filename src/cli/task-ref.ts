@@ -1,14 +1,15 @@
 import { FixpointError } from "../errors.js";
+import { wholeNumber } from "../util/whole-number.js";
 
 /**
- * A whole number of at least `min` written in decimal digits (`--max-cycles 3`); anything else
- * (`abc`, `1.5`, `0x10`, `1e3`, an empty string, or below `min`) is a usage error naming the flag,
- * as the CLI reports it, instead of a use case's schema message.
+ * A flag's whole number of at least `min` (`--max-cycles 3`; util/whole-number.ts says what
+ * counts); anything else is a usage error naming the flag, as the CLI reports it, instead of a use
+ * case's schema message.
  */
 export function parseWholeNumber(flag: string, value: string | undefined, min = 0): number | undefined {
   if (value === undefined) return undefined;
-  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min) {
+  const n = wholeNumber(value, min);
+  if (n === undefined) {
     const atLeast = min > 0 ? ` ≥ ${min}` : "";
     throw new FixpointError("usage", `${flag} takes a whole number${atLeast}, not \`${value}\``);
   }

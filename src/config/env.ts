@@ -1,6 +1,7 @@
 import { FixpointError } from "../errors.js";
 import { parseSeverity } from "../findings/severity.js";
 import { didYouMean } from "../util/did-you-mean.js";
+import { wholeNumber } from "../util/whole-number.js";
 import { type ConfigLayer, emptyLayer } from "./layer.js";
 import { normaliseDatabaseUrl } from "./parse-sections.js";
 import { homeFrom, resolvePath } from "./paths.js";
@@ -113,12 +114,6 @@ export function envLayer(env: NodeJS.ProcessEnv, cwd: string): ConfigLayer {
   }
   if (problems.length > 0) throw new FixpointError("config", problems.join("\n"));
   return layer;
-}
-
-function wholeNumber(text: string, min: number): number | undefined {
-  if (!/^\d+$/.test(text.trim())) return undefined;
-  const n = Number(text);
-  return Number.isSafeInteger(n) && n >= min ? n : undefined;
 }
 
 function booleanWord(text: string): boolean | undefined {
