@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { errorMessage } from "../errors.js";
 import type { AppContext } from "./context.js";
 
-const FINISHED = new Set(["completed", "cancelled"]);
+const FINISHED = ["completed", "cancelled"] as const;
 
 export type CleanAction =
   | { kind: "removed" | "would_remove"; path: string }
@@ -26,9 +26,11 @@ export async function cleanTasks(
   input: { branches?: boolean; dryRun?: boolean } = {},
 ): Promise<CleanResult> {
   const { store, git } = ctx;
-  const tasks = (await store.listTasks()).filter(
-    (t) => FINISHED.has(t.status) && (t.worktreePath || (input.branches && t.branch)),
-  );
+  // Only the finished tasks that still hold something: 100,000 tasks are not read to find them.
+  const tasks = await store.listTasks({
+    statuses: [...FINISHED],
+    holding: input.branches ? "worktree-or-branch" : "worktree",
+  });
   const actions: CleanAction[] = [];
   let removed = 0;
   for (const t of tasks) {

@@ -98,10 +98,17 @@ function deps(findings: Record<string, Finding[]>, stages: Record<string, StageE
   const tasks = Object.keys({ ...findings, ...stages }).map(task);
   return {
     store: {
-      listTasks: async () => tasks,
       getTask: async (id) => tasks.find((t) => t.id === id) ?? null,
-      listFindings: async (id) => findings[id] ?? [],
-      listStageExecutions: async (id) => stages[id] ?? [],
+      // As the stores read it: one task's or every task's, from `since` on.
+      listReviewerActivity: async ({ taskId, since = Number.NEGATIVE_INFINITY }) => {
+        const ids = tasks.map((t) => t.id).filter((id) => taskId === undefined || id === taskId);
+        return {
+          findings: ids.flatMap((id) => findings[id] ?? []).filter((x) => x.createdAt >= since),
+          reviews: ids
+            .flatMap((id) => (stages[id] ?? []).map((x) => ({ ...x, taskId: id })))
+            .filter((x) => x.kind === "review" && x.startedAt >= since),
+        };
+      },
     },
     agentOf: async (_t, stageId) => ({
       agent: "reviewer",
@@ -204,10 +211,8 @@ describe("reviewerStats", () => {
       const unreadable: ReviewersDeps = {
         ...deps(findings, stages),
         store: {
-          listTasks: () => Promise.reject(new Error("read")),
           getTask: () => Promise.reject(new Error("read")),
-          listFindings: () => Promise.reject(new Error("read")),
-          listStageExecutions: () => Promise.reject(new Error("read")),
+          listReviewerActivity: () => Promise.reject(new Error("read")),
         },
       };
       for (const since of [undefined, 4000]) {

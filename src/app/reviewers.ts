@@ -1,4 +1,4 @@
-import type { Store } from "../domain/store.js";
+import type { ReviewerActivity, Store } from "../domain/store.js";
 import type { Finding, StageExecution, Task } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { REFUTED_PREFIX } from "../findings/registry-verify.js";
@@ -40,7 +40,7 @@ export interface ReviewerRow {
 }
 
 export interface ReviewersDeps {
-  store: Pick<Store, "listTasks" | "getTask" | "listFindings" | "listStageExecutions">;
+  store: Pick<Store, "getTask" | "listReviewerActivity">;
   /** The configured agent and model behind a task's review stage (from its workflow and config). */
   agentOf: (task: Task, stageId: string) => Promise<{ agent: string | null; model: string | null }>;
 }
@@ -66,7 +66,7 @@ export function reviewerOf(source: { source: string; author?: string }): string 
 
 type Outcome = "confirmed" | "refuted" | "dismissed" | "open";
 
-function outcomeOf(f: Finding): Outcome {
+function outcomeOf(f: Pick<Finding, "status" | "note">): Outcome {
   if (f.status === "resolved") return "confirmed";
   if (f.status === "dismissed") return f.note?.startsWith(REFUTED_PREFIX) ? "refuted" : "dismissed";
   return "open";
@@ -91,39 +91,6 @@ function emptyRow(reviewer: string): ReviewerRow {
 export async function reviewerStats(deps: ReviewersDeps, input: ReviewersInput = {}): Promise<ReviewerRow[]> {
   const since = input.since ?? Number.NEGATIVE_INFINITY;
   const rows = new Map<string, ReviewerRow>();
-  if (input.read) {
-    const { task, findings, stages } = input.read;
-    await countTask(rows, deps, task, findings, stages, since);
-  } else {
-    const tasks = input.taskId
-      ? [await deps.store.getTask(input.taskId)].filter((t): t is Task => t !== null)
-      : await deps.store.listTasks();
-    for (const task of tasks) {
-      const findings = await deps.store.listFindings(task.id);
-      await countTask(rows, deps, task, findings, await deps.store.listStageExecutions(task.id), since);
-    }
-  }
-  return [...rows.values()]
-    .map((r) => {
-      const cost = Math.round(r.cost_usd * 1e6) / 1e6;
-      return {
-        ...r,
-        cost_usd: cost,
-        cost_per_confirmed_usd: r.confirmed > 0 ? Math.round((cost / r.confirmed) * 1e6) / 1e6 : null,
-      };
-    })
-    .sort((a, b) => a.reviewer.localeCompare(b.reviewer));
-}
-
-/** Adds one task's findings (raised since `since`) and review stages to the reviewers' rows. */
-async function countTask(
-  rows: Map<string, ReviewerRow>,
-  deps: ReviewersDeps,
-  task: Task,
-  findings: readonly Finding[],
-  stages: readonly StageExecution[],
-  since: number,
-): Promise<void> {
   const row = (id: string): ReviewerRow => {
     const hit = rows.get(id);
     if (hit) return hit;
@@ -131,7 +98,22 @@ async function countTask(
     rows.set(id, made);
     return made;
   };
-  for (const f of findings) {
+  let activity: ReviewerActivity;
+  let taskOf: (taskId: string) => Promise<Task | null>;
+  if (input.read) {
+    const { task, findings, stages } = input.read;
+    activity = { findings: [...findings], reviews: stages.filter((s) => s.kind === "review") };
+    taskOf = async () => task;
+  } else {
+    // Two reads whatever the number of tasks; a task is read only for the first review stage of
+    // each reviewer, whose agent and model its workflow names.
+    activity = await deps.store.listReviewerActivity({
+      ...(input.taskId === undefined ? {} : { taskId: input.taskId }),
+      ...(input.since === undefined ? {} : { since: input.since }),
+    });
+    taskOf = (taskId) => deps.store.getTask(taskId);
+  }
+  for (const f of activity.findings) {
     if (f.createdAt < since) continue;
     const reviewers = f.sources.map(reviewerOf);
     const first = reviewers[0] ?? null;
@@ -143,12 +125,24 @@ async function countTask(
       else r[outcomeOf(f)]++;
     }
   }
-  for (const s of stages) {
-    if (s.kind !== "review" || s.startedAt < since) continue;
+  for (const s of activity.reviews) {
+    if (s.startedAt < since) continue;
     const r = row(s.stageId);
     r.cost_usd += s.costUsd;
-    if (r.agent === null) Object.assign(r, await deps.agentOf(task, s.stageId));
+    if (r.agent !== null) continue;
+    const task = await taskOf(s.taskId);
+    if (task) Object.assign(r, await deps.agentOf(task, s.stageId));
   }
+  return [...rows.values()]
+    .map((r) => {
+      const cost = Math.round(r.cost_usd * 1e6) / 1e6;
+      return {
+        ...r,
+        cost_usd: cost,
+        cost_per_confirmed_usd: r.confirmed > 0 ? Math.round((cost / r.confirmed) * 1e6) / 1e6 : null,
+      };
+    })
+    .sort((a, b) => a.reviewer.localeCompare(b.reviewer));
 }
 
 /** `2026-11-01`, a full ISO time, or a duration back from `now` (`7d`, `12h`); a usage error otherwise. */

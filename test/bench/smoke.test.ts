@@ -84,6 +84,8 @@ describe("benchmarks at smoke-test sizes", () => {
     expect(report).toContain("`fixpoint status --json > tasks.json`, 20 tasks, whole process");
     expect(report).toContain("`fixpoint status` (the table), 20 tasks, whole process");
     expect(report).toContain("`fixpoint status > tasks.txt` (the table), 20 tasks, whole process");
+    expect(report).toContain("`fixpoint reviewers`, 20 tasks, whole process");
+    expect(report).toContain("`fixpoint clean --dry-run`, 20 tasks, whole process");
     expect(report).toContain("reading and checking a workflow of 400 stages");
     expect(report).toContain("time per stage added reading a workflow, 200 → 400 ÷ 50 → 200 stages");
     for (const r of results) {

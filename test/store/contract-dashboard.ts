@@ -119,5 +119,71 @@ export function dashboardContract(getStore: () => Store): void {
         byStatus: {},
       });
     });
+
+    it("listReviewerActivity reads every task's findings and review stages, or one task's, from a time on", async () => {
+      const store = getStore();
+      const a = await store.createTask(newTask(), 1);
+      const b = await store.createTask(newTask(), 1);
+      const pr = { source: "pr:thread-4", cycle: 1, author: "a-bot[bot]" };
+      await store.saveFindings(
+        a.id,
+        [
+          finding(a.id, "F-1", { createdAt: 100, status: "resolved" }),
+          finding(a.id, "F-2", {
+            createdAt: 900,
+            status: "dismissed",
+            note: "refuted: checked at the call site",
+          }),
+        ],
+        [],
+        2,
+      );
+      await store.saveFindings(b.id, [finding(b.id, "F-1", { createdAt: 500, sources: [pr] })], [], 3);
+      for (const [t, at] of [
+        [a, 100],
+        [b, 700],
+      ] as const) {
+        const run = await store.createRun(t.id, "start", {}, 2);
+        for (const [stageId, kind, cost] of [
+          ["review_code", "review", 0.25],
+          ["implement", "agent", 1],
+        ] as const) {
+          await store.commitStage({
+            taskId: t.id,
+            runId: run.id,
+            stage: stage(t.id, run.id, { stageId, kind, costUsd: cost, startedAt: at, endedAt: at + 10 }),
+            checkpoint: null,
+            findings: [],
+            events: [],
+            task: {},
+            now: 5,
+          });
+        }
+      }
+      const all = await store.listReviewerActivity({});
+      expect(all.findings.map((f) => [f.status, f.createdAt]).sort()).toEqual([
+        ["dismissed", 900],
+        ["open", 500],
+        ["resolved", 100],
+      ]);
+      const dismissed = all.findings.find((f) => f.status === "dismissed");
+      expect(dismissed?.note).toBe("refuted: checked at the call site");
+      expect(all.findings.find((f) => f.createdAt === 500)?.sources).toEqual([pr]);
+      // Review stages only, in the order they ran.
+      expect(all.reviews).toEqual([
+        { taskId: a.id, stageId: "review_code", costUsd: 0.25, startedAt: 100 },
+        { taskId: b.id, stageId: "review_code", costUsd: 0.25, startedAt: 700 },
+      ]);
+      const recent = await store.listReviewerActivity({ since: 500 });
+      expect(recent.findings.map((f) => f.createdAt).sort()).toEqual([500, 900]);
+      expect(recent.reviews.map((r) => r.taskId)).toEqual([b.id]);
+      const one = await store.listReviewerActivity({ taskId: a.id, since: 100 });
+      expect(one.findings).toHaveLength(2);
+      expect(one.reviews.map((r) => r.taskId)).toEqual([a.id]);
+      expect(await store.listReviewerActivity({ taskId: b.id, since: 800 })).toEqual({
+        findings: [],
+        reviews: [],
+      });
+    });
   });
 }

@@ -106,6 +106,26 @@ export function runStoreContract(name: string, open: OpenStore): void {
         expect(await store.countTasks({ parentId: p.id, excludeStatuses: ["completed", "failed"] })).toBe(1);
       });
 
+      it("lists the tasks that still hold a worktree, or a worktree or a branch", async () => {
+        await store.createTask(newTask(), 1); // holds neither
+        const branched = await store.createTask(newTask(), 2);
+        const both = await store.createTask(newTask(), 3);
+        await store.updateTask(branched.id, { branch: "fixpoint/t-2" }, 4);
+        await store.updateTask(both.id, { branch: "fixpoint/t-3", worktreePath: "/wt/t-3" }, 4);
+        const ids = async (f: Parameters<Store["listTasks"]>[0]) =>
+          (await store.listTasks(f)).map((t) => t.id);
+        expect(await ids({ holding: "worktree" })).toEqual([both.id]);
+        expect(await ids({ holding: "worktree-or-branch" })).toEqual([branched.id, both.id]);
+        expect(await store.countTasks({ holding: "worktree-or-branch" })).toBe(2);
+        expect((await store.listTaskSummaries({ holding: "worktree" })).map((t) => t.id)).toEqual([both.id]);
+        await store.updateTask(both.id, { worktreePath: null }, 5);
+        expect(await ids({ holding: "worktree" })).toEqual([]);
+        expect(await ids({ holding: "worktree-or-branch", statuses: ["queued"] })).toEqual([
+          branched.id,
+          both.id,
+        ]);
+      });
+
       it("updates only the given fields, clears with null, and bumps updatedAt", async () => {
         const t = await store.createTask(newTask({ branch: "fp/t-1" }), 1);
         const u = await store.updateTask(t.id, { cycle: 2, currentStage: "fix", meta: { prNumber: 12 } }, 50);

@@ -2,6 +2,8 @@ import type pg from "pg";
 import type {
   FindingFilter,
   Lease,
+  ReviewerActivity,
+  ReviewerActivityFilter,
   RunPatch,
   StageCommit,
   Store,
@@ -22,7 +24,16 @@ import type {
   TaskSpend,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
-import { toCheckpoint, toEvent, toFinding, toRun, toStageExecution, toWorker } from "../sqlite/rows.js";
+import {
+  toCheckpoint,
+  toEvent,
+  toFinding,
+  toReviewerFinding,
+  toReviewStage,
+  toRun,
+  toStageExecution,
+  toWorker,
+} from "../sqlite/rows.js";
 import { openPool, type PoolOptions } from "./connection.js";
 import { toPgStoreError } from "./errors.js";
 import { WorkListener } from "./listener.js";
@@ -31,6 +42,7 @@ import { PgRecordOps } from "./record-ops.js";
 import {
   findingSearchSql,
   Params,
+  reviewerActivitySql,
   taskTotalsSql,
   UPSERT_FINDING_HEAD,
   UPSERT_FINDING_TAIL,
@@ -342,6 +354,14 @@ class PgOps extends PgRecordOps implements StoreOps {
       tokens: Number(r?.tokens ?? 0),
       agentMs: Number(r?.agent_ms ?? 0),
       byStatus: JSON.parse(String(r?.by_status ?? "{}")) as TaskTotals["byStatus"],
+    };
+  }
+
+  async listReviewerActivity(filter: ReviewerActivityFilter): Promise<ReviewerActivity> {
+    const { findings, reviews, params } = reviewerActivitySql(filter);
+    return {
+      findings: (await this.rows("reading reviewer activity", findings, params)).map(toReviewerFinding),
+      reviews: (await this.rows("reading reviewer activity", reviews, params)).map(toReviewStage),
     };
   }
 }

@@ -2,9 +2,16 @@
  * SQL text and parameters for the PostgreSQL store. Statements are built from the *shape* of a
  * patch or filter (which keys are set), never from values: every value is a `$n` parameter.
  */
-import type { FindingFilter, Lease, TaskFilter, TaskPatch } from "../../domain/store.js";
+import type {
+  FindingFilter,
+  Lease,
+  ReviewerActivityFilter,
+  TaskFilter,
+  TaskPatch,
+} from "../../domain/store.js";
 import type { Json, NewTask } from "../../domain/types.js";
 import { TASK_SELECT } from "../sqlite/rows.js";
+import { holdingSql } from "../task-filter.js";
 import { patchColumns } from "../task-patch.js";
 
 export type PgValue = string | number | boolean | null | readonly string[];
@@ -141,6 +148,7 @@ export function filterClause(filter: TaskFilter, forCount: boolean, p: Params): 
     where.push(`status <> ALL(${p.add(filter.excludeStatuses)}::text[])`);
   if (filter.ids !== undefined) where.push(`id = ANY(${p.add(filter.ids)}::text[])`);
   if (filter.parentId !== undefined) where.push(`parent_id = ${p.add(filter.parentId)}`);
+  if (filter.holding !== undefined) where.push(holdingSql(filter.holding));
   // Keyset paging: after `afterSeq` in the listing order (smaller seqs when newest first).
   if (filter.afterSeq !== undefined)
     where.push(`seq ${filter.newestFirst === true ? "<" : ">"} ${p.add(filter.afterSeq)}`);
@@ -217,4 +225,34 @@ export function withValues(...values: (string | number)[]): Params {
   const p = new Params();
   for (const v of values) p.add(v);
   return p;
+}
+
+/**
+ * `listReviewerActivity`'s two reads (SQLite's reviewerActivitySql): both statements number
+ * their parameters alike, so one Params serves the two.
+ */
+export function reviewerActivitySql(filter: ReviewerActivityFilter): {
+  findings: string;
+  reviews: string;
+  params: Params;
+} {
+  const p = new Params();
+  const findings: string[] = [];
+  const reviews = ["kind = 'review'"];
+  if (filter.taskId !== undefined) {
+    const id = p.add(filter.taskId);
+    findings.push(`task_id = ${id}`);
+    reviews.push(`task_id = ${id}`);
+  }
+  if (filter.since !== undefined) {
+    const since = p.add(filter.since);
+    findings.push(`created_at >= ${since}`);
+    reviews.push(`started_at >= ${since}`);
+  }
+  const where = (c: string[]) => (c.length > 0 ? ` WHERE ${c.join(" AND ")}` : "");
+  return {
+    findings: `SELECT sources, status, note, created_at FROM findings${where(findings)}`,
+    reviews: `SELECT task_id, stage_id, cost_usd, started_at FROM stage_executions${where(reviews)} ORDER BY id`,
+    params: p,
+  };
 }

@@ -1,4 +1,4 @@
-import type { FindingFilter, TaskFilter } from "../../domain/store.js";
+import type { FindingFilter, ReviewerActivityFilter, TaskFilter } from "../../domain/store.js";
 import { filterSql, type Params } from "./task-sql.js";
 
 /**
@@ -50,6 +50,36 @@ export function taskTotalsSql(filter: TaskFilter): { spend: string; agent: strin
     spend: `SELECT status, COUNT(*) AS tasks, SUM(cost_usd) AS cost_usd, SUM(tokens) AS tokens FROM tasks${clause} GROUP BY status`,
     agent: `SELECT COALESCE(SUM(s.ended_at - s.started_at), 0) AS agent_ms
       FROM (SELECT id FROM tasks${clause}) t JOIN stage_executions s ON s.task_id = t.id`,
+    params,
+  };
+}
+
+/**
+ * `listReviewerActivity`'s two reads, of the columns a reviewer's row is made of: the findings
+ * (any order: they are counted), and the review stages in the order they ran.
+ */
+export function reviewerActivitySql(filter: ReviewerActivityFilter): {
+  findings: string;
+  reviews: string;
+  params: Params;
+} {
+  const params: Params = {};
+  const findings: string[] = [];
+  const reviews = ["kind = 'review'"];
+  if (filter.taskId !== undefined) {
+    findings.push("task_id = @taskId");
+    reviews.push("task_id = @taskId");
+    params.taskId = filter.taskId;
+  }
+  if (filter.since !== undefined) {
+    findings.push("created_at >= @since");
+    reviews.push("started_at >= @since");
+    params.since = filter.since;
+  }
+  const where = (c: string[]) => (c.length > 0 ? ` WHERE ${c.join(" AND ")}` : "");
+  return {
+    findings: `SELECT sources, status, note, created_at FROM findings${where(findings)}`,
+    reviews: `SELECT task_id, stage_id, cost_usd, started_at FROM stage_executions${where(reviews)} ORDER BY id`,
     params,
   };
 }

@@ -4,7 +4,7 @@
  * fixpoint reads as something this one can act on instead of an impossible type.
  */
 
-import type { StoredCheckpoint, WorkerRecord } from "../../domain/store.js";
+import type { ReviewerActivity, StoredCheckpoint, WorkerRecord } from "../../domain/store.js";
 import {
   type FailureClass,
   FINAL_VERDICTS,
@@ -256,6 +256,26 @@ export function toFinding(r: Row): Finding {
     note: textOrNull(r.note),
     createdAt: num(r.created_at),
     updatedAt: num(r.updated_at),
+  };
+}
+
+/** A finding as `listReviewerActivity` reads it: sources, status, note, created_at. */
+export function toReviewerFinding(r: Row): ReviewerActivity["findings"][number] {
+  return {
+    sources: parseSources(r.sources),
+    status: oneOf(FINDING_STATUSES, r.status, "open"),
+    note: textOrNull(r.note),
+    createdAt: num(r.created_at),
+  };
+}
+
+/** A review stage as `listReviewerActivity` reads it: task_id, stage_id, cost_usd, started_at. */
+export function toReviewStage(r: Row): ReviewerActivity["reviews"][number] {
+  return {
+    taskId: text(r.task_id),
+    stageId: text(r.stage_id),
+    costUsd: num(r.cost_usd),
+    startedAt: num(r.started_at),
   };
 }
 

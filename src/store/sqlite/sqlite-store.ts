@@ -5,6 +5,8 @@ import type {
   FindingFilter,
   LearningFilter,
   Lease,
+  ReviewerActivity,
+  ReviewerActivityFilter,
   RunPatch,
   StageCommit,
   Store,
@@ -39,7 +41,7 @@ import {
 } from "./agent-groups-sql.js";
 import { SAVE_ARTIFACT, toArtifact } from "./artifacts-sql.js";
 import { openDatabase } from "./connection.js";
-import { findingSearchSql, taskTotalsSql } from "./dashboard-sql.js";
+import { findingSearchSql, reviewerActivitySql, taskTotalsSql } from "./dashboard-sql.js";
 import { toStoreError } from "./errors.js";
 import { INSERT_LEARNING, LEARNING_HIT, learningSeq, learningValues, toLearning } from "./learnings-sql.js";
 import {
@@ -53,7 +55,16 @@ import {
   stageParams,
   UPSERT_FINDING,
 } from "./record-sql.js";
-import { toCheckpoint, toEvent, toFinding, toRun, toStageExecution, toWorker } from "./rows.js";
+import {
+  toCheckpoint,
+  toEvent,
+  toFinding,
+  toReviewerFinding,
+  toReviewStage,
+  toRun,
+  toStageExecution,
+  toWorker,
+} from "./rows.js";
 import { isCurrentSchema } from "./schema-version.js";
 import { SqliteTaskOps } from "./task-ops.js";
 import { parseJsonOrText } from "./tolerant.js";
@@ -323,6 +334,16 @@ class SqliteStore extends SqliteTaskOps implements Store {
       }
       totals.agentMs = Number(this.sql.get(agent, params)?.agent_ms ?? 0);
       return totals;
+    });
+  }
+
+  listReviewerActivity(filter: ReviewerActivityFilter): Promise<ReviewerActivity> {
+    return this.op("reading reviewer activity", () => {
+      const { findings, reviews, params } = reviewerActivitySql(filter);
+      return {
+        findings: this.sql.all(findings, params).map(toReviewerFinding),
+        reviews: this.sql.all(reviews, params).map(toReviewStage),
+      };
     });
   }
 

@@ -27,14 +27,14 @@ FROM (SELECT seq FROM tasks${clause}) AS page LEFT JOIN task_json AS j ON j.seq 
 /**
  * The same page read from `task_json` alone (migration 015 keeps `status` and `updated_at` there),
  * for filters that test only those columns and `seq`: one b-tree range instead of the listing
- * index joined to the text. Null for a filter on other columns (`ids`, `parentId`): use
+ * index joined to the text. Null for a filter on other columns (`ids`, `parentId`, `holding`): use
  * taskJsonPageSql. `clause` is filterSql's, whose column names `task_json` shares.
  */
 export function taskJsonOnlyPageSql(
   clause: string,
-  filter: { ids?: unknown; parentId?: unknown; newestFirst?: boolean },
+  filter: { ids?: unknown; parentId?: unknown; holding?: unknown; newestFirst?: boolean },
 ): string | null {
-  if (filter.ids !== undefined || filter.parentId !== undefined) return null;
+  if (filter.ids !== undefined || filter.parentId !== undefined || filter.holding !== undefined) return null;
   return `SELECT CAST(group_concat(json, ',') AS BLOB) AS json, COUNT(*) AS n, ${filter.newestFirst === true ? "MIN" : "MAX"}(seq) AS last,
   MAX(token_hint) AS hint
 FROM (SELECT seq, json, token_hint FROM task_json${clause})`;

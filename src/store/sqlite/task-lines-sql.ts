@@ -33,6 +33,7 @@ export function linesOnly(filter: TaskFilter, secrets: readonly string[]): boole
     secrets.length === 0 &&
     filter.ids === undefined &&
     filter.parentId === undefined &&
+    filter.holding === undefined &&
     filter.updatedSince === undefined
   );
 }

@@ -5,6 +5,7 @@
 
 import type { TaskFilter, TaskPatch } from "../../domain/store.js";
 import type { Json, NewTask } from "../../domain/types.js";
+import { holdingSql } from "../task-filter.js";
 import { patchColumns } from "../task-patch.js";
 import { TASK_SELECT } from "./rows.js";
 
@@ -120,6 +121,7 @@ export function filterSql(
     where.push("parent_id = @parentId");
     params.parentId = filter.parentId;
   }
+  if (filter.holding !== undefined) where.push(holdingSql(filter.holding));
   if (filter.afterSeq !== undefined) {
     where.push(filter.newestFirst === true ? "seq < @afterSeq" : "seq > @afterSeq");
     params.afterSeq = filter.afterSeq;
