@@ -37,11 +37,12 @@ describe("benchmarks at smoke-test sizes", () => {
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
     // Chains: a ratio row per size and kind, the growth, checkpoint-load and decomposition rows
     // of the no-op chain (the marginal cost rows need sizes at least 50 stages apart).
-    // Work: a row per size. Status: the JSON and the table, each through a pipe and to a file.
+    // Work: a row per size. Status: the JSON and the table, each through a pipe and to a file, then
+    // `reviewers` and `clean --dry-run`.
     // Workflows: a row per size and the growth row.
     // CLI chains: a row per size and kind (no-op, edit, ignored folder). Spawn: a row per size and the growth row.
     // Resume: one row.
-    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 4 + 4 + 1);
+    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
