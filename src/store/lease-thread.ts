@@ -4,7 +4,7 @@
  * thread is busy with synchronous work still holds its tasks. Runs only inside a worker thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { Lease, Store } from "../domain/store.js";
+import type { Lease } from "../domain/store.js";
 import { type LeaseHandle, type LeaseLoss, renewalLoop, renewLease } from "../engine/lease-keeper.js";
 import { errorMessage } from "../errors.js";
 import { openStore } from "./open.js";
@@ -23,17 +23,18 @@ export interface LeaseThreadData {
   projectRoot: string;
 }
 
-async function main(): Promise<void> {
+function main(): void {
   const port = parentPort;
   if (port === null) throw new Error("lease-thread.js runs only as a worker thread");
   const data = workerData as LeaseThreadData;
-  let store: Store;
-  try {
-    store = await openStore(data.url, data.projectRoot);
-  } catch (e) {
+  // The leases are watched from the first message on, not once the store is open: opening it can
+  // hang on a database out of reach (a partition), and a lease's deadline must be noticed by this
+  // process's clock meanwhile. A renewal waits for the store; a store that cannot be opened hands
+  // every lease to the main thread's keeper.
+  const opened = openStore(data.url, data.projectRoot);
+  opened.catch((e: unknown) => {
     port.postMessage({ type: "error", message: errorMessage(e) } satisfies FromThread);
-    return;
-  }
+  });
   const beats = new Map<number, LeaseHandle>();
   port.on("message", (msg: ToThread) => {
     if (msg.type === "stop") {
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
     }
     const { id, lease, ...opts } = msg;
     const handle = renewalLoop(
-      () => renewLease(store, lease, opts.leaseMs, Date.now()),
+      async () => renewLease(await opened, lease, opts.leaseMs, Date.now()),
       opts,
       (why: LeaseLoss) => {
         beats.delete(id);
@@ -56,8 +57,11 @@ async function main(): Promise<void> {
     beats.set(id, handle);
   });
   port.once("close", () => {
-    void store.close();
+    void opened.then(
+      (store) => store.close(),
+      () => undefined,
+    );
   });
 }
 
-void main();
+main();

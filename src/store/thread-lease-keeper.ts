@@ -41,8 +41,10 @@ export function createThreadLeaseKeeper(data: LeaseThreadData, fallback: LeaseKe
     w.on("message", (msg: FromThread) => {
       if (msg.type === "lost") {
         const k = kept.get(msg.id);
+        // Once the fallback keeps a lease (the thread failed), the fallback alone reports its loss.
+        if (k === undefined || k.handle !== undefined) return;
         kept.delete(msg.id);
-        k?.onLost(msg.why);
+        k.onLost(msg.why);
       } else if (msg.type === "stopped") {
         stopped.get(msg.id)?.();
         if (kept.size === 0 && stopped.size === 0 && thread === w) {

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+// The compiled module of dist/ (built by the global setup), whose thread file is there to start.
+import { createThreadLeaseKeeper } from "../../dist/store/thread-lease-keeper.js";
 import type { Store } from "../../src/domain/store.js";
 import { timerLeaseKeeper } from "../../src/engine/lease-keeper.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { createThreadLeaseKeeper } from "../../src/store/thread-lease-keeper.js";
 import { systemClock } from "../../src/util/clock.js";
 import { newTask } from "../store/samples.js";
 
@@ -60,5 +62,31 @@ describe("lease keepers", () => {
     expect((await c.store.getTask(c.lease.taskId))?.leaseExpiresAt ?? 0).toBeGreaterThan(Date.now());
     await kept.stop();
     expect(lost).toEqual([]);
+  });
+
+  it("the thread keeper gives a lease up on time while the database does not answer, its store not even open", async () => {
+    const c = await claimed(400);
+    // Accepts connections and never answers: a database on the far side of a partition.
+    const sockets: Socket[] = [];
+    const silent = createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const keeper = createThreadLeaseKeeper(
+        { url: `postgres://fixpoint@127.0.0.1:${port}/fixpoint`, projectRoot: dir ?? "." },
+        timerLeaseKeeper(c.store, systemClock),
+      );
+      const lost: string[] = [];
+      const kept = keeper.keep(c.lease, { leaseMs: 400, everyMs: 100 }, (why) => lost.push(why));
+      // Opening that store waits 10 s for each connection; the lease ends after 0.4 s all the same.
+      const start = Date.now();
+      while (lost.length === 0 && Date.now() - start < 5000) await new Promise((r) => setTimeout(r, 20));
+      expect(lost).toEqual(["expired"]);
+      await kept.stop();
+      expect(lost).toEqual(["expired"]);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
   });
 });
