@@ -1,4 +1,13 @@
-import type { FindingFilter, ReviewerActivityFilter, TaskFilter } from "../../domain/store.js";
+import type {
+  FindingFilter,
+  ReviewerActivity,
+  ReviewerActivityFilter,
+  TaskFilter,
+  TaskTotals,
+} from "../../domain/store.js";
+import type { TaskStatus } from "../../domain/types.js";
+import { toReviewerFinding, toReviewStage } from "./rows.js";
+import type { Statements } from "./statements.js";
 import { filterSql, type Params } from "./task-sql.js";
 
 /**
@@ -41,7 +50,7 @@ export function findingSearchSql(filter: FindingFilter): { sql: string; params: 
  * Count and spend of the tasks a filter selects (its order and limit dropped) per status, and
  * their stage time: two statements, each walking the filtered tasks once.
  */
-export function taskTotalsSql(filter: TaskFilter): { spend: string; agent: string; params: Params } {
+function taskTotalsSql(filter: TaskFilter): { spend: string; agent: string; params: Params } {
   // By seq (`+status`): the sums then walk a covering index (the narrow totals index of migration
   // 019, or the listing index of 006 for the filters the first does not hold), never the table's
   // rows with their prompts (1.2 s instead of 0.01 s at 100,000 tasks).
@@ -58,7 +67,7 @@ export function taskTotalsSql(filter: TaskFilter): { spend: string; agent: strin
  * `listReviewerActivity`'s two reads, of the columns a reviewer's row is made of: the findings
  * (any order: they are counted), and the review stages in the order they ran.
  */
-export function reviewerActivitySql(filter: ReviewerActivityFilter): {
+function reviewerActivitySql(filter: ReviewerActivityFilter): {
   findings: string;
   reviews: string;
   params: Params;
@@ -81,5 +90,28 @@ export function reviewerActivitySql(filter: ReviewerActivityFilter): {
     findings: `SELECT sources, status, note, created_at FROM findings${where(findings)}`,
     reviews: `SELECT task_id, stage_id, cost_usd, started_at FROM stage_executions${where(reviews)} ORDER BY id`,
     params,
+  };
+}
+
+/** `taskTotals`: the two statements of taskTotalsSql run on `sql`, summed per status. */
+export function readTaskTotals(sql: Statements, filter: TaskFilter): TaskTotals {
+  const { spend, agent, params } = taskTotalsSql(filter);
+  const totals: TaskTotals = { tasks: 0, costUsd: 0, tokens: 0, agentMs: 0, byStatus: {} };
+  for (const r of sql.all(spend, params)) {
+    totals.tasks += Number(r.tasks);
+    totals.costUsd += Number(r.cost_usd ?? 0);
+    totals.tokens += Number(r.tokens ?? 0);
+    totals.byStatus[String(r.status) as TaskStatus] = Number(r.tasks);
+  }
+  totals.agentMs = Number(sql.get(agent, params)?.agent_ms ?? 0);
+  return totals;
+}
+
+/** `listReviewerActivity`: the two reads of reviewerActivitySql run on `sql`. */
+export function readReviewerActivity(sql: Statements, filter: ReviewerActivityFilter): ReviewerActivity {
+  const { findings, reviews, params } = reviewerActivitySql(filter);
+  return {
+    findings: sql.all(findings, params).map(toReviewerFinding),
+    reviews: sql.all(reviews, params).map(toReviewStage),
   };
 }

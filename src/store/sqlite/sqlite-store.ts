@@ -29,7 +29,6 @@ import type {
   StageExecution,
   TaskEvent,
   TaskSpend,
-  TaskStatus,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import { packArtifact } from "../artifact-codec.js";
@@ -41,7 +40,7 @@ import {
 } from "./agent-groups-sql.js";
 import { SAVE_ARTIFACT, toArtifact } from "./artifacts-sql.js";
 import { openDatabase } from "./connection.js";
-import { findingSearchSql, reviewerActivitySql, taskTotalsSql } from "./dashboard-sql.js";
+import { findingSearchSql, readReviewerActivity, readTaskTotals } from "./dashboard-sql.js";
 import { toStoreError } from "./errors.js";
 import { INSERT_LEARNING, LEARNING_HIT, learningSeq, learningValues, toLearning } from "./learnings-sql.js";
 import {
@@ -55,16 +54,7 @@ import {
   stageParams,
   UPSERT_FINDING,
 } from "./record-sql.js";
-import {
-  toCheckpoint,
-  toEvent,
-  toFinding,
-  toReviewerFinding,
-  toReviewStage,
-  toRun,
-  toStageExecution,
-  toWorker,
-} from "./rows.js";
+import { toCheckpoint, toEvent, toFinding, toRun, toStageExecution, toWorker } from "./rows.js";
 import { isCurrentSchema } from "./schema-version.js";
 import { SqliteTaskOps } from "./task-ops.js";
 import { parseJsonOrText } from "./tolerant.js";
@@ -323,28 +313,11 @@ class SqliteStore extends SqliteTaskOps implements Store {
   }
 
   taskTotals(filter: TaskFilter = {}): Promise<TaskTotals> {
-    return this.op("summing tasks", () => {
-      const { spend, agent, params } = taskTotalsSql(filter);
-      const totals: TaskTotals = { tasks: 0, costUsd: 0, tokens: 0, agentMs: 0, byStatus: {} };
-      for (const r of this.sql.all(spend, params)) {
-        totals.tasks += Number(r.tasks);
-        totals.costUsd += Number(r.cost_usd ?? 0);
-        totals.tokens += Number(r.tokens ?? 0);
-        totals.byStatus[String(r.status) as TaskStatus] = Number(r.tasks);
-      }
-      totals.agentMs = Number(this.sql.get(agent, params)?.agent_ms ?? 0);
-      return totals;
-    });
+    return this.op("summing tasks", () => readTaskTotals(this.sql, filter));
   }
 
   listReviewerActivity(filter: ReviewerActivityFilter): Promise<ReviewerActivity> {
-    return this.op("reading reviewer activity", () => {
-      const { findings, reviews, params } = reviewerActivitySql(filter);
-      return {
-        findings: this.sql.all(findings, params).map(toReviewerFinding),
-        reviews: this.sql.all(reviews, params).map(toReviewStage),
-      };
-    });
+    return this.op("reading reviewer activity", () => readReviewerActivity(this.sql, filter));
   }
 
   // ---- markers
