@@ -7,7 +7,7 @@ import { benchChains, CHAIN_SIZES } from "./chain.js";
 import { benchClaimsSqlite } from "./claims.js";
 import { benchCliChains, CLI_CHAIN_SIZES, CLI_EDIT_CHAIN_MAX } from "./cli-chain.js";
 import { benchConvergence } from "./convergence.js";
-import { benchDedup } from "./dedup.js";
+import { benchDedup, FILELESS_SIZES } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
 import { benchPgClaims } from "./pg-claims.js";
 import { benchPromptBytes } from "./prompt-bytes.js";
@@ -47,6 +47,7 @@ const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_WORKFLOW",
   "FIXPOINT_BENCH_WORK_FINDINGS",
   "FIXPOINT_BENCH_SPAWN_MIB",
+  "FIXPOINT_BENCH_DEDUP_FILELESS",
 ];
 
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
@@ -71,20 +72,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["pg-claims", benchPgClaims],
   ["convergence", benchConvergence],
   ["prompt-cache", benchPromptCache],
-  [
-    "dedup",
-    async () => {
-      const r = await benchDedup();
-      return {
-        name: "deduplicating 10,000 findings over 500 files, median",
-        value: r.medianMs,
-        unit: "ms",
-        budget: `≤ ${r.budgetMs} ms`,
-        ok: r.medianMs <= r.budgetMs,
-        detail: `${r.runs} runs of the batch dedup on seeded synthetic findings`,
-      };
-    },
-  ],
+  ["dedup", () => benchDedup(sizes("FIXPOINT_BENCH_DEDUP_FILELESS", FILELESS_SIZES))],
   // It grows its process by hundreds of MiB (the point of the benchmark); each key has a process of
   // its own (main), so no later benchmark pays for that.
   ["spawn", () => benchSpawn(sizes("FIXPOINT_BENCH_SPAWN_MIB", SPAWN_MEMORY_MIB))],

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RawFinding } from "../domain/types.js";
-import { DedupIndex, dedupFindings, isDuplicate } from "./dedup.js";
+import { DedupIndex, dedupFindings, isDuplicate, SCAN_BELOW, titlePieces } from "./dedup.js";
 import { fingerprint, type Locatable, normalizedDistance, normalizeTitle } from "./fingerprint.js";
 import { syntheticFindings } from "./synthetic.js";
 
@@ -164,5 +164,134 @@ describe("DedupIndex against a plain scan", () => {
       ),
       { numRuns: 400 },
     );
+  });
+});
+
+describe("titles without a file and wide line ranges against a plain scan", () => {
+  type Item = Locatable & { n: number };
+  /** A title a few edits from one of three bases: most pairs are near, some just past the limit. */
+  const title = fc
+    .tuple(
+      fc.integer({ min: 0, max: 2 }),
+      fc.array(
+        fc.tuple(
+          fc.nat(),
+          fc.constantFrom("insert", "delete", "replace"),
+          fc.constantFrom("a", "q", " ", "z"),
+        ),
+        {
+          maxLength: 5,
+        },
+      ),
+    )
+    .map(([b, edits]) => {
+      let t = ["unchecked error in the retry loop of the pool", "leak", "stale cache after invalidation"][
+        b
+      ] as string;
+      for (const [at, op, ch] of edits) {
+        const i = t.length === 0 ? 0 : at % (t.length + (op === "insert" ? 1 : 0));
+        t =
+          op === "insert"
+            ? t.slice(0, i) + ch + t.slice(i)
+            : t.slice(0, i) + (op === "replace" ? ch : "") + t.slice(i + 1);
+      }
+      return t;
+    });
+  const item = fc.record({
+    file: fc.constantFrom<string | null>(null, null, "a.ts"),
+    lineStart: fc.option(fc.integer({ min: 1, max: 400 }), { nil: null }),
+    span: fc.oneof(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 600 })),
+    title,
+  });
+  const toItem = (
+    r: { file: string | null; lineStart: number | null; span: number; title: string },
+    n: number,
+  ): Item => ({
+    n,
+    file: r.file,
+    title: r.title,
+    lineStart: r.lineStart,
+    lineEnd: r.lineStart === null ? null : r.lineStart + r.span,
+  });
+
+  /** Titles without a file far from any other, enough that lookups use the pieces, not a scan. */
+  const filler = (): Item[] =>
+    Array.from({ length: SCAN_BELOW + 1 }, (_, i) => ({
+      n: -1 - i,
+      file: null,
+      lineStart: null,
+      lineEnd: null,
+      title: "filler ".repeat(10 + i),
+    }));
+
+  it("a title cut into pieces: ceil(length / 9) + 1 pieces of at most 9 characters, in order", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), (t) => {
+        const pieces = titlePieces(t);
+        expect(pieces.map((p) => p.text).join("")).toBe(t);
+        expect(pieces).toHaveLength(t.length === 0 ? 0 : Math.ceil(t.length / 9) + 1);
+        for (const p of pieces) {
+          expect(p.text.length).toBeLessThanOrEqual(9);
+          expect(t.slice(p.at, p.at + p.text.length)).toBe(p.text);
+        }
+      }),
+    );
+  });
+
+  it("property: lookups between adds find what comparing with every finding finds", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(item, fc.boolean()), { maxLength: 80 }),
+        fc.integer({ min: 0, max: 3 }),
+        (steps, skip) => {
+          const index = new DedupIndex<Item>();
+          const added = filler();
+          for (const it of added) index.add(it);
+          const accept = (it: Item) => it.n % 4 !== skip;
+          steps.forEach(([r, lookup], n) => {
+            const it = toItem(r, n);
+            if (lookup) expect(index.findBest(it, accept)?.n).toBe(plainBest(it, added, accept)?.n);
+            index.add(it);
+            added.push(it);
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("finds a title without a file the most edits away that still match, wherever they fall", () => {
+    // 45 characters: at most 4 edits (4 / 49 < 0.1), 5 are too many (5 / 50).
+    const base = "unchecked error in the retry loop of the pool";
+    const index = new DedupIndex<Locatable>();
+    for (const f of filler()) index.add(f);
+    const it0 = { file: null, lineStart: null, lineEnd: null, title: base };
+    index.add(it0);
+    const find = (title: string) => index.findBest({ file: null, lineStart: null, lineEnd: null, title });
+    expect(find(`zzzz${base}`)).toBe(it0);
+    expect(find(`${base}zzzz`)).toBe(it0);
+    expect(find(base.slice(4))).toBe(it0);
+    expect(find(`zz${base.slice(0, 20)}zz${base.slice(20)}`)).toBe(it0);
+    expect(find(`${base.slice(0, 10)}zzzz${base.slice(10)}`)).toBe(it0);
+    expect(find(`zzzzz${base}`)).toBeUndefined();
+  });
+
+  it("merges a title without a file restated with a typo, and keeps a different one apart", () => {
+    const r = dedupFindings([
+      raw({
+        file: null,
+        lineStart: null,
+        lineEnd: null,
+        title: "The pull request has no tests for the parser",
+      }),
+      raw({ file: null, lineStart: null, lineEnd: null, title: "Other problem entirely" }),
+      raw({
+        file: null,
+        lineStart: null,
+        lineEnd: null,
+        title: "The pull request has no test for the parser",
+      }),
+    ]);
+    expect(r.groups).toEqual([[0, 2], [1]]);
   });
 });

@@ -8,6 +8,8 @@ export const TITLE_DISTANCE = 0.3;
 export const LINE_WINDOW = 5;
 /** Two findings without any file must have near-identical titles to merge. */
 const FILELESS_DISTANCE = 0.1;
+/** Below this many findings without a file, a lookup compares with each: cheaper than its pieces. */
+export const SCAN_BELOW = 64;
 /** Merged bodies stop growing here, so a finding raised every cycle stays a bounded size. */
 export const MAX_MERGED_BODY = 4000;
 
@@ -48,6 +50,16 @@ function matchDistance(a: Prepared, b: Prepared): number | null {
   return d < limit ? d : null;
 }
 
+/**
+ * Indexes of a bucket's items with a line, sorted by lineStart, then by index; one per span class
+ * (see spanClass), so a wide range in a file does not widen the search for every narrow one.
+ */
+interface LineIndex {
+  byLine: number[];
+  /** The longest lineEnd - lineStart here, so a window search cannot miss a long range. */
+  maxSpan: number;
+}
+
 interface Bucket<T extends Locatable> {
   /** The normalized file every item here has (null: no file). */
   file: string | null;
@@ -55,22 +67,55 @@ interface Bucket<T extends Locatable> {
   items: Prepared<T>[];
   /** Added after `items` and not indexed yet, in insertion order (see DedupIndex). */
   pending: T[];
-  /** Indexes of items with a line, sorted by lineStart, then by index. */
-  byLine: number[];
+  /** Items with a line, by span class. */
+  lines: Map<number, LineIndex>;
   /** Indexes of items without a line: they are near any line. */
   noLine: number[];
-  /** The longest lineEnd - lineStart in byLine, so a window search cannot miss a long range. */
-  maxSpan: number;
   /** Exact normalized title → indexes, for the common "same title again" case. */
   byTitle: Map<string, number[]>;
+  /** Only without a file: a title's length, a piece's number and text → indexes (see titlePieces). */
+  pieces: Map<string, number[]> | null;
+  /** The lengths of the titles in `pieces`. */
+  pieceTitleLengths: Set<number>;
+  /** Per item, for a lookup by pieces: the last piece and lookup that found it, and its hits. */
+  marks: PieceMarks;
 }
 
-function lowerBound(bucket: Bucket<Locatable>, line: number): number {
+/** Stamped arrays, so a lookup by pieces neither clears nor allocates anything per item. */
+interface PieceMarks {
+  piece: Float64Array;
+  lookup: Float64Array;
+  hits: Uint8Array;
+  lastPiece: number;
+  lastLookup: number;
+}
+
+function marksFor(m: PieceMarks, items: number): PieceMarks {
+  if (m.piece.length >= items) return m;
+  const size = Math.max(64, 2 ** Math.ceil(Math.log2(items)));
+  const grown = {
+    ...m,
+    piece: new Float64Array(size),
+    lookup: new Float64Array(size),
+    hits: new Uint8Array(size),
+  };
+  grown.piece.set(m.piece);
+  grown.lookup.set(m.lookup);
+  grown.hits.set(m.hits);
+  return grown;
+}
+
+/** 0 for a one-line range, else the bit length of the span: spans within a class differ < 2×. */
+function spanClass(span: number): number {
+  return span <= 0 ? 0 : 32 - Math.clz32(span);
+}
+
+function lowerBound(items: readonly Prepared[], byLine: readonly number[], line: number): number {
   let lo = 0;
-  let hi = bucket.byLine.length;
+  let hi = byLine.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const at = bucket.items[bucket.byLine[mid] as number]?.item.lineStart ?? 0;
+    const at = items[byLine[mid] as number]?.item.lineStart ?? 0;
     if (at < line) lo = mid + 1;
     else hi = mid;
   }
@@ -78,8 +123,48 @@ function lowerBound(bucket: Bucket<Locatable>, line: number): number {
 }
 
 /**
- * Gives `p` the next index and files it by title, and when it has no line as near every line;
- * returns the index. An item with a line is the caller's to place in `byLine`.
+ * A title without a file matches one whose distance is under FILELESS_DISTANCE (0.1) of the longer
+ * length, so a match is at most D = ceil(L/9) - 1 edits from a title of length L (a longer match
+ * is under L/0.9 long, and its edits under a tenth of that). Cut into D + 2 pieces, a title keeps
+ * two pieces whole in any title that close, as each edit touches one piece, and each of them sits
+ * there within D characters of where it sits here. So a lookup looks up, for each length a match
+ * can have, each piece's place ± D in its own title, and compares only with the titles found there
+ * twice: not with every finding that has no file, nor with every title that shares a word.
+ */
+export function titlePieces(title: string): { at: number; text: string }[] {
+  return piecesOf(title.length).map(({ at, size }) => ({ at, text: title.slice(at, at + size) }));
+}
+
+/** Where titlePieces cuts a title of this length. */
+function piecesOf(length: number): { at: number; size: number }[] {
+  const k = length === 0 ? 0 : Math.ceil(length / 9) + 1;
+  const out: { at: number; size: number }[] = [];
+  for (let i = 0; i < k; i++) {
+    const at = Math.floor((i * length) / k);
+    out.push({ at, size: Math.floor(((i + 1) * length) / k) - at });
+  }
+  return out;
+}
+
+function pieceKey(titleLength: number, piece: number, text: string): string {
+  return `${titleLength}\u0000${piece}\u0000${text}`;
+}
+
+function lineIndex<T extends Locatable>(b: Bucket<T>, span: number): LineIndex {
+  const c = spanClass(span);
+  let l = b.lines.get(c);
+  if (!l) {
+    l = { byLine: [], maxSpan: 0 };
+    b.lines.set(c, l);
+  }
+  l.maxSpan = Math.max(l.maxSpan, span);
+  return l;
+}
+
+/**
+ * Gives `p` the next index and files it by title (and by its title's pieces without a file), and
+ * when it has no line as near every line; returns the index. An item with a line is the caller's
+ * to place in its line index.
  */
 function enter<T extends Locatable>(b: Bucket<T>, p: Prepared<T>): number {
   const at = b.items.length;
@@ -87,17 +172,32 @@ function enter<T extends Locatable>(b: Bucket<T>, p: Prepared<T>): number {
   const same = b.byTitle.get(p.title);
   if (same) same.push(at);
   else b.byTitle.set(p.title, [at]);
-  const start = p.item.lineStart;
-  if (start === null) b.noLine.push(at);
-  else b.maxSpan = Math.max(b.maxSpan, (p.item.lineEnd ?? start) - start);
+  if (b.pieces !== null) {
+    titlePieces(p.title).forEach((piece, i) => {
+      const key = pieceKey(p.title.length, i, piece.text);
+      const holders = b.pieces?.get(key);
+      if (holders) holders.push(at);
+      else b.pieces?.set(key, [at]);
+    });
+    b.pieceTitleLengths.add(p.title.length);
+  }
+  if (p.item.lineStart === null) b.noLine.push(at);
   return at;
+}
+
+function spanOf(item: Locatable): number {
+  const start = item.lineStart ?? 0;
+  return (item.lineEnd ?? start) - start;
 }
 
 /** Indexes one more item: the newest, it goes after every item with the same line start. */
 function indexItem<T extends Locatable>(b: Bucket<T>, p: Prepared<T>): void {
   const at = enter(b, p);
   const start = p.item.lineStart;
-  if (start !== null) b.byLine.splice(lowerBound(b, start + 0.5), 0, at);
+  // Without a file, lines do not count (matchDistance).
+  if (start === null || b.file === null) return;
+  const l = lineIndex(b, spanOf(p.item));
+  l.byLine.splice(lowerBound(b.items, l.byLine, start + 0.5), 0, at);
 }
 
 /**
@@ -106,16 +206,22 @@ function indexItem<T extends Locatable>(b: Bucket<T>, p: Prepared<T>): void {
  */
 function flush<T extends Locatable>(b: Bucket<T>): void {
   if (b.pending.length === 0) return;
-  const lined: number[] = [];
+  const lined = new Map<LineIndex, number[]>();
   for (const item of b.pending) {
     const at = enter(b, { item, file: b.file, title: normalizeTitle(item.title) });
-    if (item.lineStart !== null) lined.push(at);
+    if (item.lineStart === null || b.file === null) continue;
+    const l = lineIndex(b, spanOf(item));
+    const added = lined.get(l);
+    if (added) added.push(at);
+    else lined.set(l, [at]);
   }
   b.pending = [];
   const line = (i: number) => b.items[i]?.item.lineStart ?? 0;
-  // Stable: equal line starts stay in index order, as inserting one at a time leaves them.
-  lined.sort((x, y) => line(x) - line(y));
-  b.byLine = mergeByLine(b.byLine, lined, line);
+  for (const [l, added] of lined) {
+    // Stable: equal line starts stay in index order, as inserting one at a time leaves them.
+    added.sort((x, y) => line(x) - line(y));
+    l.byLine = mergeByLine(l.byLine, added, line);
+  }
 }
 
 /** Two index lists sorted by (line, index) merged into one; every index in `added` is larger. */
@@ -141,11 +247,47 @@ function mergeByLine(old: number[], added: number[], line: (i: number) => number
   return out;
 }
 
+/** The indexes of the titles without a file that keep two pieces whole in `title`, near their place. */
+function sharingTwoPieces<T extends Locatable>(b: Bucket<T>, title: string): number[] {
+  const pieces = b.pieces;
+  if (pieces === null) return [];
+  b.marks = marksFor(b.marks, b.items.length);
+  const m = b.marks;
+  const lookup = ++m.lastLookup;
+  const twice: number[] = [];
+  const n = title.length;
+  // The lengths a match can have: under a tenth of the longer one apart.
+  for (let length = Math.ceil(n * 0.9); length <= Math.floor(n / 0.9) + 1; length++) {
+    if (!b.pieceTitleLengths.has(length) || Math.abs(length - n) >= FILELESS_DISTANCE * Math.max(length, n))
+      continue;
+    const cut = piecesOf(length);
+    const shift = cut.length - 2;
+    cut.forEach(({ at: place, size }, i) => {
+      const piece = ++m.lastPiece;
+      for (let q = Math.max(0, place - shift); q <= Math.min(n - size, place + shift); q++) {
+        for (const at of pieces.get(pieceKey(length, i, title.slice(q, q + size))) ?? []) {
+          // A piece found at two places counts once.
+          if (m.piece[at] === piece) continue;
+          m.piece[at] = piece;
+          if (m.lookup[at] !== lookup) {
+            m.lookup[at] = lookup;
+            m.hits[at] = 0;
+          }
+          if (++(m.hits[at] as number) === 2) twice.push(at);
+        }
+      }
+    });
+  }
+  return twice;
+}
+
 /**
  * Findings bucketed by file so a lookup compares only against findings of the same file; inside a
- * file, only against those whose lines are within the window (a sorted line index), so a file
- * holding thousands of findings costs a lookup O(log k + nearby), not O(k). An exact title match
- * is found by hash first.
+ * file, only against those whose lines are within the window (sorted line indexes, one per span
+ * class, so a file holding thousands of findings costs a lookup O(log k + nearby), not O(k), and a
+ * finding over a whole file does not widen every search). An exact title match is found by hash
+ * first. Findings without a file, which match on the title alone, are compared only with those
+ * keeping two pieces of the title near their place (titlePieces): each of them is not a small bucket.
  *
  * `add` only files an item under its file; the bucket is indexed (titles normalized, lines
  * sorted) when a lookup first reaches it. A registry loads every finding of a task but a cycle's
@@ -173,7 +315,23 @@ export class DedupIndex<T extends Locatable> {
   private bucket(file: string | null, create: boolean): Bucket<T> | undefined {
     let b = file === null ? this.fileless : this.buckets.get(file);
     if (b || !create) return b;
-    b = { file, items: [], pending: [], byLine: [], noLine: [], maxSpan: 0, byTitle: new Map() };
+    b = {
+      file,
+      items: [],
+      pending: [],
+      lines: new Map(),
+      noLine: [],
+      byTitle: new Map(),
+      pieces: file === null ? new Map() : null,
+      pieceTitleLengths: new Set(),
+      marks: {
+        piece: new Float64Array(0),
+        lookup: new Float64Array(0),
+        hits: new Uint8Array(0),
+        lastPiece: 0,
+        lastLookup: 0,
+      },
+    };
     if (file === null) this.fileless = b;
     else this.buckets.set(file, b);
     return b;
@@ -205,16 +363,24 @@ export class DedupIndex<T extends Locatable> {
       }
     };
     const start = c.item.lineStart;
-    if (c.file === null || start === null) {
-      // No place to narrow by: every finding of the file is a candidate.
+    if (c.file === null && b.items.length > SCAN_BELOW) {
+      for (const i of sharingTwoPieces(b, c.title)) consider(i);
+    } else if (c.file === null || start === null) {
+      // No line to narrow by: every finding of the file is a candidate.
       for (let i = 0; i < b.items.length; i++) consider(i);
     } else {
       for (const i of b.noLine) consider(i);
       const end = c.item.lineEnd ?? start;
-      for (let k = lowerBound(b, start - LINE_WINDOW - b.maxSpan); k < b.byLine.length; k++) {
-        const i = b.byLine[k] as number;
-        if ((b.items[i]?.item.lineStart ?? 0) > end + LINE_WINDOW) break;
-        consider(i);
+      for (const l of b.lines.values()) {
+        for (
+          let k = lowerBound(b.items, l.byLine, start - LINE_WINDOW - l.maxSpan);
+          k < l.byLine.length;
+          k++
+        ) {
+          const i = l.byLine[k] as number;
+          if ((b.items[i]?.item.lineStart ?? 0) > end + LINE_WINDOW) break;
+          consider(i);
+        }
       }
     }
     return best < 0 ? undefined : b.items[best]?.item;

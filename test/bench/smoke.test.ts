@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { benchChains } from "../../bench/chain.js";
 import { benchCliChains } from "../../bench/cli-chain.js";
+import { benchDedup } from "../../bench/dedup.js";
 import { benchPromptBytes } from "../../bench/prompt-bytes.js";
 import { benchPromptCache } from "../../bench/prompt-cache.js";
 import { benchRegistry } from "../../bench/registry.js";
@@ -19,7 +20,7 @@ import { benchWorkflowSize } from "../../bench/workflow-size.js";
  * is asserted here (CI machines vary); `npm run bench` measures at full size.
  */
 describe("benchmarks at smoke-test sizes", () => {
-  it("chain, CLI chain, resume, registry, work, spawn, prompt, status and workflow benchmarks each produce a row per size in the report", async () => {
+  it("chain, CLI chain, resume, registry, work, spawn, prompt, status, workflow and dedup benchmarks each produce a row per size in the report", async () => {
     expect(existsSync(fileURLToPath(new URL("../../dist/bin/fixpoint.js", import.meta.url)))).toBe(true);
     const results: BenchResult[] = [
       ...(await benchChains([3, 5])),
@@ -32,6 +33,7 @@ describe("benchmarks at smoke-test sizes", () => {
       ...(await benchStatus([20])),
       // Far enough apart that the first step's time always grows (at 20 → 40 it once shrank).
       ...(await benchWorkflowSize([50, 200, 400])),
+      ...(await benchDedup([100, 300])),
     ];
     const report = renderReport(results, { date: "2026-01-01", machine: "test machine" });
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
@@ -41,8 +43,8 @@ describe("benchmarks at smoke-test sizes", () => {
     // `reviewers` and `clean --dry-run`.
     // Workflows: a row per size and the growth row.
     // CLI chains: a row per size and kind (no-op, edit, ignored folder). Spawn: a row per size and the growth row.
-    // Resume: one row.
-    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1);
+    // Resume: one row. Dedup: the budget row, a row per size without a file and their growth.
+    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -89,6 +91,9 @@ describe("benchmarks at smoke-test sizes", () => {
     expect(report).toContain("`fixpoint clean --dry-run`, 20 tasks, whole process");
     expect(report).toContain("reading and checking a workflow of 400 stages");
     expect(report).toContain("time per stage added reading a workflow, 200 → 400 ÷ 50 → 200 stages");
+    expect(report).toContain("deduplicating 10,000 findings over 500 files, median");
+    expect(report).toContain("deduplicating 300 findings without a file, median");
+    expect(report).toContain("time per finding without a file, 300 ÷ 100 findings");
     for (const r of results) {
       expect(Number.isFinite(r.value)).toBe(true);
       // A growth row compares differences between sizes: noise can make one shrink, and then the
