@@ -16,7 +16,7 @@ import { BENCH_GIT_ENV, type BenchResult, cliProjectRepo, median, repoRoot } fro
 export const RESUME_SIZES = [10, 3_000];
 /** "The same time": within a tenth, the noise of one command's start on this machine. */
 const TARGET = 1.1;
-const RUNS = 7;
+const RUNS = 9;
 const RM = { recursive: true, force: true, maxRetries: 5, retryDelay: 200 } as const;
 const CLI = join(repoRoot(), "dist", "bin", "fixpoint.js");
 
@@ -127,7 +127,10 @@ export async function benchResume(sizes: number[] = RESUME_SIZES, runs = RUNS): 
     if (!existsSync(join(b.repo, ".fixpoint", "cache", "workflows")))
       throw new Error("no workflow cache was written");
     const [s, l, c] = [median(times.small), median(times.large), median(times.cold)];
-    const ratio = l / s;
+    // Each large run next to the small one before it: a slow second on the machine weighs on both
+    // sides of a pair, not on one side of the medians (as for the CLI chains).
+    const pairs = times.large.map((x, i) => x / (times.small[i] as number));
+    const ratio = median(pairs);
     return [
       {
         name: `resuming a run through \`fixpoint work\` after ${large.toLocaleString("en")} stages ÷ after ${small.toLocaleString("en")}, whole process`,
@@ -135,7 +138,7 @@ export async function benchResume(sizes: number[] = RESUME_SIZES, runs = RUNS): 
         unit: "×",
         budget: `≤ ${TARGET}×`,
         ok: ratio <= TARGET,
-        detail: `median of ${runs} alternating runs: ${l.toFixed(0)} ms after ${large.toLocaleString("en")} no-op stages, ${s.toFixed(0)} ms after ${small.toLocaleString("en")} (each reads the workflow and the checkpoint, runs a human stage and the exit, ends the run); the ${large.toLocaleString("en")}-stage one with its workflow cache removed first: ${c.toFixed(0)} ms (${(c / s).toFixed(2)}×)`,
+        detail: `median of the ratios of ${runs} alternating pairs (${pairs.map((x) => x.toFixed(2)).join(", ")}; the medians' ratio: ${(l / s).toFixed(2)}×): ${l.toFixed(0)} ms after ${large.toLocaleString("en")} no-op stages, ${s.toFixed(0)} ms after ${small.toLocaleString("en")} (each reads the workflow and the checkpoint, runs a human stage and the exit, ends the run); the ${large.toLocaleString("en")}-stage one with its workflow cache removed first: ${c.toFixed(0)} ms (${(c / s).toFixed(2)}×)`,
       },
     ];
   } finally {
