@@ -104,8 +104,39 @@ describe("dedupFindings", () => {
   });
 });
 
+type Item = Locatable & { n: number };
+interface ItemShape {
+  file: string | null;
+  lineStart: number | null;
+  span: number;
+  title: string;
+}
+const toItem = (r: ItemShape, n: number): Item => ({
+  n,
+  file: r.file,
+  title: r.title,
+  lineStart: r.lineStart,
+  lineEnd: r.lineStart === null ? null : r.lineStart + r.span,
+});
+
+/**
+ * Adds the steps' items to an index holding `start` in order, and at each step marked as a lookup
+ * first checks that the index finds what a plain scan of everything added so far finds.
+ */
+function lookupsBetweenAdds(steps: readonly [ItemShape, boolean][], skip: number, start: Item[] = []): void {
+  const index = new DedupIndex<Item>();
+  const added = [...start];
+  for (const it of added) index.add(it);
+  const accept = (it: Item) => it.n % 4 !== skip;
+  steps.forEach(([r, lookup], n) => {
+    const it = toItem(r, n);
+    if (lookup) expect(index.findBest(it, accept)?.n).toBe(plainBest(it, added, accept)?.n);
+    index.add(it);
+    added.push(it);
+  });
+}
+
 describe("DedupIndex against a plain scan", () => {
-  type Item = Locatable & { n: number };
   const item = fc.record({
     file: fc.constantFrom<string | null>("a.ts", "b.ts", null),
     lineStart: fc.option(fc.integer({ min: 1, max: 80 }), { nil: null }),
@@ -117,16 +148,6 @@ describe("DedupIndex against a plain scan", () => {
       "race in cach",
       "leak",
     ),
-  });
-  const toItem = (
-    r: { file: string | null; lineStart: number | null; span: number; title: string },
-    n: number,
-  ): Item => ({
-    n,
-    file: r.file,
-    title: r.title,
-    lineStart: r.lineStart,
-    lineEnd: r.lineStart === null ? null : r.lineStart + r.span,
   });
 
   it("property: finds the same finding as comparing with every finding (closest, earliest on ties)", () => {
@@ -148,19 +169,7 @@ describe("DedupIndex against a plain scan", () => {
       fc.property(
         fc.array(fc.tuple(item, fc.boolean()), { maxLength: 60 }),
         fc.integer({ min: 0, max: 3 }),
-        (steps, skip) => {
-          const index = new DedupIndex<Item>();
-          const added: Item[] = [];
-          const accept = (it: Item) => it.n % 4 !== skip;
-          steps.forEach(([r, lookup], n) => {
-            const it = toItem(r, n);
-            if (lookup) {
-              expect(index.findBest(it, accept)?.n).toBe(plainBest(it, added, accept)?.n);
-            }
-            index.add(it);
-            added.push(it);
-          });
-        },
+        (steps, skip) => lookupsBetweenAdds(steps, skip),
       ),
       { numRuns: 400 },
     );
@@ -168,7 +177,6 @@ describe("DedupIndex against a plain scan", () => {
 });
 
 describe("titles without a file and wide line ranges against a plain scan", () => {
-  type Item = Locatable & { n: number };
   /** A title a few edits from one of three bases: most pairs are near, some just past the limit. */
   const title = fc
     .tuple(
@@ -203,16 +211,6 @@ describe("titles without a file and wide line ranges against a plain scan", () =
     span: fc.oneof(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 600 })),
     title,
   });
-  const toItem = (
-    r: { file: string | null; lineStart: number | null; span: number; title: string },
-    n: number,
-  ): Item => ({
-    n,
-    file: r.file,
-    title: r.title,
-    lineStart: r.lineStart,
-    lineEnd: r.lineStart === null ? null : r.lineStart + r.span,
-  });
 
   /** Titles without a file far from any other, enough that lookups use the pieces, not a scan. */
   const filler = (): Item[] =>
@@ -243,18 +241,7 @@ describe("titles without a file and wide line ranges against a plain scan", () =
       fc.property(
         fc.array(fc.tuple(item, fc.boolean()), { maxLength: 80 }),
         fc.integer({ min: 0, max: 3 }),
-        (steps, skip) => {
-          const index = new DedupIndex<Item>();
-          const added = filler();
-          for (const it of added) index.add(it);
-          const accept = (it: Item) => it.n % 4 !== skip;
-          steps.forEach(([r, lookup], n) => {
-            const it = toItem(r, n);
-            if (lookup) expect(index.findBest(it, accept)?.n).toBe(plainBest(it, added, accept)?.n);
-            index.add(it);
-            added.push(it);
-          });
-        },
+        (steps, skip) => lookupsBetweenAdds(steps, skip, filler()),
       ),
       { numRuns: 500 },
     );
