@@ -73,16 +73,21 @@ interface Bucket<T extends Locatable> {
   noLine: number[];
   /** Exact normalized title → indexes, for the common "same title again" case. */
   byTitle: Map<string, number[]>;
-  /** Only without a file: a title's length, a piece's number and text → indexes (see titlePieces). */
-  pieces: Map<string, number[]> | null;
-  /** The lengths of the titles in `pieces`. */
-  pieceTitleLengths: Set<number>;
-  /** Per item, for a lookup by pieces: the last piece and lookup that found it, and its hits. */
-  marks: PieceMarks;
+  /** Only without a file: its items by pieces of their titles. */
+  pieces: PieceIndex | null;
 }
 
-/** Stamped arrays, so a lookup by pieces neither clears nor allocates anything per item. */
-interface PieceMarks {
+/** The titles of a bucket without a file by their pieces (see titlePieces). */
+interface PieceIndex {
+  /** A title's length, a piece's number and text → indexes. */
+  byPiece: Map<string, number[]>;
+  /** The lengths of the titles in `byPiece`. */
+  titleLengths: Set<number>;
+  /**
+   * Per item, stamped: the last piece and lookup that found it, and its hits in that lookup, so a
+   * lookup neither clears nor allocates anything per item. Stamps only grow, so arrays grown at a
+   * lookup's start need none of the old ones.
+   */
   piece: Float64Array;
   lookup: Float64Array;
   hits: Uint8Array;
@@ -90,19 +95,16 @@ interface PieceMarks {
   lastLookup: number;
 }
 
-function marksFor(m: PieceMarks, items: number): PieceMarks {
-  if (m.piece.length >= items) return m;
-  const size = Math.max(64, 2 ** Math.ceil(Math.log2(items)));
-  const grown = {
-    ...m,
-    piece: new Float64Array(size),
-    lookup: new Float64Array(size),
-    hits: new Uint8Array(size),
+function pieceIndex(): PieceIndex {
+  return {
+    byPiece: new Map(),
+    titleLengths: new Set(),
+    piece: new Float64Array(0),
+    lookup: new Float64Array(0),
+    hits: new Uint8Array(0),
+    lastPiece: 0,
+    lastLookup: 0,
   };
-  grown.piece.set(m.piece);
-  grown.lookup.set(m.lookup);
-  grown.hits.set(m.hits);
-  return grown;
 }
 
 /** 0 for a one-line range, else the bit length of the span: spans within a class differ < 2×. */
@@ -172,14 +174,15 @@ function enter<T extends Locatable>(b: Bucket<T>, p: Prepared<T>): number {
   const same = b.byTitle.get(p.title);
   if (same) same.push(at);
   else b.byTitle.set(p.title, [at]);
-  if (b.pieces !== null) {
+  const pieces = b.pieces;
+  if (pieces !== null) {
     titlePieces(p.title).forEach((piece, i) => {
       const key = pieceKey(p.title.length, i, piece.text);
-      const holders = b.pieces?.get(key);
+      const holders = pieces.byPiece.get(key);
       if (holders) holders.push(at);
-      else b.pieces?.set(key, [at]);
+      else pieces.byPiece.set(key, [at]);
     });
-    b.pieceTitleLengths.add(p.title.length);
+    pieces.titleLengths.add(p.title.length);
   }
   if (p.item.lineStart === null) b.noLine.push(at);
   return at;
@@ -248,24 +251,26 @@ function mergeByLine(old: number[], added: number[], line: (i: number) => number
 }
 
 /** The indexes of the titles without a file that keep two pieces whole in `title`, near their place. */
-function sharingTwoPieces<T extends Locatable>(b: Bucket<T>, title: string): number[] {
-  const pieces = b.pieces;
-  if (pieces === null) return [];
-  b.marks = marksFor(b.marks, b.items.length);
-  const m = b.marks;
+function sharingTwoPieces(m: PieceIndex, items: number, title: string): number[] {
+  if (m.piece.length < items) {
+    const size = 2 ** Math.ceil(Math.log2(items));
+    m.piece = new Float64Array(size);
+    m.lookup = new Float64Array(size);
+    m.hits = new Uint8Array(size);
+  }
   const lookup = ++m.lastLookup;
   const twice: number[] = [];
   const n = title.length;
   // The lengths a match can have: under a tenth of the longer one apart.
   for (let length = Math.ceil(n * 0.9); length <= Math.floor(n / 0.9) + 1; length++) {
-    if (!b.pieceTitleLengths.has(length) || Math.abs(length - n) >= FILELESS_DISTANCE * Math.max(length, n))
+    if (!m.titleLengths.has(length) || Math.abs(length - n) >= FILELESS_DISTANCE * Math.max(length, n))
       continue;
     const cut = piecesOf(length);
     const shift = cut.length - 2;
     cut.forEach(({ at: place, size }, i) => {
       const piece = ++m.lastPiece;
       for (let q = Math.max(0, place - shift); q <= Math.min(n - size, place + shift); q++) {
-        for (const at of pieces.get(pieceKey(length, i, title.slice(q, q + size))) ?? []) {
+        for (const at of m.byPiece.get(pieceKey(length, i, title.slice(q, q + size))) ?? []) {
           // A piece found at two places counts once.
           if (m.piece[at] === piece) continue;
           m.piece[at] = piece;
@@ -322,15 +327,7 @@ export class DedupIndex<T extends Locatable> {
       lines: new Map(),
       noLine: [],
       byTitle: new Map(),
-      pieces: file === null ? new Map() : null,
-      pieceTitleLengths: new Set(),
-      marks: {
-        piece: new Float64Array(0),
-        lookup: new Float64Array(0),
-        hits: new Uint8Array(0),
-        lastPiece: 0,
-        lastLookup: 0,
-      },
+      pieces: file === null ? pieceIndex() : null,
     };
     if (file === null) this.fileless = b;
     else this.buckets.set(file, b);
@@ -363,8 +360,8 @@ export class DedupIndex<T extends Locatable> {
       }
     };
     const start = c.item.lineStart;
-    if (c.file === null && b.items.length > SCAN_BELOW) {
-      for (const i of sharingTwoPieces(b, c.title)) consider(i);
+    if (b.pieces !== null && b.items.length > SCAN_BELOW) {
+      for (const i of sharingTwoPieces(b.pieces, b.items.length, c.title)) consider(i);
     } else if (c.file === null || start === null) {
       // No line to narrow by: every finding of the file is a candidate.
       for (let i = 0; i < b.items.length; i++) consider(i);
