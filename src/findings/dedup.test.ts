@@ -1,8 +1,17 @@
 import fc from "fast-check";
+import { distance } from "fastest-levenshtein";
 import { describe, expect, it } from "vitest";
 import type { RawFinding } from "../domain/types.js";
 import { DedupIndex, dedupFindings, isDuplicate, SCAN_BELOW, titlePieces } from "./dedup.js";
-import { fingerprint, type Locatable, normalizedDistance, normalizeTitle } from "./fingerprint.js";
+import {
+  countsDistance,
+  fingerprint,
+  type Locatable,
+  normalizedDistance,
+  normalizeFile,
+  normalizeTitle,
+  titleCounts,
+} from "./fingerprint.js";
 import { syntheticFindings } from "./synthetic.js";
 
 function raw(over: Partial<RawFinding> = {}): RawFinding {
@@ -44,7 +53,69 @@ describe("fingerprint", () => {
   });
 });
 
+/** A title and one a few random edits away from it, over letters that repeat (some outside ASCII). */
+const nearTitles = fc
+  .tuple(
+    fc.string({ unit: fc.constantFrom("a", "b", "e", "s", " ", "1", "é", "ж", "語", "😀"), maxLength: 80 }),
+    fc.array(fc.tuple(fc.nat(), fc.constantFrom("", "a", "z", "é", "語", "  ")), { maxLength: 12 }),
+  )
+  .map(([a, edits]) => {
+    let b = a;
+    for (const [at, text] of edits) {
+      const i = b.length === 0 ? 0 : at % b.length;
+      b = `${b.slice(0, i)}${text}${b.slice(i + (at % 3 === 0 ? 0 : 1))}`;
+    }
+    return [a, b] as const;
+  });
+
+describe("countsDistance", () => {
+  it("property: is at most the Levenshtein distance, stopped early or not", () => {
+    fc.assert(
+      fc.property(nearTitles, fc.nat(30), ([a, b], stopAt) => {
+        const d = distance(a, b);
+        expect(countsDistance(titleCounts(a), titleCounts(b))).toBeLessThanOrEqual(d);
+        const early = countsDistance(titleCounts(a), titleCounts(b), stopAt);
+        expect(early).toBeLessThanOrEqual(d);
+        expect(early >= stopAt || early === countsDistance(titleCounts(a), titleCounts(b))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("tells apart titles made of different letters, and counts past 255 of one letter as 255", () => {
+    expect(countsDistance(titleCounts("missing null check"), titleCounts("unbounded loop"))).toBe(12);
+    expect(countsDistance(titleCounts("a".repeat(300)), titleCounts("a".repeat(255)))).toBe(0);
+  });
+});
+
 describe("isDuplicate", () => {
+  it("property: is the rule itself (same file, lines within ±5, titles under 0.3, or 0.1 without a file)", () => {
+    const place = fc.record({
+      file: fc.constantFrom(null, "src/a.ts", "./src/a.ts"),
+      lineStart: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
+      span: fc.nat(8),
+    });
+    fc.assert(
+      fc.property(nearTitles, place, place, ([ta, tb], pa, pb) => {
+        const at = (title: string, p: typeof pa) =>
+          raw({ title, file: p.file, lineStart: p.lineStart, lineEnd: p.lineStart && p.lineStart + p.span });
+        const [a, b] = [at(ta, pa), at(tb, pb)];
+        const file = normalizeFile(a.file);
+        const near =
+          a.lineStart === null ||
+          b.lineStart === null ||
+          (a.lineStart <= (b.lineEnd as number) + 5 && b.lineStart <= (a.lineEnd as number) + 5);
+        const limit = file === null ? 0.1 : 0.3;
+        const rule =
+          file === normalizeFile(b.file) &&
+          (file === null || near) &&
+          normalizedDistance(normalizeTitle(ta), normalizeTitle(tb)) < limit;
+        expect(isDuplicate(a, b)).toBe(rule);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("matches slightly different titles of the same problem in the same place", () => {
     expect(isDuplicate(raw(), raw({ title: "SQL injection in the user search" }))).toBe(true);
     expect(isDuplicate(raw(), raw({ title: "sql injection in user-search!" }))).toBe(true);

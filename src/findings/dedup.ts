@@ -1,5 +1,13 @@
 import type { RawFinding } from "../domain/types.js";
-import { type Locatable, normalizedDistance, normalizeFile, normalizeTitle } from "./fingerprint.js";
+import { SortedRuns } from "../util/sorted-runs.js";
+import {
+  countsDistance,
+  type Locatable,
+  normalizedDistance,
+  normalizeFile,
+  normalizeTitle,
+  titleCounts,
+} from "./fingerprint.js";
 import { maxSeverity } from "./severity.js";
 
 /** SPEC §8 rule 2: titles closer than this (normalized Levenshtein) are the same problem. */
@@ -30,11 +38,17 @@ export interface Prepared<T extends Locatable = Locatable> {
   item: T;
   file: string | null;
   title: string;
+  /** The title's titleCounts, made when it is first compared. */
+  counts: Uint8Array | null;
 }
 
 /** Normalizes an item's file and title once, for repeated lookups. */
 export function prepare<T extends Locatable>(item: T): Prepared<T> {
-  return { item, file: normalizeFile(item.file), title: normalizeTitle(item.title) };
+  return prepared(item, normalizeFile(item.file), normalizeTitle(item.title));
+}
+
+function prepared<T extends Locatable>(item: T, file: string | null, title: string): Prepared<T> {
+  return { item, file, title, counts: null };
 }
 
 /** The title distance when the two match, else null. Cheap checks first: this runs 10⁵ times. */
@@ -46,6 +60,10 @@ function matchDistance(a: Prepared, b: Prepared): number | null {
   const longer = Math.max(a.title.length, b.title.length);
   // The distance is at least the length difference; skip Levenshtein when that already fails.
   if (Math.abs(a.title.length - b.title.length) / longer >= limit) return null;
+  a.counts ??= titleCounts(a.title);
+  b.counts ??= titleCounts(b.title);
+  // So is the surplus of one title's characters over the other's, found in 48 steps or fewer.
+  if (countsDistance(a.counts, b.counts, limit * longer) / longer >= limit) return null;
   const d = normalizedDistance(a.title, b.title);
   return d < limit ? d : null;
 }
@@ -55,7 +73,7 @@ function matchDistance(a: Prepared, b: Prepared): number | null {
  * (see spanClass), so a wide range in a file does not widen the search for every narrow one.
  */
 interface LineIndex {
-  byLine: number[];
+  byLine: SortedRuns;
   /** The longest lineEnd - lineStart here, so a window search cannot miss a long range. */
   maxSpan: number;
 }
@@ -112,18 +130,6 @@ function spanClass(span: number): number {
   return span <= 0 ? 0 : 32 - Math.clz32(span);
 }
 
-function lowerBound(items: readonly Prepared[], byLine: readonly number[], line: number): number {
-  let lo = 0;
-  let hi = byLine.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = items[byLine[mid] as number]?.item.lineStart ?? 0;
-    if (at < line) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * A title without a file matches one whose distance is under FILELESS_DISTANCE (0.1) of the longer
  * length, so a match is at most D = ceil(L/9) - 1 edits from a title of length L (a longer match
@@ -156,7 +162,7 @@ function lineIndex<T extends Locatable>(b: Bucket<T>, span: number): LineIndex {
   const c = spanClass(span);
   let l = b.lines.get(c);
   if (!l) {
-    l = { byLine: [], maxSpan: 0 };
+    l = { byLine: new SortedRuns((i) => b.items[i]?.item.lineStart ?? 0), maxSpan: 0 };
     b.lines.set(c, l);
   }
   l.maxSpan = Math.max(l.maxSpan, span);
@@ -199,19 +205,18 @@ function indexItem<T extends Locatable>(b: Bucket<T>, p: Prepared<T>): void {
   const start = p.item.lineStart;
   // Without a file, lines do not count (matchDistance).
   if (start === null || b.file === null) return;
-  const l = lineIndex(b, spanOf(p.item));
-  l.byLine.splice(lowerBound(b.items, l.byLine, start + 0.5), 0, at);
+  lineIndex(b, spanOf(p.item)).byLine.add(at);
 }
 
 /**
  * Indexes the bucket's pending items: what `indexItem` does one by one, but their line entries
- * are sorted once and merged in, so indexing k items costs O(k log k), not O(k²) splices.
+ * go in together, so a loaded registry's are sorted once and merged in (SortedRuns.addAll).
  */
 function flush<T extends Locatable>(b: Bucket<T>): void {
   if (b.pending.length === 0) return;
   const lined = new Map<LineIndex, number[]>();
   for (const item of b.pending) {
-    const at = enter(b, { item, file: b.file, title: normalizeTitle(item.title) });
+    const at = enter(b, prepared(item, b.file, normalizeTitle(item.title)));
     if (item.lineStart === null || b.file === null) continue;
     const l = lineIndex(b, spanOf(item));
     const added = lined.get(l);
@@ -219,35 +224,7 @@ function flush<T extends Locatable>(b: Bucket<T>): void {
     else lined.set(l, [at]);
   }
   b.pending = [];
-  const line = (i: number) => b.items[i]?.item.lineStart ?? 0;
-  for (const [l, added] of lined) {
-    // Stable: equal line starts stay in index order, as inserting one at a time leaves them.
-    added.sort((x, y) => line(x) - line(y));
-    l.byLine = mergeByLine(l.byLine, added, line);
-  }
-}
-
-/** Two index lists sorted by (line, index) merged into one; every index in `added` is larger. */
-function mergeByLine(old: number[], added: number[], line: (i: number) => number): number[] {
-  if (old.length === 0) return added;
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < old.length && j < added.length) {
-    const a = old[i] as number;
-    const b = added[j] as number;
-    // On equal lines the older index (from `old`) goes first.
-    if (line(a) <= line(b)) {
-      out.push(a);
-      i++;
-    } else {
-      out.push(b);
-      j++;
-    }
-  }
-  for (; i < old.length; i++) out.push(old[i] as number);
-  for (; j < added.length; j++) out.push(added[j] as number);
-  return out;
+  for (const [l, added] of lined) l.byLine.addAll(added);
 }
 
 /** The indexes of the titles without a file that keep two pieces whole in `title`, near their place. */
@@ -368,17 +345,12 @@ export class DedupIndex<T extends Locatable> {
     } else {
       for (const i of b.noLine) consider(i);
       const end = c.item.lineEnd ?? start;
-      for (const l of b.lines.values()) {
-        for (
-          let k = lowerBound(b.items, l.byLine, start - LINE_WINDOW - l.maxSpan);
-          k < l.byLine.length;
-          k++
-        ) {
-          const i = l.byLine[k] as number;
-          if ((b.items[i]?.item.lineStart ?? 0) > end + LINE_WINDOW) break;
-          consider(i);
-        }
-      }
+      const near = (i: number): boolean => {
+        if ((b.items[i]?.item.lineStart ?? 0) > end + LINE_WINDOW) return false;
+        consider(i);
+        return true;
+      };
+      for (const l of b.lines.values()) l.byLine.visitFrom(start - LINE_WINDOW - l.maxSpan, near);
     }
     return best < 0 ? undefined : b.items[best]?.item;
   }
@@ -420,10 +392,8 @@ export function dedupFindings(raws: readonly RawFinding[]): DedupResult {
     const at = findings.length;
     findings.push({ ...raw });
     groups.push([i]);
-    index.addPrepared({
-      ...p,
-      item: { at, file: raw.file, lineStart: raw.lineStart, lineEnd: raw.lineEnd, title: raw.title },
-    });
+    const item = { at, file: raw.file, lineStart: raw.lineStart, lineEnd: raw.lineEnd, title: raw.title };
+    index.addPrepared({ ...p, item });
   });
   return { findings, groups };
 }
