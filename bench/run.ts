@@ -7,7 +7,7 @@ import { benchChains, CHAIN_SIZES } from "./chain.js";
 import { benchClaimsSqlite } from "./claims.js";
 import { benchCliChains, CLI_CHAIN_SIZES, CLI_EDIT_CHAIN_MAX } from "./cli-chain.js";
 import { benchConvergence } from "./convergence.js";
-import { benchDedup, FILELESS_SIZES } from "./dedup.js";
+import { benchDedup, FILELESS_SIZES, ONE_FILE_SIZES } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
 import { benchPgClaims } from "./pg-claims.js";
 import { benchPromptBytes } from "./prompt-bytes.js";
@@ -48,6 +48,7 @@ const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_WORK_FINDINGS",
   "FIXPOINT_BENCH_SPAWN_MIB",
   "FIXPOINT_BENCH_DEDUP_FILELESS",
+  "FIXPOINT_BENCH_DEDUP_ONE_FILE",
 ];
 
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
@@ -72,7 +73,14 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["pg-claims", benchPgClaims],
   ["convergence", benchConvergence],
   ["prompt-cache", benchPromptCache],
-  ["dedup", () => benchDedup(sizes("FIXPOINT_BENCH_DEDUP_FILELESS", FILELESS_SIZES))],
+  [
+    "dedup",
+    () =>
+      benchDedup(
+        sizes("FIXPOINT_BENCH_DEDUP_FILELESS", FILELESS_SIZES),
+        sizes("FIXPOINT_BENCH_DEDUP_ONE_FILE", ONE_FILE_SIZES),
+      ),
+  ],
   // It grows its process by hundreds of MiB (the point of the benchmark); each key has a process of
   // its own (main), so no later benchmark pays for that.
   ["spawn", () => benchSpawn(sizes("FIXPOINT_BENCH_SPAWN_MIB", SPAWN_MEMORY_MIB))],

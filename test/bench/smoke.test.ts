@@ -33,7 +33,7 @@ describe("benchmarks at smoke-test sizes", () => {
       ...(await benchStatus([20])),
       // Far enough apart that the first step's time always grows (at 20 → 40 it once shrank).
       ...(await benchWorkflowSize([50, 200, 400])),
-      ...(await benchDedup([100, 300])),
+      ...(await benchDedup([100, 300], [100, 200])),
     ];
     const report = renderReport(results, { date: "2026-01-01", machine: "test machine" });
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
@@ -43,8 +43,9 @@ describe("benchmarks at smoke-test sizes", () => {
     // `reviewers` and `clean --dry-run`.
     // Workflows: a row per size and the growth row.
     // CLI chains: a row per size and kind (no-op, edit, ignored folder). Spawn: a row per size and the growth row.
-    // Resume: one row. Dedup: the budget row, a row per size without a file and their growth.
-    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4);
+    // Resume: one row. Dedup: the budget row, a row per size without a file and their growth, a
+    // row per size of one file's registry with lines and without.
+    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4 + 4);
     expect(report).toContain("Machine: test machine.");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
@@ -93,6 +94,7 @@ describe("benchmarks at smoke-test sizes", () => {
     expect(report).toContain("time per stage added reading a workflow, 200 → 400 ÷ 50 → 200 stages");
     expect(report).toContain("deduplicating 10,000 findings over 500 files, median");
     expect(report).toContain("deduplicating 300 findings without a file, median");
+    expect(report).toContain("adding 200 findings to a registry, all in one file without lines");
     expect(report).toContain("time per finding without a file, 300 ÷ 100 findings");
     for (const r of results) {
       expect(Number.isFinite(r.value)).toBe(true);
