@@ -105,7 +105,7 @@ export async function benchDedup(
       unit: "×",
       budget: "report",
       ok: true,
-      detail: `${perFinding.map((u) => u.toFixed(1)).join(" → ")} µs per finding. The synthetic titles draw on 60 words, so more of them share pieces as a batch grows; comparing each with every other, as before, took 22× as long for 5× the findings`,
+      detail: `${perFinding.map((u) => u.toFixed(1)).join(" → ")} µs per finding. The synthetic titles draw on 60 words, so more of them share pieces as a batch grows, and their character counts (compared first) tell most of those apart; comparing each with every other, as before, took 22× as long for 5× the findings`,
     });
   }
   for (const lines of [true, false]) {
