@@ -53,6 +53,21 @@ describe("fingerprint", () => {
   });
 });
 
+type Item = Locatable & { n: number };
+interface ItemShape {
+  file: string | null;
+  lineStart: number | null;
+  span: number;
+  title: string;
+}
+const toItem = (r: ItemShape, n: number): Item => ({
+  n,
+  file: r.file,
+  title: r.title,
+  lineStart: r.lineStart,
+  lineEnd: r.lineStart === null ? null : r.lineStart + r.span,
+});
+
 /** A title and one a few random edits away from it, over letters that repeat (some outside ASCII). */
 const nearTitles = fc
   .tuple(
@@ -97,9 +112,7 @@ describe("isDuplicate", () => {
     });
     fc.assert(
       fc.property(nearTitles, place, place, ([ta, tb], pa, pb) => {
-        const at = (title: string, p: typeof pa) =>
-          raw({ title, file: p.file, lineStart: p.lineStart, lineEnd: p.lineStart && p.lineStart + p.span });
-        const [a, b] = [at(ta, pa), at(tb, pb)];
+        const [a, b] = [toItem({ ...pa, title: ta }, 0), toItem({ ...pb, title: tb }, 1)];
         const file = normalizeFile(a.file);
         const near =
           a.lineStart === null ||
@@ -173,21 +186,6 @@ describe("dedupFindings", () => {
     const files = new Set(batch.map((f) => f.file));
     expect(new Set(r.findings.map((f) => f.file))).toEqual(files);
   });
-});
-
-type Item = Locatable & { n: number };
-interface ItemShape {
-  file: string | null;
-  lineStart: number | null;
-  span: number;
-  title: string;
-}
-const toItem = (r: ItemShape, n: number): Item => ({
-  n,
-  file: r.file,
-  title: r.title,
-  lineStart: r.lineStart,
-  lineEnd: r.lineStart === null ? null : r.lineStart + r.span,
 });
 
 /**

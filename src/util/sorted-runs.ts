@@ -33,22 +33,18 @@ export class SortedRuns {
   add(value: number): void {
     const k = this.key(value);
     // The first run whose last key is above k; the value goes in it, or at the end of the last.
-    let lo = 0;
-    let hi = this.runs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const run = this.runs[mid] as number[];
-      if (this.key(run[run.length - 1] as number) <= k) lo = mid + 1;
-      else hi = mid;
-    }
-    const at = Math.min(lo, this.runs.length - 1);
+    const at = Math.min(this.firstRun(k, true), this.runs.length - 1);
     this.count++;
     if (at < 0) {
       this.runs.push([value]);
       return;
     }
     const run = this.runs[at] as number[];
-    run.splice(this.upperBound(run, k), 0, value);
+    run.splice(
+      firstIn(run.length, (i) => this.key(run[i] as number), k, true),
+      0,
+      value,
+    );
     if (run.length > RUN_MAX)
       this.runs.splice(at, 1, run.slice(0, run.length >> 1), run.slice(run.length >> 1));
   }
@@ -57,17 +53,11 @@ export class SortedRuns {
    * Calls `visit` on each value whose key is at least `from`, in order, until it returns false.
    */
   visitFrom(from: number, visit: (value: number) => boolean): void {
-    let lo = 0;
-    let hi = this.runs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const run = this.runs[mid] as number[];
-      if (this.key(run[run.length - 1] as number) < from) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = this.firstRun(from, false);
     for (let r = lo; r < this.runs.length; r++) {
       const run = this.runs[r] as number[];
-      for (let i = r === lo ? this.lowerBound(run, from) : 0; i < run.length; i++) {
+      const start = r === lo ? firstIn(run.length, (i) => this.key(run[i] as number), from, false) : 0;
+      for (let i = start; i < run.length; i++) {
         if (!visit(run[i] as number)) return;
       }
     }
@@ -84,29 +74,31 @@ export class SortedRuns {
     this.count = all.length;
   }
 
-  /** The first place in `run` whose key is at least `k`. */
-  private lowerBound(run: readonly number[], k: number): number {
-    let lo = 0;
-    let hi = run.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.key(run[mid] as number) < k) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  /** The first run whose last key is at least `k` (above `k` when `above`). */
+  private firstRun(k: number, above: boolean): number {
+    return firstIn(
+      this.runs.length,
+      (r) => {
+        const run = this.runs[r] as number[];
+        return this.key(run[run.length - 1] as number);
+      },
+      k,
+      above,
+    );
   }
+}
 
-  /** The first place in `run` whose key is above `k`. */
-  private upperBound(run: readonly number[], k: number): number {
-    let lo = 0;
-    let hi = run.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.key(run[mid] as number) <= k) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+/** The first of `length` places, their keys ascending, whose key is at least `k` (above `k` when `above`). */
+function firstIn(length: number, keyAt: (i: number) => number, k: number, above: boolean): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = keyAt(mid);
+    if (at < k || (above && at === k)) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
 }
 
 /** Two lists sorted by key merged into one; on equal keys, `old`'s values go first. */
