@@ -72,7 +72,8 @@ const MIN_WORDS = 3;
 
 /** Something a person could check: a path, an identifier, a number, a link, an issue. */
 function hasConcreteDetail(raw: string): boolean {
-  return /[/\\`#]|\w\.\w{1,5}\b|https?:|\d|\bF-\d+\b|\w+\(\)|[a-z][A-Z]|\w_\w/.test(raw);
+  // `\w\(\)`, not `\w+\(\)`: the same test, without reading every word to its end from each letter.
+  return /[/\\`#]|\w\.\w{1,5}\b|https?:|\d|\bF-\d+\b|\w\(\)|[a-z][A-Z]|\w_\w/.test(raw);
 }
 
 export type Judgement = { weak: false } | { weak: true; why: string };

@@ -82,8 +82,9 @@ export function parsePriorStatus(v: unknown): PriorStatus | null {
 /** "F-3", "f3", "3", " F-03 " → "F-3"; other shapes are kept trimmed (and then not found). */
 export function normalizeFindingId(v: unknown): string {
   const s = (asText(v) ?? "").trim();
-  const m = /^(?:F-?)?0*(\d+)$/i.exec(s);
-  return m?.[1] ? `F-${m[1]}` : s;
+  // Not `0*(\d+)`: on a long run of zeros that then fails, it tried every split of the run.
+  const digits = /^(?:F-?)?(\d+)$/i.exec(s)?.[1];
+  return digits ? `F-${digits.replace(/^0+(?=\d)/, "")}` : s;
 }
 
 /** One finding as a reviewer wrote it. Fails only when it is not an object or says nothing. */

@@ -9,13 +9,20 @@ const WORDS = "critical|blocker|major|high|medium|minor|low|nitpick|nit|trivial|
 const EMOJI = "(?:🔴|🟠|🟡|🟢|🔵|⚪|⚠️|❗|‼️)";
 const LEAD = `(?:${EMOJI}\\s*)?`;
 
+/**
+ * Spaces at a line's start are its own (`[^\S\n\r\u2028\u2029]`, not `\s`, which read a run of
+ * blank lines from each of them), and an optional mark between spaces is `\s*(?::\s*)?`, not
+ * `\s*:?\s*` (which split a run of spaces in every way): text anyone can write stays linear.
+ */
+const INDENT = "[^\\S\\n\\r\\u2028\\u2029]*";
+
 export const TAG_PATTERNS: readonly RegExp[] = [
-  new RegExp(`\\*\\*\\s*${LEAD}(${WORDS})\\s*:?\\s*\\*\\*`, "iu"),
+  new RegExp(`\\*\\*\\s*${LEAD}(${WORDS})\\s*(?::\\s*)?\\*\\*`, "iu"),
   new RegExp(`(?:^|[\\s|(])_\\s*${LEAD}(${WORDS})\\s*_(?=$|[\\s|).:,])`, "imu"),
   new RegExp(`\\[\\s*${LEAD}(${WORDS})\\s*\\]`, "iu"),
   new RegExp(`${EMOJI}\\s*(${WORDS})\\b`, "iu"),
-  new RegExp(`^\\s*(?:severity|priority)\\s*[:=]\\s*\\**\\s*(${WORDS})\\b`, "imu"),
-  new RegExp(`^\\s*(${WORDS})\\s*:`, "imu"),
+  new RegExp(`^${INDENT}(?:severity|priority)\\s*[:=]\\s*(?:\\*+\\s*)?(${WORDS})\\b`, "imu"),
+  new RegExp(`^${INDENT}(${WORDS})\\s*:`, "imu"),
 ];
 
 const SEVERITY_OF: Record<string, Severity> = {
@@ -59,6 +66,8 @@ export function parseCategoryTag(text: string): string {
 /** Remove every severity tag from a line (used to find the comment's real first line). */
 export function stripSeverityTags(line: string): string {
   let out = line;
-  for (const pattern of TAG_PATTERNS) out = out.replace(new RegExp(pattern.source, `${pattern.flags}g`), " ");
+  for (const pattern of EVERY_TAG) out = out.replace(pattern, " ");
   return out;
 }
+
+const EVERY_TAG: readonly RegExp[] = TAG_PATTERNS.map((p) => new RegExp(p.source, `${p.flags}g`));

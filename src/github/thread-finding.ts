@@ -1,6 +1,7 @@
 import type { ReviewThread, ThreadComment } from "../domain/github.js";
 import type { RawFinding } from "../domain/types.js";
 import { cleanComment } from "./bots/clean.js";
+import { hasWords, stripHtmlComments, suggestionOf } from "./bots/markdown.js";
 import { type BotDefaults, botDefaults, parseBotComment } from "./bots/registry.js";
 import type { BotFinding } from "./bots/types.js";
 import { isFixpointReply, isFixpointText } from "./fixpoint-text.js";
@@ -90,7 +91,7 @@ function personFinding(thread: ReviewThread): ThreadFinding {
     ].join("\n\n"),
     file: thread.path,
     ...lines,
-    suggestedFix: suggestionOf(firstBody),
+    suggestedFix: suggestionOf(firstBody) ?? null,
     source: `pr:${thread.id}`,
     author: thread.author,
   };
@@ -126,27 +127,40 @@ export function fixHint(f: Pick<BotFinding, "suggestion" | "agentPrompt">): stri
   return parts.length ? parts.join("\n\n") : null;
 }
 
-/** A line made only of italic markers, e.g. CodeRabbit's `_⚠️ Potential issue_ | _🟠 Major_`. */
-const MARKER_LINE = /^\s*(?:_[^_\n]+_\s*\|?\s*)+$/u;
+/**
+ * A line made only of italic markers, e.g. CodeRabbit's `_⚠️ Potential issue_ | _🟠 Major_`. The
+ * separator is `\s*(?:\|\s*)?`, not `\s*\|?\s*`: that one splits a run of spaces in as many ways
+ * as it is long, and a line of markers that fails at its end (`_a_  _a_  … x`) tried them all,
+ * each marker multiplying the ways (90 characters: 12 s).
+ */
+const MARKER_LINE = /^\s*(?:_[^_\n]+_\s*(?:\|\s*)?)+$/u;
 
-/** The first sentence of the first meaningful line, markdown stripped, at most 100 chars. */
+/**
+ * The first sentence of the first meaningful line, markdown stripped, at most 100 chars. Linear in
+ * the comment's length, as anyone who can comment on the pull request writes it.
+ */
 export function titleOf(markdown: string): string {
-  const text = markdown.replace(/<!--[\s\S]*?-->/g, "").replace(/```[\s\S]*?(```|$)/g, "\n");
+  const text = stripHtmlComments(markdown).replace(/```[\s\S]*?(```|$)/g, "\n");
   for (const raw of text.split("\n")) {
-    if (MARKER_LINE.test(raw)) continue;
+    // What follows only drops characters: a line without a letter or digit cannot become a title.
+    if (!hasWords(raw) || MARKER_LINE.test(raw)) continue;
     const line = stripMarkdown(stripSeverityTags(raw));
-    if (!/[\p{L}\p{N}]/u.test(line)) continue;
+    if (!hasWords(line)) continue;
     const sentence = /^(.+?[.!?])(?=\s|$)/u.exec(line)?.[1] ?? line;
     return truncate(sentence.replace(/[.:]$/, ""), TITLE_MAX);
   }
   return "";
 }
 
+/**
+ * A tag, an image or a link stops at the next character that would open another (`<`, `[`, `(`):
+ * otherwise each of a line's many openers without a close scanned to its end (40,000 `[`: 1.5 s).
+ */
 function stripMarkdown(line: string): string {
   return line
-    .replace(/<[^>]+>/g, " ")
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/<[^<>]{1,500}>/g, " ")
+    .replace(/!\[([^\][]*)\]\([^()\s]*\)/g, "$1")
+    .replace(/\[([^\][]*)\]\([^()\s]*\)/g, "$1")
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/, "")
     .replace(/(\*\*|__|\*|`|~~)/g, "")
     .replace(/(^|\s)_([^_]+)_(?=\s|$|[.,:;!?])/g, "$1$2")
@@ -157,9 +171,4 @@ function stripMarkdown(line: string): string {
 
 function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
-}
-
-function suggestionOf(markdown: string): string | null {
-  const m = /```suggestion[^\n]*\n([\s\S]*?)```/.exec(markdown);
-  return m?.[1] === undefined ? null : m[1].replace(/\n$/, "");
 }

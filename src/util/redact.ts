@@ -67,7 +67,8 @@ const TOKEN_PATTERNS: { re: RegExp; keep?: boolean }[] = [
   },
   { re: token(String.raw`(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}`, "gi"), keep: true },
   // `postgres://user:password@host`, `https://x:token@github.com`: keep the user, hide the password.
-  { re: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)[^\s/@]+(?=@)/gi, keep: true },
+  // A scheme is short: unbounded, `[a-z0-9+.-]*` read from every word start of a long `a-a-a-…` run.
+  { re: /(\b[a-z][a-z0-9+.-]{0,40}:\/\/[^\s/@:]*:)[^\s/@]+(?=@)/gi, keep: true },
 ];
 
 /**

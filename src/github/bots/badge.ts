@@ -5,9 +5,11 @@ import type { BotFinding } from "./types.js";
 /** Every image in a line: its alt text and URL (markdown `![alt](url)` and HTML `<img alt src>`). */
 export function imagesIn(text: string): { alt: string; src: string }[] {
   const out: { alt: string; src: string }[] = [];
-  for (const m of text.matchAll(/!\[([^\]\n]{0,300})\]\(([^)\s]{0,2000})[^)\n]{0,300}\)/g))
+  // The URL, then a title after a space: `[^)\s]{0,2000}[^)\n]{0,300}` split the same characters
+  // between the two in every way, and 1,200 `![](` took 2.4 s.
+  for (const m of text.matchAll(/!\[([^\][\n]{0,300})\]\(([^()\s]{0,2000})(?:\s[^()\n]{0,300})?\)/g))
     out.push({ alt: m[1] ?? "", src: m[2] ?? "" });
-  for (const m of text.matchAll(/<img\b([^>]{0,2000})>/gi)) {
+  for (const m of text.matchAll(/<img\b([^<>]{0,2000})>/gi)) {
     const attrs = m[1] ?? "";
     out.push({ alt: attr(attrs, "alt"), src: attr(attrs, "src") });
   }

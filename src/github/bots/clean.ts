@@ -46,7 +46,7 @@ export function cleanComment(body: string): Cleaned {
     .join("\n");
   out.text = tidy(
     text.replace(
-      /<\/?(?:p|div|br|hr|h[1-6]|table|tr|td|th|tbody|thead|span|b|strong|em|i|code|a)\b[^>]{0,500}>/gi,
+      /<\/?(?:p|div|br|hr|h[1-6]|table|tr|td|th|tbody|thead|span|b|strong|em|i|code|a)\b[^<>]{0,500}>/gi,
       (tag) => inlineTag(tag),
     ),
   );
@@ -88,9 +88,9 @@ function dropSuggestionFences(text: string): string {
 function isDecoration(line: string): boolean {
   const t = line.trim();
   if (t === "") return false;
-  if (/^<su[bp]>[\s\S]{0,2000}<\/su[bp]>$/i.test(t) && !/[.!?]\s/.test(t.replace(/<[^>]{0,500}>/g, "")))
+  if (/^<su[bp]>[\s\S]{0,2000}<\/su[bp]>$/i.test(t) && !/[.!?]\s/.test(t.replace(/<[^<>]{0,500}>/g, "")))
     return true;
-  if (/^<\/?(?:su[bp]|details|summary|blockquote|picture|source|div|p|br|hr)\b[^>]{0,500}>$/i.test(t))
+  if (/^<\/?(?:su[bp]|details|summary|blockquote|picture|source|div|p|br|hr)\b[^<>]{0,500}>$/i.test(t))
     return true;
   if (/^\[?(?:fix in (?:cursor|web)|open in (?:cursor|web)|fix all with|view in app)\b/i.test(t)) return true;
   if (/^(?:&nbsp;|\s)+$/.test(t)) return true;

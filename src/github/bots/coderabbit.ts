@@ -6,9 +6,19 @@ import { type BotAdapter, type BotComment, type BotFinding, byLogin } from "./ty
 
 const LOGINS = ["coderabbitai"];
 /** `_⚠️ Potential issue_ | _🟠 Major_`, `_🧹 Nitpick (assertive)_`, `_🛠️ Refactor suggestion_`. */
-// Older comments spell emoji as shortcodes (`_:warning: Potential issue_`), underscores included.
-const MARKER_LINE =
-  /^\s*_(?::[a-z0-9_+-]{1,40}:|[^_\n]){1,80}_(?:\s*\|\s*_(?::[a-z0-9_+-]{1,40}:|[^_\n]){1,80}_){0,4}\s*$/u;
+const MARKER_LINE = /^\s*_[^_\n]{1,80}_(?:\s*\|\s*_[^_\n]{1,80}_){0,4}\s*$/u;
+/**
+ * Older comments spell emoji as shortcodes (`_:warning: Potential issue_`), underscores included;
+ * each counts as one character of its marker. They are replaced before the test, not matched as
+ * an alternative to any character: a `:` then read either way, and a line of `:a` pairs that
+ * failed at its end tried every split (a 90-character line: 4 s).
+ */
+const SHORTCODE = /:[a-z0-9_+-]{1,40}:/g;
+
+/** Whether `line` is CodeRabbit's severity line: italic markers only, at most five, `|` between. */
+export function isMarkerLine(line: string): boolean {
+  return MARKER_LINE.test(line.includes(":") ? line.replace(SHORTCODE, "\u00b7") : line);
+}
 const LEVEL = /(critical|major|minor|trivial|info)(?![a-z])/i;
 const KIND = /(potential issue|refactor suggestion|nitpick)/i;
 
@@ -19,7 +29,7 @@ interface Marker {
 
 /** The severity line's level (Critical/Major/Minor/Trivial) or, without one, its kind. */
 export function coderabbitMarker(line: string): Marker | null {
-  if (!MARKER_LINE.test(line)) return null;
+  if (!isMarkerLine(line)) return null;
   const level = scaled("coderabbit", LEVEL.exec(line)?.[1]);
   const kind = KIND.exec(line)?.[1]?.toLowerCase();
   const severity = level ?? scaled("coderabbit", kind);
@@ -42,7 +52,7 @@ const BOLD_LINE = /^\s*\*\*(.{1,500}?)\*\*\s*$/;
 export function parse(comment: BotComment): BotFinding | null {
   const cleaned = cleanComment(comment.body);
   const lines = cleaned.text.split("\n");
-  const markerLine = lines.find((l) => MARKER_LINE.test(l));
+  const markerLine = lines.find(isMarkerLine);
   const marker = markerLine === undefined ? null : coderabbitMarker(markerLine);
   let text = markerLine === undefined ? cleaned.text : dropLine(cleaned.text, (l) => l === markerLine);
   const boldTitle = text.split("\n").find((l) => l.trim() !== "");
@@ -78,7 +88,7 @@ export function parseReviewBody(body: string): BotFinding[] {
     if (!kind) continue;
     for (const file of detailsBlocks(section.inner)) {
       const path = file.summary.replace(/\s*\(\d+\)\s*$/, "").trim();
-      for (const entry of file.inner.split(/\n\s*---\s*\n/)) {
+      for (const entry of file.inner.split(/\n[^\S\n]*---[^\S\n]*\n/)) {
         const f = reviewEntry(entry, path, kind.severity);
         if (f) out.push(f);
       }
@@ -87,7 +97,8 @@ export function parseReviewBody(body: string): BotFinding[] {
   return out;
 }
 
-const ENTRY_HEAD = /^\s*`(\d{1,7})(?:\s*-\s*(\d{1,7}))?`\s*:\s*(.*)$/m;
+/** Spaces before the head are a line's own (`[^\S\n]`): `^\s*` read a run of blank lines from each of them. */
+const ENTRY_HEAD = /^[^\S\n]*`(\d{1,7})(?:\s*-\s*(\d{1,7}))?`\s*:\s*(.*)$/m;
 
 function reviewEntry(entry: string, path: string, sectionSeverity: Severity): BotFinding | null {
   const head = ENTRY_HEAD.exec(entry);

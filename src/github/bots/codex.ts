@@ -28,7 +28,11 @@ export function parse(comment: BotComment): BotFinding | null {
  */
 export function parseReviewBody(body: string): BotFinding[] {
   const out: BotFinding[] = [];
-  const parts = body.replace(/\r\n?/g, "\n").split(/\n(?=\s*https:\/\/\S{1,500}\/blob\/[0-9a-f]{7,40}\/)/);
+  // Split before the line that holds the link: `\n(?=\s*https…)` looked ahead from every line break
+  // of a run of blank lines across the whole run (40,000: 1.3 s).
+  const parts = body
+    .replace(/\r\n?/g, "\n")
+    .split(/\n(?=[^\S\n]*https:\/\/\S{1,500}\/blob\/[0-9a-f]{7,40}\/)/);
   for (const part of parts) {
     const link = /https:\/\/\S{1,500}?\/blob\/[0-9a-f]{7,40}\/(\S{1,500}?)#L(\d{1,7})(?:-L(\d{1,7}))?/.exec(
       part,

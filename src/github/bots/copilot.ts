@@ -27,7 +27,8 @@ export function parse(comment: BotComment): BotFinding | null {
 
 const SUPPRESSED = /comments suppressed due to low confidence|suppressed comments/i;
 /** `**path/to/file.ts:42**` or `**path/to/file.ts:40-44**` heading an entry. */
-const ENTRY = /^\s*\*\*([^*\n:]{1,500}):(\d{1,7})(?:-(\d{1,7}))?\*\*\s*$/gm;
+/** Spaces around an entry's head are its line's own (`[^\S\n]`): `^\s*` read a run of blank lines from each. */
+const ENTRY = /^[^\S\n]*\*\*([^*\n:]{1,500}):(\d{1,7})(?:-(\d{1,7}))?\*\*[^\S\n]*$/gm;
 
 /**
  * The review body's low-confidence section (a `<details>` whose summary is "Comments suppressed
@@ -46,7 +47,7 @@ export function parseReviewBody(body: string): BotFinding[] {
     const from = h.index + h[0].length;
     const to = heads[i + 1]?.index ?? section.length;
     const raw = section.slice(from, to);
-    const cleaned = cleanComment(raw.replace(/^\s*[*-]\s+/m, ""));
+    const cleaned = cleanComment(raw.replace(/^[^\S\n]*[*-]\s+/m, ""));
     const prose = cleaned.text.replace(/```[\s\S]*$/m, "").trim();
     const line = Number(h[2]);
     return {

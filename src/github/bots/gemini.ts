@@ -29,7 +29,7 @@ const SECTION = /^#{2,4}\s*(?:summary of findings|findings|review findings)\s*$/
 const NEXT_HEADING = /^#{1,4}\s/m;
 /** `file.py:12`, `` `src/a.ts` (lines 3-5) ``, `in src/a.ts line 7`. */
 const PLACE =
-  /`?([\w./-]{1,300}\.[A-Za-z0-9]{1,10})`?\s*(?::|,?\s*\(?(?:lines?|L)\s*)(\d{1,7})(?:\s*[-–]\s*L?(\d{1,7}))?/;
+  /`?(?<![\w./-])([\w./-]{1,300}\.[A-Za-z0-9]{1,10})`?\s*(?::|,?\s*\(?(?:lines?|L)\s*)(\d{1,7})(?:\s*[-–]\s*L?(\d{1,7}))?/;
 
 /**
  * Gemini's review summary: prose about the change (ignored) and, in some reviews, a findings

@@ -10,7 +10,7 @@ function level(img: { alt: string; src: string }): string | null {
 }
 
 /** Greptile's older form: `**logic:** …`, `**style:** …`, `**syntax:** …`. */
-const OLD_TAG = /^\s*\*\*(logic|style|syntax)\s*:?\s*\*\*\s*:?\s*/i;
+const OLD_TAG = /^\s*\*\*(logic|style|syntax)\s*(?::\s*)?\*\*\s*(?::\s*)?/i;
 
 /** This bot's comment as a clean finding (null when it carries none). Never throws. */
 export function parse(comment: BotComment): BotFinding | null {

@@ -12,10 +12,14 @@ const LOGINS = [
   "qodo-code-review",
   "qodo-ai",
 ];
-/** `[possible issue, importance: 8]` at the end of a suggestion. */
-const IMPORTANCE = /\[\s*([^,\]\n]{0,60}?)\s*,?\s*importance\s*:\s*(\d{1,2})\s*\]/i;
+/**
+ * `[possible issue, importance: 8]` at the end of a suggestion; the label is trimmed after the
+ * match. Spaces around it were `\s*…\s*,?\s*`, and a `[` before a run of tabs tried every way of
+ * splitting the run between them (65,000 characters: 22 s).
+ */
+const IMPORTANCE = /\[([^,[\]\n]{0,60}),?\s*importance\s*:\s*(\d{1,2})\s*\]/i;
 const LABEL = /\b(action required|remediation recommended|review recommended|advisory|informational)\b/i;
-const SUGGESTION = /^[ \t]*\*\*[ \t]*suggestion[ \t]*:?[ \t]*\*\*[ \t]*:?[ \t]*(.*)$/im;
+const SUGGESTION = /^[ \t]*\*\*[ \t]*suggestion[ \t]*(?::[ \t]*)?\*\*[ \t]*(?::[ \t]*)?(.*)$/im;
 
 function fromImportance(n: number): Severity | null {
   if (n >= 9) return scaled("qodo", "importance 9-10");

@@ -4,10 +4,13 @@ import { scaled } from "./scale.js";
 import { type BotAdapter, type BotComment, type BotFinding, byLogin } from "./types.js";
 
 const LOGINS = ["sourcery-ai", "sourcery-ai-experiments"];
-/** `**issue (bug_risk):** …`, `**suggestion (security):** …`, `**nitpick (typo):** …`, `**praise:** …`. */
+/**
+ * `**issue (bug_risk):** …`, `**suggestion (security):** …`, `**nitpick (typo):** …`, `**praise:** …`.
+ * The kind in brackets keeps its spaces (they are trimmed after): `\(\s*([a-z _-]{1,40})\s*\)` split
+ * a run of spaces three ways, and `**todo(` before 65,000 of them took 2.2 s.
+ */
 const PREFIX =
-  /^[ \t]*\*\*[ \t]*(issue|suggestion|nitpick|question|praise|thought|todo|chore)[ \t]*(?:\([ \t]*([a-z0-9_ -]{1,40})[ \t]*\))?[ \t]*:[ \t]*\*\*[ \t]*(.*)$/im;
-/^\s*\*\*\s*(issue|suggestion|nitpick|question|praise|thought|todo|chore)\s*(?:\(\s*([a-z0-9_ -]{1,40})\s*\))?\s*:\s*\*\*\s*(.*)$/im;
+  /^[ \t]*\*\*[ \t]*(issue|suggestion|nitpick|question|praise|thought|todo|chore)[ \t]*(?:\(([a-z0-9_ \t-]{1,40})\)[ \t]*)?:[ \t]*\*\*[ \t]*(.*)$/im;
 
 function severityOf(kind: string, sub: string | undefined): ReturnType<typeof scaled> {
   const k = kind.toLowerCase();
