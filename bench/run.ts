@@ -9,6 +9,7 @@ import { benchCliChains, CLI_CHAIN_SIZES, CLI_EDIT_CHAIN_MAX } from "./cli-chain
 import { benchConvergence } from "./convergence.js";
 import { benchDedup, FILELESS_SIZES, ONE_FILE_SIZES } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
+import { benchHostileText, HOSTILE_SIZES } from "./hostile.js";
 import { benchPgClaims } from "./pg-claims.js";
 import { benchPromptBytes } from "./prompt-bytes.js";
 import { benchPromptCache } from "./prompt-cache.js";
@@ -49,6 +50,7 @@ const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_SPAWN_MIB",
   "FIXPOINT_BENCH_DEDUP_FILELESS",
   "FIXPOINT_BENCH_DEDUP_ONE_FILE",
+  "FIXPOINT_BENCH_HOSTILE",
 ];
 
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
@@ -81,6 +83,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
         sizes("FIXPOINT_BENCH_DEDUP_ONE_FILE", ONE_FILE_SIZES),
       ),
   ],
+  ["hostile", () => benchHostileText(sizes("FIXPOINT_BENCH_HOSTILE", HOSTILE_SIZES))],
   // It grows its process by hundreds of MiB (the point of the benchmark); each key has a process of
   // its own (main), so no later benchmark pays for that.
   ["spawn", () => benchSpawn(sizes("FIXPOINT_BENCH_SPAWN_MIB", SPAWN_MEMORY_MIB))],

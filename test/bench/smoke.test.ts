@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { benchChains } from "../../bench/chain.js";
 import { benchCliChains } from "../../bench/cli-chain.js";
 import { benchDedup } from "../../bench/dedup.js";
+import { benchHostileText } from "../../bench/hostile.js";
 import { benchPromptBytes } from "../../bench/prompt-bytes.js";
 import { benchPromptCache } from "../../bench/prompt-cache.js";
 import { benchRegistry } from "../../bench/registry.js";
@@ -20,7 +21,7 @@ import { benchWorkflowSize } from "../../bench/workflow-size.js";
  * is asserted here (CI machines vary); `npm run bench` measures at full size.
  */
 describe("benchmarks at smoke-test sizes", () => {
-  it("chain, CLI chain, resume, registry, work, spawn, prompt, status, workflow and dedup benchmarks each produce a row per size in the report", async () => {
+  it("chain, CLI chain, resume, registry, work, spawn, prompt, status, workflow, dedup and hostile-text benchmarks each produce a row per size in the report", async () => {
     expect(existsSync(fileURLToPath(new URL("../../dist/bin/fixpoint.js", import.meta.url)))).toBe(true);
     const results: BenchResult[] = [
       ...(await benchChains([3, 5])),
@@ -34,6 +35,7 @@ describe("benchmarks at smoke-test sizes", () => {
       // Far enough apart that the first step's time always grows (at 20 → 40 it once shrank).
       ...(await benchWorkflowSize([50, 200, 400])),
       ...(await benchDedup([100, 300], [100, 200])),
+      ...(await benchHostileText([650, 6_554], 1)),
     ];
     const report = renderReport(results, { date: "2026-01-01", machine: "test machine" });
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
@@ -44,9 +46,12 @@ describe("benchmarks at smoke-test sizes", () => {
     // Workflows: a row per size and the growth row.
     // CLI chains: a row per size and kind (no-op, edit, ignored folder). Spawn: a row per size and the growth row.
     // Resume: one row. Dedup: the budget row, a row per size without a file and their growth, a
-    // row per size of one file's registry with lines and without.
-    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4 + 4);
+    // row per size of one file's registry with lines and without. Hostile text: the slowest read
+    // and the growth.
+    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4 + 4 + 2);
     expect(report).toContain("Machine: test machine.");
+    expect(report).toContain("slowest read of a hostile text of 6,554 characters");
+    expect(report).toContain("time per character reading a hostile text, 6,554 ÷ 650 characters");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
       expect(report).toContain(`chain of ${n} stages that each edit a file`);
