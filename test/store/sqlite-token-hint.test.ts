@@ -119,7 +119,10 @@ describe("task_json's token hint (migration 017)", () => {
     const shapes = createHash("sha256")
       .update(TOKEN_SHAPES.map((r) => `${r.source}/${r.flags}`).join("\n"))
       .digest("hex");
-    expect(shapes).toBe("7cceae128538bb92fea3c730c7d84662c98e403e88d10115ae7f493f4dfa3120");
+    // Changed once without a migration: a URL's scheme bounded to 41 characters (a long `a-a-…`
+    // run was read again from every word start). The shape finds less, and still only after `://`,
+    // which the hint holds.
+    expect(shapes).toBe("c2a6a274c44f3f7164a6519a0e713de9639924986c88b54e26e94fa4b7574850");
   });
 
   it("property: whatever a token shape matches, the SQL hint finds", () => {
