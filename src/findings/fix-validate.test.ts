@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { judgeJustification, matchBlockedReason } from "./fix-validate.js";
+import { normalizedDistance, normalizeTitle } from "./fingerprint.js";
+import { judgeJustification, matchBlockedReason, WEAK_PHRASES } from "./fix-validate.js";
 
 describe("weak justifications", () => {
   it("flags empty, stock and near-stock excuses", () => {
@@ -40,5 +42,24 @@ describe("blocked reasons", () => {
     expect(matchBlockedReason("file_no_longer_exists")).toBe("file no longer exists");
     expect(matchBlockedReason("out of scope")).toBeNull();
     expect(matchBlockedReason(undefined)).toBeNull();
+  });
+});
+
+describe("a justification near a stock phrase", () => {
+  it("property: one a few edits from a stock phrase is weak, however the lengths are compared first", () => {
+    const edit = fc.tuple(fc.nat(), fc.constantFrom("", "a", "x", " ", "s"));
+    fc.assert(
+      fc.property(fc.constantFrom(...WEAK_PHRASES), fc.array(edit, { maxLength: 3 }), (phrase, edits) => {
+        let text: string = phrase;
+        for (const [at, ch] of edits) {
+          const i = at % (text.length + 1);
+          text = `${text.slice(0, i)}${ch}${text.slice(i + (ch === "" ? 1 : 0))}`;
+        }
+        const n = normalizeTitle(text.replace(/'/g, "").replace(/[_-]+/g, " "));
+        if (WEAK_PHRASES.some((p) => normalizedDistance(n, p) < 0.3))
+          expect(judgeJustification(text).weak).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -82,6 +82,9 @@ export function judgeJustification(raw: string): Judgement {
   const n = normalize(raw.replace(/'/g, ""));
   if (n === "") return { weak: true, why: "empty" };
   for (const phrase of WEAK_PHRASES) {
+    // The distance is at least the difference in length: a text 30% longer or shorter is not near,
+    // and a long justification is not compared character by character with every phrase.
+    if (Math.min(n.length, phrase.length) <= 0.7 * Math.max(n.length, phrase.length)) continue;
     if (normalizedDistance(n, phrase) < 0.3) return { weak: true, why: `only says "${phrase}"` };
   }
   const hit = WEAK_PHRASES.find((_, i) => WEAK_PATTERNS[i]?.test(n));
