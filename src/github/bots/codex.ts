@@ -29,7 +29,7 @@ export function parse(comment: BotComment): BotFinding | null {
 export function parseReviewBody(body: string): BotFinding[] {
   const out: BotFinding[] = [];
   // Split before the line that holds the link: `\n(?=\s*https…)` looked ahead from every line break
-  // of a run of blank lines across the whole run (40,000: 1.3 s).
+  // of a run of blank lines across the whole run (65,000: 1.3 s).
   const parts = body
     .replace(/\r\n?/g, "\n")
     .split(/\n(?=[^\S\n]*https:\/\/\S{1,500}\/blob\/[0-9a-f]{7,40}\/)/);
