@@ -24,6 +24,8 @@ export const TAG_PATTERNS: readonly RegExp[] = [
   new RegExp(`^${INDENT}(?:severity|priority)\\s*[:=]\\s*(?:\\*+\\s*)?(${WORDS})\\b`, "imu"),
   new RegExp(`^${INDENT}(${WORDS})\\s*:`, "imu"),
 ];
+/** The same patterns, global: every tag of a line, for stripSeverityTags. */
+const EVERY_TAG: readonly RegExp[] = TAG_PATTERNS.map((p) => new RegExp(p.source, `${p.flags}g`));
 
 const SEVERITY_OF: Record<string, Severity> = {
   critical: "P0",
@@ -69,5 +71,3 @@ export function stripSeverityTags(line: string): string {
   for (const pattern of EVERY_TAG) out = out.replace(pattern, " ");
   return out;
 }
-
-const EVERY_TAG: readonly RegExp[] = TAG_PATTERNS.map((p) => new RegExp(p.source, `${p.flags}g`));

@@ -62,7 +62,7 @@ export function parse(comment: BotComment): BotFinding | null {
     severity,
     title,
     body: text.replace(SUGGESTION, (_m, rest: string) => rest).trim(),
-    category: categoryOf(imp?.[1] ?? "", text),
+    category: categoryOf((imp?.[1] ?? "").trim(), text),
     ...(cleaned.suggestion !== undefined ? { suggestion: cleaned.suggestion } : {}),
     ...(cleaned.agentPrompt !== undefined ? { agentPrompt: cleaned.agentPrompt } : {}),
     ...(severity === null ? { unrecognised: true } : {}),
