@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEFAULT_MAX_STAGES } from "../src/config/defaults.js";
 
 /**
  * What a benchmark's git runs with (on top of the environment): no user or system config, a fixed
@@ -70,7 +71,11 @@ export function cliProjectRepo(root: string): string {
   return repo;
 }
 
-/** A workflow `chain` of `n` agent stages `s0 … s<n-1>` run one after another, then `done`. */
+/**
+ * A workflow `chain` of `n` agent stages `s0 … s<n-1>` run one after another, then `done`. A chain
+ * longer than `defaults max-stages` allows names its own `max-stages`, as a user's would: the
+ * limit is there to stop a runaway loop, not a long pipeline someone asked for.
+ */
 export function chainWorkflow(n: number): string {
   const stages = Array.from(
     { length: n },
@@ -80,5 +85,6 @@ export function chainWorkflow(n: number): string {
     { length: n },
     (_, i) => `    transition from="s${i}" to="${i + 1 < n ? `s${i + 1}` : "done"}"`,
   );
-  return `workflow "chain" {\n    start "s0"\n${stages.join("\n")}\n    stage "done" kind="exit"\n${transitions.join("\n")}\n}\n`;
+  const limit = n + 1 > DEFAULT_MAX_STAGES ? ` max-stages=${n + 1}` : "";
+  return `workflow "chain"${limit} {\n    start "s0"\n${stages.join("\n")}\n    stage "done" kind="exit"\n${transitions.join("\n")}\n}\n`;
 }
