@@ -4,6 +4,7 @@
  */
 import type { Store, WorkerRecord } from "../domain/store.js";
 import { WORKER_HEARTBEAT_MS } from "../engine/worker.js";
+import { groupBy } from "../util/group-by.js";
 
 // Which worker holds each running task lives in holders.ts, so `status` need not load the engine.
 export { hostOf, type TaskHolder, taskHolders } from "./holders.js";
@@ -28,9 +29,10 @@ export async function listWorkers(
     store.listWorkers(),
     store.listTasks({ statuses: ["running"] }),
   ]);
+  const byWorker = groupBy(running, (t) => t.workerId ?? undefined);
   const views = workers.map((w) => ({
     ...w,
-    tasks: running.filter((t) => t.workerId === w.id).map((t) => t.id),
+    tasks: (byWorker.get(w.id) ?? []).map((t) => t.id),
     live: now - w.heartbeatAt <= WORKER_STALE_MS,
   }));
   return opts.all === true ? views : views.filter((w) => w.live);

@@ -31,6 +31,7 @@ function mergeInto(core: RegistryCore, f: Finding, raw: RawFinding, source: Find
 export function addFindings(core: RegistryCore, raws: RawFinding[], source: FindingSource): AddResult {
   const result: AddResult = { added: [], merged: [], reopened: [] };
   const fresh = new Set<string>();
+  const merged = new Set<string>();
   for (const raw of raws) {
     const match = core.index.findBest(raw, (f) => !isGateOnly(f));
     if (!match) {
@@ -43,7 +44,8 @@ export function addFindings(core: RegistryCore, raws: RawFinding[], source: Find
     if (before === "fixed" || before === "resolved") {
       core.reopen(match, source.cycle, `raised again by ${source.source}`);
       result.reopened.push(match.id);
-    } else if (!fresh.has(match.id) && !result.merged.includes(match.id)) {
+    } else if (!fresh.has(match.id) && !merged.has(match.id)) {
+      merged.add(match.id);
       result.merged.push(match.id);
     }
     mergeInto(core, match, raw, source);

@@ -45,20 +45,21 @@ export function learningsFromThreads(
   const out: ThreadLearning[] = [];
   for (const t of threads) {
     if (t.comments[0]?.authorIsBot !== true) continue;
-    let taught: ThreadLearning | null = null;
+    let taught: { comment: ReviewThread["comments"][number]; author: string; text: string } | null = null;
     for (const c of t.comments.slice(1)) {
       if (c.authorIsBot || c.author === null || isFixpointText(c.body)) continue;
       const text = parseLearnReply(c.body);
-      if (text === null) continue;
-      taught = {
-        commentId: c.databaseId,
-        threadId: t.id,
-        author: c.author,
-        text,
-        finding: threadToFinding(t, opts),
-      };
+      if (text !== null) taught = { comment: c, author: c.author, text };
     }
-    if (taught) out.push(taught);
+    // The thread is read into a finding once, for the reply that wins, not once per reply.
+    if (taught)
+      out.push({
+        commentId: taught.comment.databaseId,
+        threadId: t.id,
+        author: taught.author,
+        text: taught.text,
+        finding: threadToFinding(t, opts),
+      });
   }
   return out;
 }

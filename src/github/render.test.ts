@@ -1,6 +1,15 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { Finding } from "../domain/types.js";
-import { findingMarker, prBody, REPLY_MARKER, replyBody, techDebtIssue } from "./render.js";
+import {
+  findingMarker,
+  findingMarkersIn,
+  markerReadable,
+  prBody,
+  REPLY_MARKER,
+  replyBody,
+  techDebtIssue,
+} from "./render.js";
 
 function finding(over: Partial<Finding> = {}): Finding {
   return {
@@ -97,5 +106,32 @@ describe("techDebtIssue", () => {
     expect(body).toContain("| 1 | deferred | out of scope (rejected: weak excuse) | — |");
     expect(body).toContain("| 2 | blocked | needs a human decision | deadbeefcafe |");
     expect(body.trimEnd().endsWith(findingMarker("fp-abc"))).toBe(true);
+  });
+});
+
+describe("findingMarkersIn", () => {
+  const fingerprint = fc.stringMatching(/^[0-9a-f]{1,6}$/);
+  const bodyPiece = fc.oneof(
+    fingerprint.map(findingMarker),
+    fingerprint.map((f) => `<!-- fixpoint:finding:${f}`),
+    fc.constantFrom("<!-- fixpoint:finding:", " -->", " --", "-->", "text ", "\n", "<!-- "),
+    fingerprint,
+  );
+
+  test("finds every marker a body holds, exactly those its includes would", () => {
+    fc.assert(
+      fc.property(
+        fc.array(bodyPiece, { maxLength: 12 }),
+        fc.array(fingerprint, { maxLength: 6 }),
+        (pieces, asked) => {
+          const body = pieces.join("");
+          const found = new Set(findingMarkersIn(body));
+          for (const f of [...asked, ...pieces].filter(markerReadable)) {
+            expect(found.has(findingMarker(f))).toBe(body.includes(findingMarker(f)));
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -15,8 +15,38 @@ export interface Disposition {
 
 export const REPLY_MARKER = "<!-- fixpoint:reply -->";
 
+const FINDING_MARKER_OPEN = "<!-- fixpoint:finding:";
+const MARKER_CLOSE = " -->";
+
 export function findingMarker(fingerprint: string): string {
-  return `<!-- fixpoint:finding:${fingerprint} -->`;
+  return `${FINDING_MARKER_OPEN}${fingerprint}${MARKER_CLOSE}`;
+}
+
+/** Whether `findingMarkersIn` reads `findingMarker(fingerprint)` whole: no close inside it. */
+export function markerReadable(fingerprint: string): boolean {
+  return !fingerprint.includes(MARKER_CLOSE);
+}
+
+/**
+ * Every finding marker `body` holds, in order: each marker a `body.includes(findingMarker(f))`
+ * would find for a `markerReadable(f)`, read in one pass (an issue's body is untrusted and can be
+ * long). A marker ends at the first close after its opening.
+ */
+export function findingMarkersIn(body: string): string[] {
+  const out: string[] = [];
+  let close = 0;
+  for (
+    let at = body.indexOf(FINDING_MARKER_OPEN);
+    at !== -1;
+    at = body.indexOf(FINDING_MARKER_OPEN, at + 1)
+  ) {
+    const from = at + FINDING_MARKER_OPEN.length;
+    // The first close after this opening; the one found for an earlier opening serves while it lies past it.
+    if (close < from) close = body.indexOf(MARKER_CLOSE, from);
+    if (close === -1) break;
+    out.push(body.slice(at, close + MARKER_CLOSE.length));
+  }
+  return out;
 }
 
 export function taskMarker(taskId: string): string {

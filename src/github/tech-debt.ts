@@ -1,7 +1,7 @@
 import type { GithubClient } from "../domain/github.js";
 import type { Finding } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
-import { findingMarker, techDebtIssue } from "./render.js";
+import { findingMarker, findingMarkersIn, markerReadable, techDebtIssue } from "./render.js";
 
 export interface TechDebtOptions {
   label: string;
@@ -46,11 +46,14 @@ export async function fileTechDebtIssues(
   const result: TechDebtResult = { created: [], existing: [], failed: [] };
   const candidates = techDebtCandidates(findings, opts.followups);
   if (candidates.length === 0) return result;
-  const filed = await client.listIssuesWithLabel(opts.label);
+  const issues = await client.listIssuesWithLabel(opts.label);
+  const filed = filedByMarker(issues);
   let stopped: string | null = null;
   for (const finding of candidates) {
     const marker = findingMarker(finding.fingerprint);
-    const already = filed.find((i) => i.body.includes(marker));
+    const already = markerReadable(finding.fingerprint)
+      ? filed.get(marker)
+      : issues.find((i) => i.body.includes(marker));
     if (already) {
       result.existing.push({ findingId: finding.id, number: already.number });
       continue;
@@ -74,4 +77,16 @@ export async function fileTechDebtIssues(
     }
   }
   return result;
+}
+
+/**
+ * The filed issues by the finding markers their bodies hold, the first issue listed winning, as a
+ * search of every body for each finding would: one pass over the bodies, not one per finding.
+ */
+function filedByMarker<I extends { body: string }>(issues: I[]): Map<string, I> {
+  const byMarker = new Map<string, I>();
+  for (const issue of issues) {
+    for (const marker of findingMarkersIn(issue.body)) if (!byMarker.has(marker)) byMarker.set(marker, issue);
+  }
+  return byMarker;
 }

@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
 import type { ProcessResult, ProcessRunner, ProcessSpec } from "../domain/process.js";
-import { errorMessage } from "../errors.js";
 import { groupEnded, groupStarted } from "./agent-groups.js";
+import { LineSplitter } from "./line-splitter.js";
 import { GroupKiller } from "./process-group.js";
 import { startChild } from "./spawner.js";
 
@@ -38,39 +37,6 @@ class TailBuffer {
 
   toString(): string {
     return Buffer.concat(this.chunks).toString("utf8");
-  }
-}
-
-/**
- * Splits a byte stream into lines on `\n` only. Node's readline also breaks on U+2028/U+2029,
- * which are legal inside JSON strings, so JSONL read through it can be cut mid-record.
- */
-class LineSplitter {
-  private readonly decoder = new StringDecoder("utf8");
-  private partial = "";
-  constructor(private readonly onLine: (line: string) => void) {}
-
-  push(chunk: Buffer): void {
-    const parts = (this.partial + this.decoder.write(chunk)).split("\n");
-    this.partial = parts.pop() ?? "";
-    for (const line of parts) this.emit(line);
-  }
-
-  end(): void {
-    const rest = this.partial + this.decoder.end();
-    this.partial = "";
-    if (rest !== "") this.emit(rest);
-  }
-
-  private emit(line: string): void {
-    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
-    try {
-      this.onLine(text);
-    } catch (e) {
-      // The callback's contract says it must not throw; a throwing one must not break the
-      // bookkeeping of a running child, so it is reported and the stream goes on.
-      process.emitWarning(`onStdoutLine threw: ${errorMessage(e)}`);
-    }
   }
 }
 

@@ -76,17 +76,18 @@ export async function escalateRework(input: EscalateInput): Promise<EscalateResu
   return r.ok ? { notified: true } : { notified: true, notifyError: r.error };
 }
 
+const STILL_OPEN: ReadonlySet<Finding["status"]> = new Set(["open", "fixed", "deferred", "blocked"]);
+
 /** The open findings of the task and of the PR's rework tasks, newest cycle last. */
 async function openFindingsOf(store: Store, pr: number, taskId: string): Promise<Finding[]> {
   const ids = new Set([taskId]);
   for (const t of await store.listTaskSummaries()) if (t.id.startsWith(`pr-${pr}-cycle-`)) ids.add(t.id);
   const out: Finding[] = [];
-  for (const id of ids)
-    out.push(
-      ...(await store.listFindings(id)).filter((f) =>
-        ["open", "fixed", "deferred", "blocked"].includes(f.status),
-      ),
-    );
+  for (const id of ids) {
+    // One push per finding: spreading a task's findings into push's arguments overflows the
+    // stack past about 120,000 of them.
+    for (const f of await store.listFindings(id)) if (STILL_OPEN.has(f.status)) out.push(f);
+  }
   return out;
 }
 

@@ -35,8 +35,9 @@ export function judgeReviews(
   const withState = (s: PullReview["state"]) => [...state].filter(([, v]) => v === s).map(([k]) => k);
   const changesBy = withState("CHANGES_REQUESTED");
   if (open.length > 0 || changesBy.length > 0) {
+    const isOpen = new Set(open);
     const threadAuthors = allowed.threads
-      .filter((t) => open.includes(t.id))
+      .filter((t) => isOpen.has(t.id))
       .map((t) => t.comments.at(-1)?.author ?? "ghost");
     return { kind: "changes", by: [...new Set([...changesBy, ...threadAuthors])], threads: open };
   }

@@ -1,6 +1,7 @@
 import { pullRequestState } from "../../app/pr-state.js";
 import type { Finding, StageExecution, TaskEvent } from "../../domain/types.js";
 import { totalTokens } from "../../domain/types.js";
+import { groupBy } from "../../util/group-by.js";
 import type { ArtifactInfo, TaskDetail } from "../api.js";
 import { type DiffFile, parseUnifiedDiff } from "../diff.js";
 import { type Html, href, html } from "../html.js";
@@ -81,10 +82,11 @@ function promptSection(d: TaskDetail): Html {
 }
 
 function stagesTable(stages: StageExecution[], runs: TaskDetail["runs"]): Html {
+  const byRun = groupBy(stages, (s) => s.runId);
   return html`<h2>Timeline</h2>
 ${runs.length === 0 ? html`<p class="empty">Not started.</p>` : ""}
 ${runs.map((r) => {
-  const mine = stages.filter((s) => s.runId === r.id);
+  const mine = byRun.get(r.id) ?? [];
   return html`<h3>Run ${r.id} <small>${r.kind}, ${r.status}${r.finalVerdict ? `, ${r.finalVerdict}` : ""} — started ${when(r.startedAt)}</small></h3>
 ${r.reason ? html`<p class="reason">${r.reason}</p>` : ""}
 <table class="stages"><thead><tr><th>stage</th><th>kind</th><th>cycle</th><th>outcome</th><th>verdict</th><th>duration</th><th>tokens</th><th>cost</th><th>summary</th></tr></thead><tbody>
@@ -136,12 +138,9 @@ function diffSection(diff: string | null, findings: Finding[]): Html {
     return html`<section id="diff"><h2>Diff</h2><p class="empty">The task's branch does not exist yet.</p></section>`;
   if (diff.trim() === "")
     return html`<section id="diff"><h2>Diff</h2><p class="empty">No changes against the base.</p></section>`;
-  const byLine = new Map<string, Finding[]>();
-  for (const f of findings) {
-    if (f.file === null || f.lineStart === null) continue;
-    const key = `${f.file}:${f.lineStart}`;
-    byLine.set(key, [...(byLine.get(key) ?? []), f]);
-  }
+  const byLine = groupBy(findings, (f) =>
+    f.file === null || f.lineStart === null ? undefined : `${f.file}:${f.lineStart}`,
+  );
   const files = parseUnifiedDiff(diff);
   let budget = MAX_DIFF_LINES;
   const total = files.reduce((n, f) => n + f.lines.length, 0);
