@@ -233,6 +233,23 @@ describe("DedupIndex against a plain scan", () => {
     );
   });
 
+  it("property: a title said more than SCAN_BELOW times in one file finds what a plain scan finds", () => {
+    const repeated = fc.record({
+      file: fc.constantFrom<string | null>("a.ts", "a.ts", "a.ts", null),
+      lineStart: fc.option(fc.integer({ min: 1, max: 1000 }), { nil: null, freq: 8 }),
+      span: fc.integer({ min: 0, max: 8 }),
+      title: fc.constantFrom("missing return type", "missing return types", "leak"),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(repeated, fc.boolean()), { minLength: SCAN_BELOW * 3, maxLength: 400 }),
+        fc.integer({ min: 0, max: 3 }),
+        (steps, skip) => lookupsBetweenAdds(steps, skip),
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it("property: adds between lookups (a bucket indexed, then added to) find what a plain scan finds", () => {
     fc.assert(
       fc.property(

@@ -320,10 +320,16 @@ export class DedupIndex<T extends Locatable> {
     const b = this.bucket(c.file, false);
     if (!b) return undefined;
     flush(b);
-    // Distance 0 cannot be beaten: the earliest exact title that matches wins outright.
-    for (const i of b.byTitle.get(c.title) ?? []) {
-      const p = b.items[i];
-      if (p && matchDistance(c, p) === 0 && accept(p.item)) return p.item;
+    const start = c.item.lineStart;
+    // Distance 0 cannot be beaten: the earliest exact title that matches wins outright. Past a
+    // few, the same title at a line is left to the window below, which finds the same one: a
+    // bot's "missing return type" on each of a file's thousand functions is not walked per lookup.
+    const same = b.byTitle.get(c.title) ?? [];
+    if (same.length <= SCAN_BELOW || c.file === null || start === null) {
+      for (const i of same) {
+        const p = b.items[i];
+        if (p && matchDistance(c, p) === 0 && accept(p.item)) return p.item;
+      }
     }
     let best = -1;
     let bestDistance = Number.POSITIVE_INFINITY;
@@ -336,7 +342,6 @@ export class DedupIndex<T extends Locatable> {
         bestDistance = d;
       }
     };
-    const start = c.item.lineStart;
     if (b.pieces !== null && b.items.length > SCAN_BELOW) {
       for (const i of sharingTwoPieces(b.pieces, b.items.length, c.title)) consider(i);
     } else if (c.file === null || start === null) {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { globMatches } from "./glob.js";
+import { coverage, globMatches } from "./glob.js";
 
 const segment = fc.stringMatching(/^[a-z0-9_.-]{1,8}$/).filter((s) => s !== "." && s !== "..");
 const path = fc.array(segment, { minLength: 1, maxLength: 5 }).map((s) => s.join("/"));
@@ -51,6 +51,34 @@ describe("scope globs", () => {
         if (parts.length > 1) expect(globMatches("*", b)).toBe(true); // the folder rule: `*` names the first folder
         expect(globMatches(`${starred}/*`, b)).toBe(false);
       }),
+    );
+  });
+  it("coverage answers what globMatches over every path answers, for any glob", () => {
+    const spelled = fc.tuple(path, fc.constantFrom("", "./", "././")).map(([p, pre]) => pre + p);
+    const messy = spelled.map((p) => p.replace(/\//g, "\\"));
+    const foldersOf = (paths: string[]) =>
+      paths.flatMap((p) => p.split(/[\\/]/).map((_, i, segs) => segs.slice(0, i + 1).join("/")));
+    const globOf = (paths: string[]) =>
+      fc.oneof(
+        fc.constantFrom(...(paths.length > 0 ? paths : ["x"])),
+        fc.constantFrom(...(paths.length > 0 ? foldersOf(paths) : ["x"])),
+        path,
+        fc.constantFrom("**", "*.ts", "src/**", "**/a", "a?", "a/*", "a/b/", "./a", "a\\b", "(x)", ""),
+        fc.tuple(path, fc.constantFrom("/", "/**", "/*", "?", "*", "")).map(([p, end]) => p + end),
+      );
+    fc.assert(
+      fc.property(
+        fc
+          .array(fc.oneof(spelled, messy), { maxLength: 8 })
+          .chain((paths) =>
+            fc.tuple(fc.constant(paths), fc.array(globOf(paths), { minLength: 1, maxLength: 6 })),
+          ),
+        ([paths, globs]) => {
+          const covered = coverage(paths);
+          for (const g of globs) expect(covered(g)).toBe(paths.some((p) => globMatches(g, p)));
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 });

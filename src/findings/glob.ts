@@ -6,13 +6,23 @@
  */
 const cache = new Map<string, RegExp>();
 
-export function globToRegExp(glob: string): RegExp {
-  const hit = cache.get(glob);
-  if (hit) return hit;
-  const g = glob
+/** The glob as it is matched: `/` separators, no leading `./`, no trailing `/`. */
+function normalizeGlob(glob: string): string {
+  return glob
     .replace(/\\/g, "/")
     .replace(/^(\.\/)+/, "")
     .replace(/\/+$/, "");
+}
+
+/** A path as globs are matched against it: `/` separators, no leading `./`. */
+function normalizePath(path: string): string {
+  return path.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+}
+
+export function globToRegExp(glob: string): RegExp {
+  const hit = cache.get(glob);
+  if (hit) return hit;
+  const g = normalizeGlob(glob);
   let re = "";
   for (let i = 0; i < g.length; i++) {
     const c = g[i] as string;
@@ -39,6 +49,40 @@ export function globToRegExp(glob: string): RegExp {
 
 /** Whether `path` (repository-relative) is covered by `glob`. */
 export function globMatches(glob: string, path: string): boolean {
-  const p = path.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
-  return globToRegExp(glob).test(p);
+  return globToRegExp(glob).test(normalizePath(path));
+}
+
+/**
+ * Whether a glob covers any of `paths`, asked of many globs: what `paths.some((p) =>
+ * globMatches(glob, p))` answers, without reading every path for every glob. A glob without `*`
+ * or `?` (a file or a folder, as most learnings' scopes are) is two set lookups, the paths and
+ * the folders above them; only a wildcard glob is tried against the paths, once per distinct glob.
+ */
+export function coverage(paths: Iterable<string>): (glob: string) => boolean {
+  const exact = new Set<string>();
+  const folders = new Set<string>();
+  for (const path of paths) {
+    const p = normalizePath(path);
+    exact.add(p);
+    for (let i = p.indexOf("/"); i !== -1; i = p.indexOf("/", i + 1)) folders.add(p.slice(0, i));
+  }
+  const answered = new Map<string, boolean>();
+  return (glob) => {
+    const known = answered.get(glob);
+    if (known !== undefined) return known;
+    const g = normalizeGlob(glob);
+    let covers: boolean;
+    if (!/[*?]/.test(g)) covers = exact.has(g) || folders.has(g);
+    else {
+      const re = globToRegExp(glob);
+      covers = false;
+      for (const p of exact)
+        if (re.test(p)) {
+          covers = true;
+          break;
+        }
+    }
+    answered.set(glob, covers);
+    return covers;
+  };
 }

@@ -2,7 +2,7 @@ import type { Learning, LearningOrigin, RawFinding } from "../domain/types.js";
 import { DedupIndex } from "./dedup.js";
 import { fenceUntrusted, oneLine } from "./fence.js";
 import { normalizeFile } from "./fingerprint.js";
-import { globMatches } from "./glob.js";
+import { coverage, globMatches } from "./glob.js";
 import { byteSize } from "./select.js";
 
 /**
@@ -27,9 +27,8 @@ export function inScope(learning: Pick<Learning, "scope">, file: string | null):
 
 /** The learnings reviewers of a diff touching `files` are told: repository-wide ones and those scoped to one of the files. */
 export function learningsFor(learnings: readonly Learning[], files: readonly string[]): Learning[] {
-  return learnings.filter(
-    (l) => l.removedAt === null && (l.scope === null || files.some((f) => inScope(l, f))),
-  );
+  const covered = coverage(files.flatMap((f) => normalizeFile(f) ?? []));
+  return learnings.filter((l) => l.removedAt === null && (l.scope === null || covered(l.scope)));
 }
 
 /** Only a person's word dismisses a P0: a learning from `fixpoint findings dismiss` or `learnings add`. */
