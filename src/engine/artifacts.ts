@@ -46,38 +46,69 @@ export function listReviewArtifacts(dir: string, taskId: string): ReviewArtifact
   return out.sort((a, b) => (a.runId ?? -1) - (b.runId ?? -1) || a.cycle - b.cycle);
 }
 
+/** One reviewer's part of a cycle's review file. */
+export interface ReviewSection {
+  stageId: string;
+  output: ReviewOutput;
+  verdict: ReviewVerdict | null;
+}
+
 /**
- * Adds (or replaces, when a stage ran again after a crash) one reviewer's section. Sections are
- * kept in the order they were first written — the executor writes them in declaration order.
- * Written to a temporary name and renamed, so a reader never sees half a file.
+ * Adds (or replaces, when a stage ran again after a crash) reviewers' sections, all in one write.
+ * Sections are kept in the order they were first written — the executor writes them in
+ * declaration order. Written to a temporary name and renamed, so a reader never sees half a file.
+ * A parallel stage's reviewers go in together: one write per reviewer rewrote the sections before
+ * it each time, the square of the reviewers in bytes.
  */
-export async function writeReviewSection(
+export async function writeReviewSections(
   dir: string,
   taskId: string,
   cycle: number,
-  stageId: string,
-  output: ReviewOutput,
-  verdict: ReviewVerdict | null,
+  sections: readonly ReviewSection[],
   runId?: number,
 ): Promise<string> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const path = reviewArtifactPath(dir, taskId, cycle, runId);
   const title = `# Review of ${taskId}${runId === undefined ? "" : `, run ${runId}`}, cycle ${cycle}\n`;
   const existing = await readFile(path, "utf8").catch(() => title);
-  const marker = `<!-- stage:${stageId} -->`;
-  const section = `${marker}\n${renderSection(stageId, output, verdict)}<!-- /stage:${stageId} -->\n`;
-  const start = existing.indexOf(marker);
-  const endMarker = `<!-- /stage:${stageId} -->\n`;
-  const next =
-    start >= 0
-      ? existing.slice(0, start) +
-        section +
-        existing.slice(existing.indexOf(endMarker, start) + endMarker.length)
-      : `${existing}\n${section}`;
+  const fresh = new Map(sections.map((s) => [s.stageId, sectionText(s)] as const));
+  // The file's own sections, each replaced in place by its fresh text; the rest appended.
+  const parts: string[] = [];
+  let from = 0;
+  for (const { stageId, start, end } of sectionsIn(existing)) {
+    const text = fresh.get(stageId);
+    if (text === undefined) continue;
+    parts.push(existing.slice(from, start), text);
+    fresh.delete(stageId);
+    from = end;
+  }
+  parts.push(existing.slice(from));
+  for (const text of fresh.values()) parts.push("\n", text);
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, redactSecrets(next), { mode: 0o600 });
+  await writeFile(tmp, redactSecrets(parts.join("")), { mode: 0o600 });
   await rename(tmp, path);
   return path;
+}
+
+function sectionText({ stageId, output, verdict }: ReviewSection): string {
+  return `<!-- stage:${stageId} -->\n${renderSection(stageId, output, verdict)}<!-- /stage:${stageId} -->\n`;
+}
+
+/** A review file's sections, in order: each from its opening marker to past its closing one. */
+function sectionsIn(text: string): { stageId: string; start: number; end: number }[] {
+  const open = "<!-- stage:";
+  const out: { stageId: string; start: number; end: number }[] = [];
+  for (let start = text.indexOf(open); start !== -1; start = text.indexOf(open, start + 1)) {
+    const idEnd = text.indexOf(" -->\n", start + open.length);
+    if (idEnd === -1) break;
+    const stageId = text.slice(start + open.length, idEnd);
+    const close = `<!-- /stage:${stageId} -->\n`;
+    const closeAt = text.indexOf(close, idEnd);
+    if (closeAt === -1) continue;
+    out.push({ stageId, start, end: closeAt + close.length });
+    start = closeAt + close.length - 1;
+  }
+  return out;
 }
 
 function renderSection(stageId: string, output: ReviewOutput, verdict: ReviewVerdict | null): string {

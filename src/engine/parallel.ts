@@ -7,7 +7,7 @@ import {
 } from "../domain/types.js";
 import { effectiveVerdict } from "../findings/review-parse.js";
 import type { StageDef } from "../workflow/types.js";
-import { storeArtifactFile, writeReviewSection } from "./artifacts.js";
+import { type ReviewSection, storeArtifactFile, writeReviewSections } from "./artifacts.js";
 import { getCount, setCount } from "./counters.js";
 import type { StageContext, StageResult } from "./deps.js";
 import { applyEffectToRegistry } from "./effects.js";
@@ -37,12 +37,18 @@ export async function runParallel(
   // Merge in declaration order. Usage and visits were counted when each child was recorded.
   const outcomes: StageOutcome[] = [];
   const summaries: string[] = [];
+  const sections: ReviewSection[] = [];
   for (const child of stage.children) {
     const p = state.pending[child.id];
     if (!p) continue;
-    const summary = await mergeChild(child, p, state, env);
+    const summary = mergeChild(child, p, state, env, sections);
     outcomes.push(p.outcome);
     summaries.push(`${child.id}: ${summary}`);
+  }
+  if (sections.length > 0) {
+    const { deps, task, runId } = env;
+    const file = await writeReviewSections(deps.reviewsDir, task.id, state.cycle, sections, runId);
+    await storeArtifactFile(deps.store, task.id, "review", file, deps.clock.now(), deps.lease);
   }
   state.pending = {};
   const anyFail = outcomes.some((o) => o === "fail");
@@ -122,9 +128,15 @@ async function recordChild(
 
 /**
  * Applies one pending child's effect to the registry and folds it into the state (its review
- * written out); returns its summary.
+ * section added to `sections`, for the block to write once); returns its summary.
  */
-async function mergeChild(child: StageDef, p: PendingChild, state: RunState, env: RunEnv): Promise<string> {
+function mergeChild(
+  child: StageDef,
+  p: PendingChild,
+  state: RunState,
+  env: RunEnv,
+  sections: ReviewSection[],
+): string {
   const facts = applyEffectToRegistry(p.effect, env.registry, state.cycle, {
     blockingSeverity: env.deps.config.defaults.blockingSeverity,
   });
@@ -145,25 +157,8 @@ async function mergeChild(child: StageDef, p: PendingChild, state: RunState, env
     { countVisit: false },
   );
   Object.assign(state, folded);
-  if (p.effect.type === "review") {
-    const file = await writeReviewSection(
-      env.deps.reviewsDir,
-      env.task.id,
-      state.cycle,
-      child.id,
-      p.effect.output,
-      facts.verdict,
-      env.runId,
-    );
-    await storeArtifactFile(
-      env.deps.store,
-      env.task.id,
-      "review",
-      file,
-      env.deps.clock.now(),
-      env.deps.lease,
-    );
-  }
+  if (p.effect.type === "review")
+    sections.push({ stageId: child.id, output: p.effect.output, verdict: facts.verdict });
   return facts.summary ?? p.outcome;
 }
 

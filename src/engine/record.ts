@@ -2,7 +2,7 @@ import type { StageCommit } from "../domain/store.js";
 import type { NewStageExecution, NewTaskEvent } from "../domain/types.js";
 import { redactSecrets } from "../util/redact.js";
 import type { StageDef } from "../workflow/types.js";
-import { storeArtifactFile, writeReviewSection } from "./artifacts.js";
+import { storeArtifactFile, writeReviewSections } from "./artifacts.js";
 import { encodeCheckpoint, writeSnapshot } from "./checkpoint.js";
 import { getCount } from "./counters.js";
 import { crashPoint } from "./crash-points.js";
@@ -54,13 +54,11 @@ export async function buildStageRecord(
   });
   // Children of a parallel stage get their section when the parent merges, in declaration order.
   if (result.effect.type === "review" && !opts.parentId) {
-    const file = await writeReviewSection(
+    const file = await writeReviewSections(
       deps.reviewsDir,
       task.id,
       state.cycle,
-      stage.id,
-      result.effect.output,
-      applied.verdict,
+      [{ stageId: stage.id, output: result.effect.output, verdict: applied.verdict }],
       runId,
     );
     await storeArtifactFile(deps.store, task.id, "review", file, now, deps.lease);
