@@ -5,6 +5,7 @@ import { sql as learnings } from "./004_learnings.js";
 import { sql as taskPriority } from "./005_task_priority.js";
 import { sql as artifacts } from "./006_artifacts.js";
 import { sql as hotClaims } from "./007_hot_claims.js";
+import { sql as findingsOrder } from "./008_findings_order.js";
 
 export interface PgMigration {
   /** Increasing from 1 (versions are assigned up front and may leave gaps); `fixpoint_schema_migrations` records each one applied. */
@@ -25,6 +26,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 5, name: "task_priority", sql: taskPriority },
   { version: 6, name: "artifacts", sql: artifacts },
   { version: 7, name: "hot_claims", sql: hotClaims },
+  { version: 8, name: "findings_order", sql: findingsOrder },
 ];
 
 /** The last migration's version (not the count: there may be gaps). */
