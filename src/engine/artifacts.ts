@@ -28,6 +28,15 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+function reviewNamePattern(taskId: string): RegExp {
+  return new RegExp(`^${escapeRegExp(taskId)}(?:-r(\\d+))?-review-(\\d+)\\.md$`);
+}
+
+/** Whether `name` is one of the names a review artifact of `taskId` has (never a path). */
+export function isReviewArtifactName(taskId: string, name: string): boolean {
+  return reviewNamePattern(taskId).test(name);
+}
+
 /** A task's review artifacts in `dir`, old-style first, then by run and cycle. */
 export function listReviewArtifacts(dir: string, taskId: string): ReviewArtifact[] {
   let names: string[];
@@ -36,7 +45,7 @@ export function listReviewArtifacts(dir: string, taskId: string): ReviewArtifact
   } catch {
     return [];
   }
-  const re = new RegExp(`^${escapeRegExp(taskId)}(?:-r(\\d+))?-review-(\\d+)\\.md$`);
+  const re = reviewNamePattern(taskId);
   const out: ReviewArtifact[] = [];
   for (const name of names) {
     const m = re.exec(name);
@@ -193,13 +202,11 @@ export async function restoreArtifacts(
 ): Promise<void> {
   const stored = await store.listArtifacts(taskId, kind);
   if (stored.length === 0) return;
-  let present: Set<string>;
-  try {
-    present = new Set(readdirSync(dir));
-  } catch {
-    present = new Set();
-  }
-  const missing = stored.filter((a) => safeName(a.name) && !present.has(a.name));
+  // Each name looked up on its own: the review folder holds every task's files, and listing it
+  // costs as much as all of them (70 ms at 100,000).
+  const missing = stored.filter(
+    (a) => safeName(a.name) && !statSync(join(dir, a.name), { throwIfNoEntry: false }),
+  );
   if (missing.length === 0) return;
   await mkdir(dir, { recursive: true, mode: 0o700 });
   for (const a of missing) {

@@ -1,6 +1,6 @@
 import { open, readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { listReviewArtifacts } from "../engine/artifacts.js";
+import { isReviewArtifactName, listReviewArtifacts } from "../engine/artifacts.js";
 import { FixpointError } from "../errors.js";
 import type { ArtifactChunk, ArtifactInfo } from "./api.js";
 
@@ -30,10 +30,9 @@ export async function readArtifactChunk(
   offset: number,
   length: number,
 ): Promise<ArtifactChunk> {
-  const info = (await listArtifacts(dir, taskId)).find((a) => a.name === name);
+  const info = await artifactNamed(dir, taskId, name);
   if (!info) throw new FixpointError("not_found", `${taskId} has no artifact \`${name}\``);
-  const path =
-    info.kind === "review" ? join(dir, "reviews", info.name) : join(dir, "transcripts", taskId, info.name);
+  const path = info.path;
   const start = Math.min(Math.max(0, Math.floor(offset)), info.bytes);
   const handle = await open(path, "r");
   try {
@@ -45,6 +44,26 @@ export async function readArtifactChunk(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The artifact `name` of the task, found without listing every task's reviews for each chunk: a
+ * review's name must be one a review of this task has, a transcript's one its folder lists.
+ */
+async function artifactNamed(
+  dir: string,
+  taskId: string,
+  name: string,
+): Promise<{ path: string; bytes: number } | null> {
+  if (isReviewArtifactName(taskId, name)) {
+    const path = join(dir, "reviews", name);
+    const found = await stat(path).catch(() => null);
+    return found?.isFile() ? { path, bytes: found.size } : null;
+  }
+  const transcripts = join(dir, "transcripts", taskId);
+  if (!(await readdir(transcripts).catch(() => [] as string[])).includes(name)) return null;
+  const path = join(transcripts, name);
+  return { path, bytes: (await stat(path)).size };
 }
 
 /** Length of `buf[0, n)` without a trailing, incomplete UTF-8 sequence (the next chunk starts with it). */

@@ -163,6 +163,27 @@ describe("artifacts", () => {
     expect(read.text).toBe("## reply\nlooks fine\n");
     await expect(h.api.readArtifact(t.id, "r9-none.log", 0, 1024)).rejects.toThrow(/has no artifact/);
   });
+
+  it("reads a review file by its name, and never another task's file or a path", async () => {
+    const t = await h.store.createTask(task(h), Date.now());
+    const other = await h.store.createTask(task(h), Date.now());
+    for (const id of [t.id, other.id]) {
+      await h.store.saveArtifact(
+        { taskId: id, kind: "review", name: `${id}-r1-review-0.md`, text: `# Review of ${id}\n` },
+        Date.now(),
+      );
+      await text(await dashboard(h).request(`/tasks/${id}`));
+    }
+    expect((await h.api.readArtifact(t.id, `${t.id}-r1-review-0.md`, 0, 1024)).text).toBe(
+      `# Review of ${t.id}\n`,
+    );
+    for (const name of [
+      `${other.id}-r1-review-0.md`,
+      `../reviews/${t.id}-r1-review-0.md`,
+      `${t.id}-r1-review-9.md`,
+    ])
+      await expect(h.api.readArtifact(t.id, name, 0, 1024)).rejects.toThrow(/has no artifact/);
+  });
 });
 
 describe("actions", () => {
