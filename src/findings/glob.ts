@@ -56,7 +56,9 @@ export function globMatches(glob: string, path: string): boolean {
  * Whether a glob covers any of `paths`, asked of many globs: what `paths.some((p) =>
  * globMatches(glob, p))` answers, without reading every path for every glob. A glob without `*`
  * or `?` (a file or a folder, as most learnings' scopes are) is two set lookups, the paths and
- * the folders above them; only a wildcard glob is tried against the paths, once per distinct glob.
+ * the folders above them; a wildcard glob is tried, once per distinct glob, against the paths that
+ * start with what it says before its first wildcard (a range of the sorted paths), as any path it
+ * matches must.
  */
 export function coverage(paths: Iterable<string>): (glob: string) => boolean {
   const exact = new Set<string>();
@@ -66,23 +68,41 @@ export function coverage(paths: Iterable<string>): (glob: string) => boolean {
     exact.add(p);
     for (let i = p.indexOf("/"); i !== -1; i = p.indexOf("/", i + 1)) folders.add(p.slice(0, i));
   }
+  const sorted = [...exact].sort();
   const answered = new Map<string, boolean>();
   return (glob) => {
     const known = answered.get(glob);
     if (known !== undefined) return known;
     const g = normalizeGlob(glob);
     let covers: boolean;
-    if (!/[*?]/.test(g)) covers = exact.has(g) || folders.has(g);
+    const wild = g.search(/[*?]/);
+    if (wild === -1) covers = exact.has(g) || folders.has(g);
     else {
       const re = globToRegExp(glob);
+      const prefix = g.slice(0, wild);
       covers = false;
-      for (const p of exact)
+      for (let i = firstAtLeast(sorted, prefix); i < sorted.length; i++) {
+        const p = sorted[i] as string;
+        if (!p.startsWith(prefix)) break;
         if (re.test(p)) {
           covers = true;
           break;
         }
+      }
     }
     answered.set(glob, covers);
     return covers;
   };
+}
+
+/** The index of the first of the sorted `items` not below `key` (their length when none). */
+function firstAtLeast(items: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((items[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
