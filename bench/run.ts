@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchBreadth } from "./breadth.js";
 import { benchChains, CHAIN_SIZES } from "./chain.js";
 import { benchClaimsSqlite } from "./claims.js";
 import { benchCliChains, CLI_CHAIN_SIZES, CLI_EDIT_CHAIN_MAX } from "./cli-chain.js";
@@ -51,6 +52,7 @@ const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_DEDUP_FILELESS",
   "FIXPOINT_BENCH_DEDUP_ONE_FILE",
   "FIXPOINT_BENCH_HOSTILE",
+  "FIXPOINT_BENCH_BREADTH",
 ];
 
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
@@ -84,6 +86,8 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
       ),
   ],
   ["hostile", () => benchHostileText(sizes("FIXPOINT_BENCH_HOSTILE", HOSTILE_SIZES))],
+  // FIXPOINT_BENCH_BREADTH=5: every case at 5 times its base size (and 10 times that).
+  ["breadth", () => benchBreadth(sizes("FIXPOINT_BENCH_BREADTH", [1])[0])],
   // It grows its process by hundreds of MiB (the point of the benchmark); each key has a process of
   // its own (main), so no later benchmark pays for that.
   ["spawn", () => benchSpawn(sizes("FIXPOINT_BENCH_SPAWN_MIB", SPAWN_MEMORY_MIB))],

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { benchBreadth } from "../../bench/breadth.js";
 import { benchChains } from "../../bench/chain.js";
 import { benchCliChains } from "../../bench/cli-chain.js";
 import { benchDedup } from "../../bench/dedup.js";
@@ -21,7 +22,7 @@ import { benchWorkflowSize } from "../../bench/workflow-size.js";
  * is asserted here (CI machines vary); `npm run bench` measures at full size.
  */
 describe("benchmarks at smoke-test sizes", () => {
-  it("chain, CLI chain, resume, registry, work, spawn, prompt, status, workflow, dedup and hostile-text benchmarks each produce a row per size in the report", async () => {
+  it("chain, CLI chain, resume, registry, work, spawn, prompt, status, workflow, dedup, hostile-text and breadth benchmarks each produce a row per size in the report", async () => {
     expect(existsSync(fileURLToPath(new URL("../../dist/bin/fixpoint.js", import.meta.url)))).toBe(true);
     const results: BenchResult[] = [
       ...(await benchChains([3, 5])),
@@ -36,6 +37,7 @@ describe("benchmarks at smoke-test sizes", () => {
       ...(await benchWorkflowSize([50, 200, 400])),
       ...(await benchDedup([100, 300], [100, 200])),
       ...(await benchHostileText([650, 6_554], 1)),
+      ...(await benchBreadth(0.01)),
     ];
     const report = renderReport(results, { date: "2026-01-01", machine: "test machine" });
     const rows = report.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| what"));
@@ -47,11 +49,13 @@ describe("benchmarks at smoke-test sizes", () => {
     // CLI chains: a row per size and kind (no-op, edit, ignored folder). Spawn: a row per size and the growth row.
     // Resume: one row. Dedup: the budget row, a row per size without a file and their growth, a
     // row per size of one file's registry with lines and without. Hostile text: the slowest read
-    // and the growth.
-    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4 + 4 + 2);
+    // and the growth. Breadth: one growth row per case.
+    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4 + 4 + 2 + 6);
     expect(report).toContain("Machine: test machine.");
     expect(report).toContain("slowest read of a hostile text of 6,554 characters");
     expect(report).toContain("time per character reading a hostile text, 6,554 ÷ 650 characters");
+    expect(report).toContain("time per unit, one line of an agent's output, 419,430 ÷ 41,943 bytes");
+    expect(report).toContain("time per unit, a PR's unresolved threads judged, 200 ÷ 20 threads");
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
       expect(report).toContain(`chain of ${n} stages that each edit a file`);
