@@ -2,6 +2,13 @@ import type { Lease, Store, StoreOps, TaskPatch } from "../domain/store.js";
 import type { Json, JsonObject, StageOutcome } from "../domain/types.js";
 import { FixpointError } from "../errors.js";
 import { addRecord, type BuildingCounters, getCount, toRecord } from "./counters.js";
+import {
+  loadPending,
+  newPendingLog,
+  type PendingLog,
+  pendingCountOf,
+  pendingWrites,
+} from "./pending-markers.js";
 import { corruptedCheckpoint, parseRunState, type RunState, stateToJson } from "./state.js";
 
 /**
@@ -44,10 +51,12 @@ export interface CounterLog {
   /** The ids of each page, in first-counted order; `pageOf` is its inverse (null: not made yet). */
   pages: string[][];
   pageOf: Map<string, number> | null;
+  /** The pending children of a parallel block, written as markers of their own (pending-markers.ts). */
+  pending: PendingLog;
 }
 
 export function newCounterLog(): CounterLog {
-  return { gen: 0, changed: new Set(), pages: [], pageOf: new Map() };
+  return { gen: 0, changed: new Set(), pages: [], pageOf: new Map(), pending: newPendingLog() };
 }
 
 /** The single snapshot marker of checkpoints written before pages (read only). */
@@ -59,9 +68,13 @@ export function counterPageKey(taskId: string, runId: number, page: number): str
   return `counters:${taskId}:${runId}:p${page}`;
 }
 
-/** What to write for a checkpoint: the checkpoint JSON and, when due, the snapshot pages. */
+/**
+ * What to write for a checkpoint: the checkpoint JSON, the markers of the parallel block's
+ * children recorded since the last one (the commit's `markers`), and, when due, the snapshot pages.
+ */
 export interface CheckpointWrite {
   state: JsonObject;
+  markers: { key: string; value: JsonObject }[];
   snapshot: { key: string; value: JsonObject }[] | null;
 }
 
@@ -77,11 +90,13 @@ export function encodeCheckpoint(
 ): CheckpointWrite {
   for (const id of touched) log.changed.add(id);
   const { visits, outcomes, ...rest } = state;
+  const pending = pendingWrites(rest.pending, log.pending, touched, where);
   // The containers a parallel block or an effect still changes in place get their own copy: a
-  // store may serialise the checkpoint after an await.
+  // store may serialise the checkpoint after an await. The pending children are in markers.
   const small = {
     ...rest,
-    pending: { ...rest.pending },
+    pending: {},
+    pendingCount: pending.count,
     verdicts: { ...rest.verdicts },
     reviewedAt: { ...rest.reviewedAt },
     failedReviews: [...rest.failedReviews],
@@ -116,6 +131,7 @@ export function encodeCheckpoint(
         outcomes: {},
         counters: { gen: log.gen, pages: log.pages.length },
       }),
+      markers: pending.markers,
       snapshot,
     };
   }
@@ -134,6 +150,7 @@ export function encodeCheckpoint(
       outcomes: dout,
       counters: { gen: log.gen, pages: log.pages.length },
     }),
+    markers: pending.markers,
     snapshot: null,
   };
 }
@@ -229,9 +246,15 @@ export async function loadRunState(
   }
   const visits: BuildingCounters<number> = bases.visits.size > 0 ? { base: bases.visits } : {};
   const outcomes: BuildingCounters<StageOutcome> = bases.outcomes.size > 0 ? { base: bases.outcomes } : {};
-  const { counters: _ref, ...delta } = raw as JsonObject;
+  const { counters: _ref, pendingCount: _count, ...delta } = raw as JsonObject;
   // The checkpoint's own fields, its counter entries included, pass the state's schema.
   const own = parseRunState(delta, taskId);
+  const count = pendingCountOf(raw as JsonObject);
+  if (count > 0) {
+    const loaded = await loadPending(store, { taskId, runId }, count);
+    own.pending = loaded.pending;
+    log.pending = loaded.log;
+  }
   const ownVisits = asObject(delta.visits) as Record<string, number>;
   const ownOutcomes = asObject(delta.outcomes) as Record<string, StageOutcome>;
   addRecord(visits, ownVisits);

@@ -74,6 +74,7 @@ export async function finishRun(
         runId,
         stage: last?.stage ?? null,
         checkpoint: { state: write.state },
+        ...(write.markers.length > 0 ? { markers: write.markers } : {}),
         findings: drained.findings,
         ...(hasLearnings(drained.learnings) ? { learnings: drained.learnings } : {}),
         events: [

@@ -170,6 +170,7 @@ export async function recordStage(
     runId,
     stage: built.stage,
     checkpoint: { state: write.state },
+    ...(write.markers.length > 0 ? { markers: write.markers } : {}),
     findings: drained.findings,
     events: [...drained.events.map((e) => ({ ...e, runId })), ...built.events],
     ...(hasLearnings(drained.learnings) ? { learnings: drained.learnings } : {}),
