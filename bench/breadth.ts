@@ -7,15 +7,17 @@ import { techDebtIssue } from "../src/github/render.js";
 import { judgeReviews } from "../src/github/stage/review-state.js";
 import { fileTechDebtIssues } from "../src/github/tech-debt.js";
 import { createProcessRunner } from "../src/util/process-runner.js";
-import type { BenchResult } from "./util.js";
+import { fixpointChain } from "./chain.js";
+import { type BenchResult, wideWorkflow } from "./util.js";
 
 /**
  * Sizes along the axes the other benchmarks hold still (issue 10: "a hidden benchmark at sizes
- * you have not tuned for"): the length of one line an agent prints, a repository's learnings
- * against a diff's files, a PR's unresolved threads, one title said again and again in one file,
- * a reviewer's batch raised again, the tech-debt issues already filed. Each is timed at a size and
- * at `FACTOR` times it; a linear cost takes `FACTOR` times as long (growth per unit 1×). Each was
- * quadratic before 2026-12-01 (docs/benchmarks.md has the before and after).
+ * you have not tuned for"): the children of one parallel block, the length of one line an agent
+ * prints, a repository's learnings against a diff's files, a PR's unresolved threads, one title
+ * said again and again in one file, a reviewer's batch raised again, the tech-debt issues already
+ * filed. Each is timed at a size and at `FACTOR` times it; a linear cost takes `FACTOR` times as
+ * long (growth per unit 1×). Each was quadratic before 2026-12-01 (docs/benchmarks.md has the
+ * before and after).
  */
 export const BREADTH_FACTOR = 10;
 /** Time per unit at the larger size ÷ at the smaller: linear is 1×, quadratic is FACTOR×. */
@@ -212,7 +214,18 @@ function techDebtFiled(n: number): () => Promise<number> {
   };
 }
 
+/** One parallel block of `n` no-op agent stages through the worker `fixpoint work` runs (SQLite, real git). */
+function wideBlock(n: number): () => Promise<number> {
+  return async () => (await fixpointChain(n, false, { workflow: wideWorkflow(n) })).gaps.length;
+}
+
 export const BREADTH_CASES: Case[] = [
+  {
+    name: "children of one parallel block, through the worker",
+    unit: "children",
+    base: 300,
+    prepare: wideBlock,
+  },
   { name: "one line of an agent's output", unit: "bytes", base: 4 * 1024 * 1024, prepare: oneLine },
   {
     name: "learnings in scope of a diff, as many learnings as files",

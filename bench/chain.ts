@@ -142,7 +142,7 @@ function withoutStageWrites(store: Store): Store {
 export async function fixpointChain(
   n: number,
   edit: boolean,
-  opts: { withoutStageWrites?: boolean } = {},
+  opts: { withoutStageWrites?: boolean; workflow?: string } = {},
 ): Promise<ChainTimes> {
   const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-chain-"));
   try {
@@ -158,7 +158,7 @@ export async function fixpointChain(
     const agents: AgentResolver = {
       resolve: (name) => ({ name, backend: agent, timeoutMs: 60_000, env: {}, extraArgs: [] }),
     };
-    const workflow = parseWorkflow(chainWorkflow(n), "bench:chain");
+    const workflow = parseWorkflow(opts.workflow ?? chainWorkflow(n), "bench:chain");
     const finished: number[] = [];
     const listener = (e: EngineEvent) => {
       if (e.type === "stage.finished") finished.push(performance.now());

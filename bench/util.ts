@@ -88,3 +88,16 @@ export function chainWorkflow(n: number): string {
   const limit = n + 1 > DEFAULT_MAX_STAGES ? ` max-stages=${n + 1}` : "";
   return `workflow "chain"${limit} {\n    start "s0"\n${stages.join("\n")}\n    stage "done" kind="exit"\n${transitions.join("\n")}\n}\n`;
 }
+
+/**
+ * A workflow `chain` (the name `fixpointChain`'s task asks for) of one parallel block of `n`
+ * agent stages, four at a time, then `done`.
+ */
+export function wideWorkflow(n: number): string {
+  const children = Array.from(
+    { length: n },
+    (_, i) => `        stage "c${i}" kind="agent" agent="implementer" prompt="implement"`,
+  );
+  const limit = n + 2 > DEFAULT_MAX_STAGES ? ` max-stages=${n + 2}` : "";
+  return `workflow "chain"${limit} {\n    start "block"\n    parallel "block" max=4 {\n${children.join("\n")}\n    }\n    stage "done" kind="exit"\n    transition from="block" to="done"\n}\n`;
+}

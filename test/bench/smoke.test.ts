@@ -50,12 +50,15 @@ describe("benchmarks at smoke-test sizes", () => {
     // Resume: one row. Dedup: the budget row, a row per size without a file and their growth, a
     // row per size of one file's registry with lines and without. Hostile text: the slowest read
     // and the growth. Breadth: one growth row per case.
-    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4 + 4 + 2 + 6);
+    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4 + 4 + 2 + 7);
     expect(report).toContain("Machine: test machine.");
     expect(report).toContain("slowest read of a hostile text of 6,554 characters");
     expect(report).toContain("time per character reading a hostile text, 6,554 ÷ 650 characters");
     expect(report).toContain("time per unit, one line of an agent's output, 419,430 ÷ 41,943 bytes");
     expect(report).toContain("time per unit, a PR's unresolved threads judged, 200 ÷ 20 threads");
+    expect(report).toContain(
+      "time per unit, children of one parallel block, through the worker, 30 ÷ 3 children",
+    );
     for (const n of [3, 5]) {
       expect(report).toContain(`chain of ${n} no-op stages, fixpoint ÷ floor`);
       expect(report).toContain(`chain of ${n} stages that each edit a file`);
