@@ -134,4 +134,14 @@ describe("findingMarkersIn", () => {
       { numRuns: 1000 },
     );
   });
+  test("reads no marker longer than a fingerprint can be; such a fingerprint is searched for whole", () => {
+    const openings = "<!-- fixpoint:finding:".repeat(3_000);
+    const markers = findingMarkersIn(`${openings}abc -->`);
+    // Only the openings within a fingerprint's length of the close: not 3,000 markers of up to 66 KB.
+    expect(markers.length).toBeLessThan(250);
+    expect(markers.every((m) => m.length <= 5_000 + findingMarker("").length)).toBe(true);
+    expect(markers.at(-1)).toBe(findingMarker("abc"));
+    expect(markerReadable("x".repeat(6_000))).toBe(false);
+    expect(markerReadable("src/a.ts:1:null check missing")).toBe(true);
+  });
 });

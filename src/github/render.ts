@@ -22,9 +22,15 @@ export function findingMarker(fingerprint: string): string {
   return `${FINDING_MARKER_OPEN}${fingerprint}${MARKER_CLOSE}`;
 }
 
-/** Whether `findingMarkersIn` reads `findingMarker(fingerprint)` whole: no close inside it. */
+/**
+ * The longest fingerprint `findingMarkersIn` reads (a path git allows and a long title): a body
+ * of many openings and one close at its end would otherwise give markers as long as the body.
+ */
+const MAX_MARKED_FINGERPRINT = 5_000;
+
+/** Whether `findingMarkersIn` reads `findingMarker(fingerprint)` whole: not too long, no close inside it. */
 export function markerReadable(fingerprint: string): boolean {
-  return !fingerprint.includes(MARKER_CLOSE);
+  return fingerprint.length <= MAX_MARKED_FINGERPRINT && !fingerprint.includes(MARKER_CLOSE);
 }
 
 /**
@@ -44,7 +50,7 @@ export function findingMarkersIn(body: string): string[] {
     // The first close after this opening; the one found for an earlier opening serves while it lies past it.
     if (close < from) close = body.indexOf(MARKER_CLOSE, from);
     if (close === -1) break;
-    out.push(body.slice(at, close + MARKER_CLOSE.length));
+    if (close - from <= MAX_MARKED_FINGERPRINT) out.push(body.slice(at, close + MARKER_CLOSE.length));
   }
   return out;
 }
