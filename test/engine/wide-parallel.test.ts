@@ -104,6 +104,26 @@ describe("a parallel block's finished children", () => {
     expect(write.state.pending).toEqual({});
   });
 
+  it("of the next block start over at the first marker, even with no empty checkpoint between", () => {
+    const log = newCounterLog();
+    const where = { taskId: "t-1", runId: 1 };
+    const first: RunState = { ...initialRunState("wide"), pending: { c0: child(0) } };
+    encodeCheckpoint(first, log, ["c0"], where);
+    first.pending.c1 = child(1);
+    expect(encodeCheckpoint(first, log, ["c1"], where).state.pendingCount).toBe(2);
+    // The block merged (its pending emptied), and the next one's first child is recorded.
+    const next = { ...first, pending: { c0: child(10) } };
+    const write = encodeCheckpoint(next, log, ["c0"], where);
+    expect(write.markers.map((m) => m.key)).toEqual([pendingMarkerKey("t-1", 1, 0)]);
+    expect((write.markers[0]?.value as { summary?: string } | undefined)?.summary).toBe(
+      "reviewer 10 approves",
+    );
+    expect(write.state.pendingCount).toBe(1);
+    const done = encodeCheckpoint({ ...next, pending: {} }, log, ["wide"], where);
+    expect(done.state.pendingCount).toBe(0);
+    expect(done.markers).toEqual([]);
+  });
+
   it("refuse, naming the task, a checkpoint whose child marker is missing", async () => {
     const hx = await harness();
     const t = await hx.addTask();
