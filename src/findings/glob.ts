@@ -14,6 +14,8 @@ const GLOB_CACHE_MAX = 50_000;
 
 /** The glob as it is matched: `/` separators, no leading `./`, no trailing `/`. */
 function normalizeGlob(glob: string): string {
+  // Most globs need no change (see normalizePath).
+  if (!glob.includes("\\") && !glob.startsWith("./") && !glob.endsWith("/")) return glob;
   return glob
     .replace(/\\/g, "/")
     .replace(/^(\.\/)+/, "")
@@ -77,24 +79,18 @@ export function coverage(paths: Iterable<string>): (glob: string) => boolean {
     sorted[firstAtLeast(sorted, prefix)]?.startsWith(prefix) === true;
   const answered = new Map<string, boolean>();
   return (glob) => {
+    const g = normalizeGlob(glob);
+    const wild = g.search(/[*?]/);
+    if (wild === -1) return exact.has(g) || anyUnder(`${g}/`);
     const known = answered.get(glob);
     if (known !== undefined) return known;
-    const g = normalizeGlob(glob);
-    let covers: boolean;
-    const wild = g.search(/[*?]/);
-    if (wild === -1) covers = exact.has(g) || anyUnder(`${g}/`);
-    else {
-      const re = globToRegExp(glob);
-      const prefix = g.slice(0, wild);
-      covers = false;
-      for (let i = firstAtLeast(sorted, prefix); i < sorted.length; i++) {
-        const p = sorted[i] as string;
-        if (!p.startsWith(prefix)) break;
-        if (re.test(p)) {
-          covers = true;
-          break;
-        }
-      }
+    const re = globToRegExp(glob);
+    const prefix = g.slice(0, wild);
+    let covers = false;
+    for (let i = firstAtLeast(sorted, prefix); i < sorted.length && !covers; i++) {
+      const p = sorted[i] as string;
+      if (!p.startsWith(prefix)) break;
+      covers = re.test(p);
     }
     answered.set(glob, covers);
     return covers;
