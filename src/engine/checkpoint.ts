@@ -249,12 +249,7 @@ export async function loadRunState(
   const { counters: _ref, pendingCount: _count, ...delta } = raw as JsonObject;
   // The checkpoint's own fields, its counter entries included, pass the state's schema.
   const own = parseRunState(delta, taskId);
-  const count = pendingCountOf(raw as JsonObject);
-  if (count > 0) {
-    const loaded = await loadPending(store, { taskId, runId }, count);
-    own.pending = loaded.pending;
-    log.pending = loaded.log;
-  }
+  await readPending(store, pendingCountOf(raw as JsonObject), { taskId, runId }, own, log);
   const ownVisits = asObject(delta.visits) as Record<string, number>;
   const ownOutcomes = asObject(delta.outcomes) as Record<string, StageOutcome>;
   addRecord(visits, ownVisits);
@@ -264,6 +259,20 @@ export async function loadRunState(
     for (const id of [...Object.keys(ownVisits), ...Object.keys(ownOutcomes)]) log.changed.add(id);
   }
   return { state, log };
+}
+
+/** The pending children a checkpoint names, read back into its state and log (pending-markers.ts). */
+async function readPending(
+  store: StoreOps,
+  count: number,
+  where: { taskId: string; runId: number },
+  state: RunState,
+  log: CounterLog,
+): Promise<void> {
+  if (count === 0) return;
+  const loaded = await loadPending(store, where, count);
+  state.pending = loaded.pending;
+  log.pending = loaded.log;
 }
 
 /** The counters of a run's snapshot pages, read into one flat Map per counter. */
