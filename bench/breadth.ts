@@ -1,5 +1,4 @@
 import { performance } from "node:perf_hooks";
-import type { ReviewThread } from "../src/domain/github.js";
 import type { Finding, Learning, RawFinding } from "../src/domain/types.js";
 import { diffFiles, learningsFor } from "../src/findings/learnings.js";
 import { Registry } from "../src/findings/registry.js";
@@ -7,6 +6,7 @@ import { techDebtIssue } from "../src/github/render.js";
 import { judgeReviews } from "../src/github/stage/review-state.js";
 import { fileTechDebtIssues } from "../src/github/tech-debt.js";
 import { createProcessRunner } from "../src/util/process-runner.js";
+import { reviewThread } from "../test/github/helpers.js";
 import { fixpointChain } from "./chain.js";
 import { type BenchResult, wideWorkflow } from "./util.js";
 
@@ -94,19 +94,10 @@ function learningsInScope(n: number): () => number {
   return () => learningsFor(stored, files).length;
 }
 
-function thread(i: number): ReviewThread {
-  return {
-    id: `PRRT_${i.toString(36).padStart(8, "0")}`,
-    isResolved: false,
-    isOutdated: false,
-    path: "src/a.ts",
-    line: i,
-    startLine: null,
-    originalLine: i,
-    originalStartLine: null,
-    author: "reviewer",
-    authorIsBot: false,
-    comments: [
+/** A PR's `n` unresolved threads, judged as `pr watch` and `await-review` judge them. */
+function threadsJudged(n: number): () => number {
+  const threads = Array.from({ length: n }, (_, i) =>
+    reviewThread(`PRRT_${i.toString(36).padStart(8, "0")}`, [
       {
         databaseId: i + 1,
         author: "reviewer",
@@ -114,13 +105,8 @@ function thread(i: number): ReviewThread {
         body: "please fix",
         createdAt: "2026-01-01T00:00:00Z",
       },
-    ],
-  };
-}
-
-/** A PR's `n` unresolved threads, judged as `pr watch` and `await-review` judge them. */
-function threadsJudged(n: number): () => number {
-  const threads = Array.from({ length: n }, (_, i) => thread(i));
+    ]),
+  );
   return () => {
     const answer = judgeReviews({ reviews: [], threads }, threads, "head");
     if (answer.kind !== "changes" || answer.threads.length !== n) throw new Error("threads misjudged");

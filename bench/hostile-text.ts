@@ -7,6 +7,7 @@ import { parseBotComment, parseBotReviewBody } from "../src/github/bots/registry
 import type { BotComment } from "../src/github/bots/types.js";
 import { threadToFinding } from "../src/github/thread-finding.js";
 import { redactSecrets } from "../src/util/redact.js";
+import { reviewThread } from "../test/github/helpers.js";
 
 /**
  * Text built to make a backtracking regex retry: a unit repeated between a prefix and a suffix.
@@ -89,21 +90,11 @@ export const HOSTILE_READERS: readonly { name: string; read: (text: string) => u
   {
     name: "a person's review thread",
     read: (body: string) =>
-      threadToFinding({
-        id: "PRRT_1",
-        isResolved: false,
-        isOutdated: false,
-        path: "src/a.ts",
-        line: 3,
-        startLine: null,
-        originalLine: 3,
-        originalStartLine: null,
-        author: "someone",
-        authorIsBot: false,
-        comments: [
+      threadToFinding(
+        reviewThread("PRRT_1", [
           { databaseId: 1, author: "someone", authorIsBot: false, body, createdAt: "2026-01-01T00:00:00Z" },
-        ],
-      }),
+        ]),
+      ),
   },
   { name: "a review's output", read: (text: string) => parseReviewOutput(text) },
   { name: "a fix report", read: (text: string) => parseFixReport(text) },
