@@ -22,19 +22,30 @@ export async function taskEvents(
 }
 
 /**
- * The task's agent transcripts, by file name order: this machine's files, and those only in the
- * database (written here first, then read like the others): another machine's worker stored them,
- * or a run still going here, which writes its transcripts' files when it ends.
+ * The task's agent transcripts, by file name order, one at a time: this machine's files, and
+ * those only in the database (written here first, then read like the others): another machine's
+ * worker stored them, or a run still going here, which writes its transcripts' files when it ends.
+ * One file is open and held at a time, however many stages the task ran.
  */
-export async function taskTranscripts(
+export async function* eachTaskTranscript(
   ctx: Pick<AppContext, "store" | "dir">,
   ref: string,
-): Promise<{ name: string; text: string }[]> {
+): AsyncGenerator<{ name: string; text: string }> {
   const task = await requireTask(ctx.store, ref);
   const dir = join(ctx.dir, "transcripts", task.id);
   await restoreArtifacts(ctx.store, dir, task.id, "transcript");
   const names = (await readdir(dir).catch(() => [] as string[])).sort();
-  return Promise.all(names.map(async (name) => ({ name, text: await readFile(join(dir, name), "utf8") })));
+  for (const name of names) yield { name, text: await readFile(join(dir, name), "utf8") };
+}
+
+/** The task's agent transcripts (see `eachTaskTranscript`), all in one array. */
+export async function taskTranscripts(
+  ctx: Pick<AppContext, "store" | "dir">,
+  ref: string,
+): Promise<{ name: string; text: string }[]> {
+  const all: { name: string; text: string }[] = [];
+  for await (const t of eachTaskTranscript(ctx, ref)) all.push(t);
+  return all;
 }
 
 /**

@@ -100,16 +100,17 @@ async function scanDir(dir: string, builtin: boolean, cache: string | null): Pro
     if (isMissing(e)) return [];
     throw new FixpointError("environment", `cannot read workflow folder ${dir}`, { cause: e });
   }
-  return Promise.all(
-    names.map(async (n) => {
-      const file = join(dir, n);
-      const text = await readFile(file, "utf8");
-      const { workflow, diagnostics } = checkWorkflowCached(text, file, cache);
-      const scanned: Scanned = { file, stem: basename(n, ".kdl"), builtin, diagnostics };
-      if (workflow !== undefined) scanned.workflow = workflow;
-      return scanned;
-    }),
-  );
+  // One file at a time: a folder of thousands of workflows must not open them all at once.
+  const scanned: Scanned[] = [];
+  for (const n of names) {
+    const file = join(dir, n);
+    const text = await readFile(file, "utf8");
+    const { workflow, diagnostics } = checkWorkflowCached(text, file, cache);
+    const one: Scanned = { file, stem: basename(n, ".kdl"), builtin, diagnostics };
+    if (workflow !== undefined) one.workflow = workflow;
+    scanned.push(one);
+  }
+  return scanned;
 }
 
 function isMissing(e: unknown): boolean {

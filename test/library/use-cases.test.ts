@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resumeTask } from "../../src/app/resume.js";
@@ -82,6 +82,15 @@ describe("the use cases through createFixpoint", () => {
     expect(shown.task.finalVerdict).toBe("APPROVED");
     expect(shown.events.find((e) => e.type === "task.queued")?.data.by).toBe("lib-test");
     expect(existsSync(join(repo, ".fixpoint"))).toBe(true);
+    // This test's agents write no transcript; the ones in the task's folder come back in name order.
+    const dir = join(repo, ".fixpoint", "transcripts", task.id);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "r1-b.log"), "second");
+    writeFileSync(join(dir, "r1-a.log"), "first");
+    expect(await fp.transcripts(task.id)).toEqual([
+      { name: "r1-a.log", text: "first" },
+      { name: "r1-b.log", text: "second" },
+    ]);
   });
 
   it("retry refuses an approved task without force and writes nothing", async () => {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { taskEvents, taskTranscripts } from "../../app/logs.js";
+import { eachTaskTranscript, taskEvents } from "../../app/logs.js";
 import type { TaskEvent } from "../../domain/types.js";
 import { isActiveTask } from "../../domain/types.js";
 import { withContext } from "../context.js";
@@ -27,7 +27,7 @@ export function registerLogs(program: Command, io: Io): void {
           await ctx.clock.sleep(500);
         }
         if (opts.agent) {
-          for (const t of await taskTranscripts(ctx, ref)) io.out(`\n===== ${t.name}\n${t.text}`);
+          for await (const t of eachTaskTranscript(ctx, ref)) io.out(`\n===== ${t.name}\n${t.text}`);
         }
       });
     });
