@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TASK_TYPES, type Task } from "../domain/types.js";
+import { exceedsMaxStages, maxStagesFor } from "../engine/max-stages.js";
 import { FixpointError } from "../errors.js";
 import { redactSecrets } from "../util/redact.js";
 import { loadWorkflow } from "../workflow/loader.js";
@@ -35,7 +36,10 @@ export async function addTask(ctx: AppContext, raw: AddTaskInput): Promise<Task>
   const input = parseInput("addTask", AddTaskInput, raw);
   const { config, git, root } = ctx;
   const workflow = input.workflow ?? (input.review ? config.defaults.workflow : "implement-only");
-  await loadWorkflow(workflow, root);
+  const steps = await loadWorkflow(workflow, root);
+  // A workflow no run can finish within `max-stages` is refused here, not escalated once claimed.
+  const tooLong = exceedsMaxStages(steps, { next: steps.start, stagesRun: 0 }, maxStagesFor(config, steps));
+  if (tooLong !== null) throw new FixpointError("usage", tooLong);
   const base = input.base ?? config.defaults.baseBranch ?? (await git.currentBranch(root));
   if (!base || !(await git.revParse(root, base))) {
     throw new FixpointError(

@@ -63,6 +63,44 @@ describe("bad input gets a clear error and loses nothing", () => {
     expect(r.stderr).toContain("did you mean `agent`");
   });
 
+  it("a workflow no run can finish within max-stages is refused by add, naming the limit and its key; nothing is queued", () => {
+    const config = join(repo, "fixpoint.kdl");
+    const good = readFileSync(config, "utf8");
+    const stages = Array.from({ length: 6 }, (_, i) => `    stage "s${i}" kind="agent" agent="implementer"`);
+    const moves = Array.from(
+      { length: 6 },
+      (_, i) => `    transition from="s${i}" to="${i < 5 ? `s${i + 1}` : "done"}"`,
+    );
+    const body = `    start "s0"\n${stages.join("\n")}\n    stage "done" kind="exit"\n${moves.join("\n")}\n}\n`;
+    const dir = join(repo, ".fixpoint", "workflows");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "six.kdl"), `workflow "six" {\n${body}`);
+    writeFileSync(config, good.replace(/defaults \{\n/, "defaults {\n    max-stages 5\n"));
+    try {
+      const r = runCli(["add", "six stages", "--workflow", "six"], { cwd: repo, env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("workflow six cannot finish within max-stages=5");
+      expect(r.stderr).toContain("runs 6 stages");
+      expect(r.stderr).toContain("raise `defaults max-stages`");
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(JSON.parse(runCli(["status", "--json"], { cwd: repo, env }).stdout)).toEqual([]);
+
+      // The workflow's own limit wins over the defaults' and is the key the message names.
+      writeFileSync(join(dir, "six.kdl"), `workflow "six" max-stages=4 {\n${body}`);
+      const own = runCli(["add", "six stages", "--workflow", "six"], { cwd: repo, env });
+      expect(own.code).toBe(2);
+      expect(own.stderr).toContain('raise `workflow "six" max-stages`');
+
+      writeFileSync(join(dir, "six.kdl"), `workflow "six" max-stages=6 {\n${body}`);
+      const fits = runCli(["add", "six stages", "--workflow", "six"], { cwd: repo, env });
+      expect(fits.stderr).toBe("");
+      expect(fits.code).toBe(0);
+      expect(runCli(["cancel", fits.stdout.trim().split(/\s+/)[1] ?? ""], { cwd: repo, env }).code).toBe(0);
+    } finally {
+      writeFileSync(config, good);
+    }
+  });
+
   it("an unknown task, an unknown command and a bad flag are usage errors (exit 2)", () => {
     expect(runCli(["show", "t-999"], { cwd: repo, env }).code).toBe(2);
     expect(runCli(["frobnicate"], { cwd: repo, env }).code).toBe(2);
