@@ -218,8 +218,13 @@ export interface StoreOps {
    * was cut) and compresses it.
    */
   saveArtifact(artifact: ArtifactInput, now: number): Promise<void>;
-  /** A task's artifacts (of `kind` when given), by kind then name, their text as stored. */
-  listArtifacts(taskId: string, kind?: ArtifactKind): Promise<StoredArtifact[]>;
+  /**
+   * A task's artifacts (of `kind` when given; only those named in `names` when given), by kind
+   * then name, their text as stored.
+   */
+  listArtifacts(taskId: string, kind?: ArtifactKind, names?: readonly string[]): Promise<StoredArtifact[]>;
+  /** The names of a task's artifacts of `kind`, in name order: no text read. */
+  artifactNames(taskId: string, kind: ArtifactKind): Promise<string[]>;
 
   // ---- key/value for idempotency markers (PR replies, filed issues, watch state)
   getMarker(key: string): Promise<Json | null>;

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ArtifactKind, StoredArtifact } from "../domain/store.js";
 import type { ReviewOutput } from "../domain/types.js";
-import { type ReviewSection, writeReviewSections } from "./artifacts.js";
+import { type ReviewSection, restoreArtifacts, writeReviewSections } from "./artifacts.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -53,5 +54,54 @@ describe("writeReviewSections", () => {
     const text = readFileSync(path, "utf8");
     expect(sectionsOf(text)).toEqual([`a=${hostile}`, "b=again b"]);
     expect(text.split("<!-- /stage:b -->\n")).toHaveLength(2);
+  });
+});
+
+/** A store of `names` (text "text of <name>") that counts what it is asked for. */
+function countingStore(names: string[]) {
+  const asked: string[][] = [];
+  return {
+    asked,
+    artifactNames: async (_taskId: string, _kind: ArtifactKind) => [...names],
+    listArtifacts: async (taskId: string, kind?: ArtifactKind, only?: readonly string[]) => {
+      asked.push([...(only ?? names)]);
+      return (only ?? names)
+        .filter((n) => names.includes(n))
+        .map(
+          (name): StoredArtifact => ({
+            taskId,
+            kind: kind ?? "transcript",
+            name,
+            text: `text of ${name}`,
+            size: 0,
+            truncated: false,
+            createdAt: 0,
+          }),
+        );
+    },
+  };
+}
+
+describe("restoreArtifacts", () => {
+  it("reads from the store only the text of what the folder lacks, a batch at a time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fixpoint-restore-"));
+    dirs.push(dir);
+    const names = Array.from({ length: 150 }, (_, i) => `r1-s${i}-c0-v1-a1.log`);
+    writeFileSync(join(dir, names[3] as string), "kept");
+    writeFileSync(join(dir, names[140] as string), "kept");
+    const store = countingStore([...names, "../escape.log"]);
+
+    await restoreArtifacts(store, dir, "t-1", "transcript");
+    const missing = names.filter((_, i) => i !== 3 && i !== 140);
+    expect(store.asked.flat()).toEqual(missing);
+    for (const batch of store.asked) expect(batch.length).toBeLessThanOrEqual(64);
+    expect(readdirSync(dir).sort()).toEqual([...names].sort());
+    expect(readFileSync(join(dir, names[3] as string), "utf8")).toBe("kept");
+    expect(readFileSync(join(dir, names[0] as string), "utf8")).toBe(`text of ${names[0]}`);
+
+    // Everything on disk now: the names are read, no text.
+    store.asked.length = 0;
+    await restoreArtifacts(store, dir, "t-1", "transcript");
+    expect(store.asked).toEqual([]);
   });
 });

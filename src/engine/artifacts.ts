@@ -190,29 +190,36 @@ function safeName(name: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._#@+=,-]*$/.test(name) && !name.includes("..");
 }
 
+/** Missing artifacts read from the store at a time: their text is up to ARTIFACT_MAX_BYTES each. */
+const RESTORE_BATCH = 64;
+
 /**
  * Writes the task's stored artifacts of `kind` that `dir` lacks (another machine ran those
- * stages) into `dir`, so readers of local files see them too. Files already there are kept.
+ * stages) into `dir`, so readers of local files see them too. Files already there are kept, and
+ * their text is never read from the store: only the names are, so a task page or `logs` of a
+ * long run on this machine costs a stat per artifact, not all of their text.
  */
 export async function restoreArtifacts(
-  store: Pick<StoreOps, "listArtifacts">,
+  store: Pick<StoreOps, "listArtifacts" | "artifactNames">,
   dir: string,
   taskId: string,
   kind: ArtifactKind,
 ): Promise<void> {
-  const stored = await store.listArtifacts(taskId, kind);
-  if (stored.length === 0) return;
+  const names = await store.artifactNames(taskId, kind);
+  if (names.length === 0) return;
   // Each name looked up on its own: the review folder holds every task's files, and listing it
   // costs as much as all of them (70 ms at 100,000).
-  const missing = stored.filter(
-    (a) => safeName(a.name) && !statSync(join(dir, a.name), { throwIfNoEntry: false }),
+  const missing = names.filter(
+    (name) => safeName(name) && !statSync(join(dir, name), { throwIfNoEntry: false }),
   );
   if (missing.length === 0) return;
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const a of missing) {
-    const path = join(dir, a.name);
-    const tmp = `${path}.${process.pid}.tmp`;
-    await writeFile(tmp, a.text, { mode: 0o600 });
-    await rename(tmp, path);
+  for (let i = 0; i < missing.length; i += RESTORE_BATCH) {
+    for (const a of await store.listArtifacts(taskId, kind, missing.slice(i, i + RESTORE_BATCH))) {
+      const path = join(dir, a.name);
+      const tmp = `${path}.${process.pid}.tmp`;
+      await writeFile(tmp, a.text, { mode: 0o600 });
+      await rename(tmp, path);
+    }
   }
 }

@@ -842,6 +842,18 @@ export function runStoreContract(name: string, open: OpenStore): void {
           createdAt: 6,
         });
         expect(await store.listArtifacts(b.id, "transcript")).toEqual([]);
+
+        // By name: the names alone, and only the artifacts asked for (an unknown name is no row).
+        expect(await store.artifactNames(a.id, "transcript")).toEqual(["r1-a.log", "r1-b.log"]);
+        expect(await store.artifactNames(a.id, "review")).toEqual(["t-1-r1-review-0.md"]);
+        expect(await store.artifactNames(b.id, "transcript")).toEqual([]);
+        const named = await store.listArtifacts(a.id, "transcript", [
+          "r1-b.log",
+          "r1-zz.log",
+          "t-1-r1-review-0.md",
+        ]);
+        expect(named.map((x) => [x.name, x.text])).toEqual([["r1-b.log", "rerun"]]);
+        expect(await store.listArtifacts(a.id, "transcript", [])).toEqual([]);
       });
 
       it("keeps the start and the end of an artifact past the cap, and says what it cut", async () => {

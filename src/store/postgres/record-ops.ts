@@ -98,13 +98,30 @@ export abstract class PgRecordOps extends PgTaskOps {
     await this.count("storing an artifact", sql, p);
   }
 
-  async listArtifacts(taskId: string, kind?: ArtifactKind): Promise<StoredArtifact[]> {
+  async listArtifacts(
+    taskId: string,
+    kind?: ArtifactKind,
+    names?: readonly string[],
+  ): Promise<StoredArtifact[]> {
+    const p = new Params();
+    let where = `task_id = ${p.add(taskId)}`;
+    if (kind !== undefined) where += ` AND kind = ${p.add(kind)}`;
+    if (names !== undefined) where += ` AND name = ANY(${p.add([...names])}::text[])`;
     const rows = await this.rows(
       "listing artifacts",
-      `SELECT * FROM artifacts WHERE task_id = $1${kind ? " AND kind = $2" : ""} ORDER BY kind, name`,
-      kind ? withValues(taskId, kind) : withValues(taskId),
+      `SELECT * FROM artifacts WHERE ${where} ORDER BY kind, name`,
+      p,
     );
     return rows.map(toArtifact);
+  }
+
+  async artifactNames(taskId: string, kind: ArtifactKind): Promise<string[]> {
+    const rows = await this.rows(
+      "listing artifact names",
+      "SELECT name FROM artifacts WHERE task_id = $1 AND kind = $2 ORDER BY name",
+      withValues(taskId, kind),
+    );
+    return rows.map((r) => String(r.name));
   }
 
   // ---- learnings

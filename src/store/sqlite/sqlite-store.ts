@@ -38,7 +38,7 @@ import {
   RECORD_AGENT_GROUP,
   toAgentGroup,
 } from "./agent-groups-sql.js";
-import { SAVE_ARTIFACT, toArtifact } from "./artifacts-sql.js";
+import { listArtifactsSql, SAVE_ARTIFACT, toArtifact } from "./artifacts-sql.js";
 import { openDatabase } from "./connection.js";
 import { findingSearchSql, readReviewerActivity, readTaskTotals } from "./dashboard-sql.js";
 import { toStoreError } from "./errors.js";
@@ -422,14 +422,20 @@ class SqliteStore extends SqliteTaskOps implements Store {
     });
   }
 
-  listArtifacts(taskId: string, kind?: ArtifactKind): Promise<StoredArtifact[]> {
-    return this.op("listing artifacts", () =>
+  listArtifacts(taskId: string, kind?: ArtifactKind, names?: readonly string[]): Promise<StoredArtifact[]> {
+    const { sql, params } = listArtifactsSql(taskId, kind, names);
+    return this.op("listing artifacts", () => this.sql.all(sql, params).map(toArtifact));
+  }
+
+  artifactNames(taskId: string, kind: ArtifactKind): Promise<string[]> {
+    // The key's index holds (task, kind, name): the rows and their text are not read.
+    return this.op("listing artifact names", () =>
       this.sql
-        .all(
-          `SELECT * FROM artifacts WHERE task_id = @taskId${kind ? " AND kind = @kind" : ""} ORDER BY kind, name`,
-          kind ? { taskId, kind } : { taskId },
-        )
-        .map(toArtifact),
+        .all("SELECT name FROM artifacts WHERE task_id = @taskId AND kind = @kind ORDER BY name", {
+          taskId,
+          kind,
+        })
+        .map((r) => String(r.name)),
     );
   }
 
