@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { errorMessage, FixpointError } from "../errors.js";
+import { withEnvReadOnce } from "../util/redact.js";
 import type { DashboardApi } from "./api.js";
 import type { Html } from "./html.js";
 import { badRequestPage, notFoundPage, storeErrorPage } from "./pages/errors.js";
@@ -11,8 +12,13 @@ export interface RouteDeps {
   ctx: (withAfter: boolean) => Promise<PageContext>;
 }
 
-export function page(c: Context, body: Html, status: 200 | 400 | 404 | 503 = 200) {
-  return c.html(body.value, status);
+/**
+ * Responds with a page. Given as a function, the page is built with the environment read once
+ * for all the redactions its text goes through (a task page redacts a few strings per stage:
+ * reading the environment for each was most of a 2,000-stage page's time).
+ */
+export function page(c: Context, body: Html | (() => Html), status: 200 | 400 | 404 | 503 = 200) {
+  return c.html((typeof body === "function" ? withEnvReadOnce(body) : body).value, status);
 }
 
 /**

@@ -24,8 +24,8 @@ export function pageRoutes(app: Hono, { api, ctx }: RouteDeps): void {
     const context = await ctx(!fragment(c, "report"));
     const { since, label } = parseSince(c.req.query("since"), context.now);
     const report = await loadMorningReport(api, since, label);
-    if (fragment(c, "report")) return page(c, reportSection(report, context));
-    return page(c, homePage(report, context));
+    if (fragment(c, "report")) return page(c, () => reportSection(report, context));
+    return page(c, () => homePage(report, context));
   });
 
   app.get("/tasks", async (c) => {
@@ -40,7 +40,7 @@ export function pageRoutes(app: Hono, { api, ctx }: RouteDeps): void {
       api.status({ statuses, since, limit: TASKS_PER_PAGE, beforeSeq: before }),
       api.countTasks({ statuses, since }),
     ]);
-    return page(c, tasksPage(tasks, { status, since: sinceText, total }, context));
+    return page(c, () => tasksPage(tasks, { status, since: sinceText, total }, context));
   });
 
   app.get("/tasks/:id", async (c) => {
@@ -50,22 +50,12 @@ export function pageRoutes(app: Hono, { api, ctx }: RouteDeps): void {
     const detail = await api.show(id);
     const prNumber = detail.task.meta.prNumber;
     const prUrl = prNumber === undefined ? null : api.pullRequestUrl(prNumber);
-    if (head) return page(c, taskHeader(detail, context, prUrl));
+    if (head) return page(c, () => taskHeader(detail, context, prUrl));
     const findingsPage = parseCount("fpage", c.req.query("fpage")) ?? 1;
     const [diff, artifacts] = await Promise.all([api.diff(id), api.artifacts(id)]);
-    return page(
-      c,
-      taskPage(
-        {
-          detail,
-          diff,
-          artifacts,
-          findingsPage: Math.max(1, findingsPage),
-          notice: blank(c.req.query("done"))?.slice(0, 500),
-          prUrl,
-        },
-        context,
-      ),
+    const notice = blank(c.req.query("done"))?.slice(0, 500);
+    return page(c, () =>
+      taskPage({ detail, diff, artifacts, findingsPage: Math.max(1, findingsPage), notice, prUrl }, context),
     );
   });
 
@@ -74,7 +64,7 @@ export function pageRoutes(app: Hono, { api, ctx }: RouteDeps): void {
     const name = c.req.param("name");
     const offset = parseCount("offset", c.req.query("offset")) ?? 0;
     const chunk = await api.readArtifact(id, name, offset, ARTIFACT_CHUNK);
-    return page(c, artifactPage(id, name, chunk, ARTIFACT_CHUNK));
+    return page(c, () => artifactPage(id, name, chunk, ARTIFACT_CHUNK));
   });
 
   app.get("/findings", async (c) => {
@@ -94,7 +84,7 @@ export function pageRoutes(app: Hono, { api, ctx }: RouteDeps): void {
       limit: FINDINGS_PAGE_SIZE,
       offset: (q.page - 1) * FINDINGS_PAGE_SIZE,
     });
-    return page(c, findingsPage(findings, q, context));
+    return page(c, () => findingsPage(findings, q, context));
   });
 
   app.get("/healthz", (c) => page(c, html`ok`));

@@ -57,6 +57,33 @@ describe("pages", () => {
     expect(page).toContain("src/&lt;b&gt;x&lt;/b&gt;.ts");
   });
 
+  it("redacts on every page a secret the environment holds now, though the store kept the text before it was one", async () => {
+    const value = "plain-7c4e1a9b2d5f8e3a";
+    const t = await h.store.createTask(
+      task(h, { title: `uses ${value} here`, prompt: `p ${value}` }),
+      Date.now(),
+    );
+    await h.store.saveFindings(
+      t.id,
+      [finding(t.id, "F-1", { title: `leaks ${value}`, body: `body ${value}` })],
+      [],
+      1,
+    );
+    const app = dashboard(h);
+    process.env.FIXPOINT_PAGE_TEST_TOKEN = value;
+    try {
+      for (const path of ["/", "/tasks", `/tasks/${t.id}`, "/findings"]) {
+        const body = await text(await app.request(path));
+        expect(body, path).not.toContain(value);
+        expect(body, path).toContain("[REDACTED]");
+      }
+    } finally {
+      delete process.env.FIXPOINT_PAGE_TEST_TOKEN;
+    }
+    // Read again once it is no secret: the pages read the environment per request.
+    expect(await text(await app.request(`/tasks/${t.id}`))).toContain(value);
+  });
+
   it("sends a strict CSP and no-sniff on pages, assets and errors", async () => {
     const app = dashboard(h);
     for (const path of ["/", "/assets/dashboard.js", "/tasks/t-404", "/findings?status=nope"]) {
