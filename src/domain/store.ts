@@ -295,6 +295,10 @@ export interface TaskFilter {
    */
   excludeStatuses?: TaskStatus[];
   ids?: string[];
+  /** Only tasks whose id starts with this (a PR's rework tasks, `pr-<n>-cycle-`). */
+  idPrefix?: string;
+  /** Only tasks on this branch. */
+  branch?: string;
   parentId?: string;
   /**
    * Only tasks that still hold a worktree (`worktree`), or a worktree or a branch

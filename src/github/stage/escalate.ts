@@ -2,6 +2,7 @@ import type { ProcessRunner } from "../../domain/process.js";
 import type { Store } from "../../domain/store.js";
 import type { Finding, TaskSummary } from "../../domain/types.js";
 import { createNotifier } from "../../notify/notifier.js";
+import { reworkTaskPrefix } from "./rework-plan.js";
 
 export interface EscalateInput {
   store: Store;
@@ -81,7 +82,7 @@ const STILL_OPEN: ReadonlySet<Finding["status"]> = new Set(["open", "fixed", "de
 /** The open findings of the task and of the PR's rework tasks, newest cycle last. */
 async function openFindingsOf(store: Store, pr: number, taskId: string): Promise<Finding[]> {
   const ids = new Set([taskId]);
-  for (const t of await store.listTaskSummaries()) if (t.id.startsWith(`pr-${pr}-cycle-`)) ids.add(t.id);
+  for (const t of await store.listTaskSummaries({ idPrefix: reworkTaskPrefix(pr) })) ids.add(t.id);
   const out: Finding[] = [];
   for (const id of ids) {
     // One push per finding: spreading a task's findings into push's arguments overflows the

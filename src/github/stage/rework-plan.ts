@@ -4,7 +4,12 @@ import { isActiveTask } from "../../domain/types.js";
 
 /** `pr-<n>-cycle-<k>`: one rework task per PR and cycle (seed 004). */
 export function reworkTaskId(pr: number, cycle: number): string {
-  return `pr-${pr}-cycle-${cycle}`;
+  return `${reworkTaskPrefix(pr)}${cycle}`;
+}
+
+/** What every rework task id of `pr` starts with. */
+export function reworkTaskPrefix(pr: number): string {
+  return `pr-${pr}-cycle-`;
 }
 
 /** The cycle of a rework task id of `pr`, or null when `id` is no such task. */

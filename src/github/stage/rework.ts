@@ -10,7 +10,7 @@ import { escalateRework } from "./escalate.js";
 import { hasNewFeedback } from "./new-feedback.js";
 import { closedMessage } from "./pull-of-task.js";
 import type { GitRemote } from "./remote.js";
-import { decideRework, reworkTaskId } from "./rework-plan.js";
+import { decideRework, reworkTaskId, reworkTaskPrefix } from "./rework-plan.js";
 
 export interface ReworkDeps {
   store: Store;
@@ -40,7 +40,7 @@ export type ReworkStart =
 export async function startRework(deps: ReworkDeps, prNumber: number): Promise<ReworkStart> {
   const { store, config } = deps;
   const pull = await deps.client.getPull(prNumber);
-  const decision = decideRework(pull, await store.listTaskSummaries(), config.github.maxReworkCycles);
+  const decision = decideRework(pull, await reworkCandidates(store, pull), config.github.maxReworkCycles);
   switch (decision.kind) {
     case "closed":
       return { kind: "closed", message: `${closedMessage(pull)}; rework stopped` };
@@ -144,4 +144,20 @@ async function requireTask(store: Store, id: string): Promise<Task> {
   const t = await store.getTask(id);
   if (!t) throw new FixpointError("not_found", `no task \`${id}\``);
   return t;
+}
+
+/**
+ * The tasks `decideRework` looks at: the PR's rework tasks and the tasks on its branch, read by
+ * those two filters instead of every task in the store (a `pr watch` asks once per PR per poll).
+ */
+async function reworkCandidates(
+  store: Pick<Store, "listTaskSummaries">,
+  pull: PullRequest,
+): Promise<TaskSummary[]> {
+  const [rework, onBranch] = await Promise.all([
+    store.listTaskSummaries({ idPrefix: reworkTaskPrefix(pull.number) }),
+    store.listTaskSummaries({ branch: pull.head }),
+  ]);
+  const ids = new Set(rework.map((t) => t.id));
+  return [...rework, ...onBranch.filter((t) => !ids.has(t.id))];
 }

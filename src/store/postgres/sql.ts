@@ -147,6 +147,8 @@ export function filterClause(filter: TaskFilter, forCount: boolean, p: Params): 
   if (filter.excludeStatuses !== undefined && filter.excludeStatuses.length > 0)
     where.push(`status <> ALL(${p.add(filter.excludeStatuses)}::text[])`);
   if (filter.ids !== undefined) where.push(`id = ANY(${p.add(filter.ids)}::text[])`);
+  if (filter.idPrefix !== undefined) where.push(`starts_with(id, ${p.add(filter.idPrefix)})`);
+  if (filter.branch !== undefined) where.push(`branch = ${p.add(filter.branch)}`);
   if (filter.parentId !== undefined) where.push(`parent_id = ${p.add(filter.parentId)}`);
   if (filter.holding !== undefined) where.push(holdingSql(filter.holding));
   // Keyset paging: after `afterSeq` in the listing order (smaller seqs when newest first).

@@ -5,6 +5,8 @@
  * `test/store/contract-task-json.ts` checks the text against the CLI's `taskJson` for every store.
  */
 
+import type { TaskFilter } from "../../domain/store.js";
+
 /**
  * One page as `SELECT json, n, last, hint` (hint: 0 when no row's text can hold a token shape,
  * migration 017): `clause` is filterSql's WHERE … ORDER BY … LIMIT over the
@@ -27,14 +29,16 @@ FROM (SELECT seq FROM tasks${clause}) AS page LEFT JOIN task_json AS j ON j.seq 
 /**
  * The same page read from `task_json` alone (migration 015 keeps `status` and `updated_at` there),
  * for filters that test only those columns and `seq`: one b-tree range instead of the listing
- * index joined to the text. Null for a filter on other columns (`ids`, `parentId`, `holding`): use
+ * index joined to the text. Null for a filter on other columns (`ids`, `idPrefix`, `branch`,
+ * `parentId`, `holding`): use
  * taskJsonPageSql. `clause` is filterSql's, whose column names `task_json` shares.
  */
 export function taskJsonOnlyPageSql(
   clause: string,
-  filter: { ids?: unknown; parentId?: unknown; holding?: unknown; newestFirst?: boolean },
+  filter: Pick<TaskFilter, "ids" | "idPrefix" | "branch" | "parentId" | "holding" | "newestFirst">,
 ): string | null {
-  if (filter.ids !== undefined || filter.parentId !== undefined || filter.holding !== undefined) return null;
+  const { ids, idPrefix, branch, parentId, holding } = filter;
+  if ([ids, idPrefix, branch, parentId, holding].some((f) => f !== undefined)) return null;
   return `SELECT CAST(group_concat(json, ',') AS BLOB) AS json, COUNT(*) AS n, ${filter.newestFirst === true ? "MIN" : "MAX"}(seq) AS last,
   MAX(token_hint) AS hint
 FROM (SELECT seq, json, token_hint FROM task_json${clause})`;

@@ -32,6 +32,8 @@ export function linesOnly(filter: TaskFilter, secrets: readonly string[]): boole
   return (
     secrets.length === 0 &&
     filter.ids === undefined &&
+    filter.idPrefix === undefined &&
+    filter.branch === undefined &&
     filter.parentId === undefined &&
     filter.holding === undefined &&
     filter.updatedSince === undefined

@@ -90,6 +90,19 @@ export function patchSql(patch: TaskPatch): { set: string; params: Params } {
  * `bySeq`: filter by status without its index (`+status`), so a listing walks `seq` order (the
  * covering index of migration 006 for summaries) instead of collecting every match and sorting.
  */
+/**
+ * Ids starting with `prefix`: a range of the id index (up to the prefix with its last unit
+ * raised, when that is a plain character), then the exact test.
+ */
+function idPrefixSql(prefix: string, params: Params): string {
+  params.idPrefix = prefix;
+  const exact = "id >= @idPrefix AND substr(id, 1, length(@idPrefix)) = @idPrefix";
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (Number.isNaN(last) || last >= 0xd7ff) return exact;
+  params.idPrefixEnd = prefix.slice(0, -1) + String.fromCharCode(last + 1);
+  return `${exact} AND id < @idPrefixEnd`;
+}
+
 export function filterSql(
   filter: TaskFilter,
   forCount: boolean,
@@ -116,6 +129,11 @@ export function filterSql(
   if (filter.ids !== undefined) {
     where.push("id IN (SELECT value FROM json_each(@ids))");
     params.ids = JSON.stringify(filter.ids);
+  }
+  if (filter.idPrefix !== undefined) where.push(idPrefixSql(filter.idPrefix, params));
+  if (filter.branch !== undefined) {
+    where.push("branch = @branch");
+    params.branch = filter.branch;
   }
   if (filter.parentId !== undefined) {
     where.push("parent_id = @parentId");
