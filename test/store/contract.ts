@@ -9,6 +9,7 @@ import type { Task } from "../../src/domain/types.js";
 import { FixpointError } from "../../src/errors.js";
 import { dashboardContract } from "./contract-dashboard.js";
 import { learningsContract } from "./contract-learnings.js";
+import { lookupsContract } from "./contract-lookups.js";
 import { taskJsonContract } from "./contract-task-json.js";
 import { bareCommit, finding, newTask, stage } from "./samples.js";
 
@@ -33,6 +34,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     });
     dashboardContract(() => store);
     learningsContract(() => store);
+    lookupsContract(() => store);
     taskJsonContract(() => store);
 
     describe("tasks", () => {
@@ -104,35 +106,6 @@ export function runStoreContract(name: string, open: OpenStore): void {
         ]);
         expect(await store.countTasks({ excludeStatuses: ["queued"] })).toBe(1);
         expect(await store.countTasks({ parentId: p.id, excludeStatuses: ["completed", "failed"] })).toBe(1);
-      });
-
-      it("lists by id prefix and by branch, in every listing", async () => {
-        const mk = (id: string, at: number) => store.createTaskOnce({ ...newTask(), id }, at);
-        const r1 = (await mk("pr-7-cycle-1", 1)).task;
-        await mk("pr-70-cycle-1", 2);
-        const r12 = (await mk("pr-7-cycle-12", 3)).task;
-        await mk("pr-7-cycle", 4);
-        const plain = await store.createTask(newTask(), 5);
-        await store.updateTask(plain.id, { branch: "feature/x" }, 6);
-        await store.updateTask(r12.id, { branch: "feature/x" }, 7);
-        const ids = async (f: Parameters<Store["listTasks"]>[0]) =>
-          (await store.listTasks(f)).map((t) => t.id);
-        expect(await ids({ idPrefix: "pr-7-cycle-" })).toEqual([r1.id, r12.id]);
-        expect((await store.listTaskSummaries({ idPrefix: "pr-7-cycle-" })).map((t) => t.id)).toEqual([
-          r1.id,
-          r12.id,
-        ]);
-        expect(await store.countTasks({ idPrefix: "pr-7-cycle-" })).toBe(2);
-        expect(await ids({ idPrefix: "pr-8-cycle-" })).toEqual([]);
-        expect(await ids({ branch: "feature/x" })).toEqual([r12.id, plain.id]);
-        expect(await ids({ branch: "feature/x", idPrefix: "pr-7-" })).toEqual([r12.id]);
-        // The `status --json` page reads the same tasks as the summaries.
-        const page = await store.listTaskJson({ idPrefix: "pr-7-cycle-", limit: 10 });
-        expect(page.count).toBe(2);
-        expect(
-          JSON.parse(`[${Buffer.from(page.json).toString("utf8")}]`).map((o: { id: string }) => o.id),
-        ).toEqual([r1.id, r12.id]);
-        expect((await store.listTaskJson({ branch: "feature/x", limit: 10 })).count).toBe(2);
       });
 
       it("lists the tasks that still hold a worktree, or a worktree or a branch", async () => {
@@ -871,18 +844,6 @@ export function runStoreContract(name: string, open: OpenStore): void {
           createdAt: 6,
         });
         expect(await store.listArtifacts(b.id, "transcript")).toEqual([]);
-
-        // By name: the names alone, and only the artifacts asked for (an unknown name is no row).
-        expect(await store.artifactNames(a.id, "transcript")).toEqual(["r1-a.log", "r1-b.log"]);
-        expect(await store.artifactNames(a.id, "review")).toEqual(["t-1-r1-review-0.md"]);
-        expect(await store.artifactNames(b.id, "transcript")).toEqual([]);
-        const named = await store.listArtifacts(a.id, "transcript", [
-          "r1-b.log",
-          "r1-zz.log",
-          "t-1-r1-review-0.md",
-        ]);
-        expect(named.map((x) => [x.name, x.text])).toEqual([["r1-b.log", "rerun"]]);
-        expect(await store.listArtifacts(a.id, "transcript", [])).toEqual([]);
       });
 
       it("keeps the start and the end of an artifact past the cap, and says what it cut", async () => {
