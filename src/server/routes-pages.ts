@@ -50,12 +50,16 @@ export function pageRoutes(app: Hono, { api, ctx }: RouteDeps): void {
     const detail = await api.show(id);
     const prNumber = detail.task.meta.prNumber;
     const prUrl = prNumber === undefined ? null : api.pullRequestUrl(prNumber);
-    if (head) return page(c, () => taskHeader(detail, context, prUrl));
+    const all = c.req.query("all") === "1";
+    if (head) return page(c, () => taskHeader(detail, context, prUrl, all));
     const findingsPage = parseCount("fpage", c.req.query("fpage")) ?? 1;
     const [diff, artifacts] = await Promise.all([api.diff(id), api.artifacts(id)]);
     const notice = blank(c.req.query("done"))?.slice(0, 500);
     return page(c, () =>
-      taskPage({ detail, diff, artifacts, findingsPage: Math.max(1, findingsPage), notice, prUrl }, context),
+      taskPage(
+        { detail, diff, artifacts, findingsPage: Math.max(1, findingsPage), notice, prUrl, all },
+        context,
+      ),
     );
   });
 

@@ -3,12 +3,13 @@
  * real git repository: escaping, CSP, CSRF, the access token, bad input, actions recorded with
  * who and when, the store banner, and the live feed's catch-up from Last-Event-ID.
  */
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FixpointError } from "../../src/errors.js";
 import type { DashboardApi } from "../../src/server/api.js";
-import { finding } from "../store/samples.js";
+import { TIMELINE_SHOWN } from "../../src/server/pages/task.js";
+import { finding, stage } from "../store/samples.js";
 import { CSRF, dashboard, form, openHarness, type ServerHarness, task } from "./harness.js";
 
 const XSS_TITLE = `<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">`;
@@ -82,6 +83,53 @@ describe("pages", () => {
     }
     // Read again once it is no secret: the pages read the environment per request.
     expect(await text(await app.request(`/tasks/${t.id}`))).toContain(value);
+  });
+
+  it("shows a long run's last stages and first artifacts, and all of them when asked", async () => {
+    const t = await h.store.createTask(task(h), 1);
+    const first = await h.store.createRun(t.id, "start", {}, 2);
+    const second = await h.store.createRun(t.id, "resume", {}, 3);
+    const total = TIMELINE_SHOWN + 40;
+    for (let i = 0; i < total; i++) {
+      const runId = i < 30 ? first.id : second.id;
+      const s = stage(t.id, runId, { stageId: `s${String(i).padStart(4, "0")}`, summary: null });
+      await h.store.commitStage({
+        taskId: t.id,
+        runId,
+        stage: s,
+        checkpoint: null,
+        findings: [],
+        events: [],
+        task: null,
+        now: 4,
+      });
+    }
+    const dir = join(h.dir, "transcripts", t.id);
+    mkdirSync(dir, { recursive: true });
+    for (let i = 0; i < total; i++) writeFileSync(join(dir, `r1-s${String(i).padStart(4, "0")}.log`), "x");
+    const rows = (body: string) =>
+      [...body.matchAll(/<tr class="o-success"><td>(s\d{4})<\/td>/g)].map((m) => m[1]);
+    const links = (body: string) => [...body.matchAll(/artifacts\/(r1-s\d{4}\.log)"/g)].map((m) => m[1]);
+    const stageIds = Array.from({ length: total }, (_, i) => `s${String(i).padStart(4, "0")}`);
+    const app = dashboard(h);
+
+    const page = await text(await app.request(`/tasks/${t.id}`));
+    expect(rows(page)).toEqual(stageIds.slice(-TIMELINE_SHOWN));
+    expect(page).toContain(`The last ${TIMELINE_SHOWN} of ${total} stages (1 earlier run not shown)`);
+    expect(page).not.toContain(`<h3>Run ${first.id} `);
+    expect(page).toContain(`<h3>Run ${second.id} `);
+    expect(links(page)).toEqual(stageIds.slice(0, TIMELINE_SHOWN).map((s) => `r1-${s}.log`));
+    expect(page).toContain("40 more.");
+    // The live header is as short as the page it refreshes.
+    const head = await text(await app.request(`/tasks/${t.id}?fragment=head`));
+    expect(rows(head)).toEqual(stageIds.slice(-TIMELINE_SHOWN));
+
+    const whole = await text(await app.request(`/tasks/${t.id}?all=1`));
+    expect(rows(whole)).toEqual(stageIds);
+    expect(links(whole)).toHaveLength(total);
+    expect(whole).not.toContain("Show every stage");
+    expect(whole).toContain("?fragment=head&amp;all=1");
+    expect(rows(await text(await app.request(`/tasks/${t.id}?fragment=head&all=1`)))).toEqual(stageIds);
   });
 
   it("sends a strict CSP and no-sniff on pages, assets and errors", async () => {

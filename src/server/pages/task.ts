@@ -13,6 +13,12 @@ import { layout, type PageContext } from "./layout.js";
 export const FINDINGS_PER_PAGE = 100;
 const MAX_DIFF_LINES = 4000;
 const EVENTS_SHOWN = 200;
+/**
+ * The most recent stages, and the first artifacts, a task page shows unless asked for all
+ * (`?all=1`): the live header is fetched again while the task runs, and a run of 20,000 stages
+ * made it 5.6 MB.
+ */
+export const TIMELINE_SHOWN = 300;
 
 export interface TaskPageData {
   detail: TaskDetail;
@@ -23,6 +29,8 @@ export interface TaskPageData {
   notice?: string;
   /** The task's pull request on GitHub, when it has one and GitHub is configured. */
   prUrl?: string | null;
+  /** Every stage and artifact, not only the last TIMELINE_SHOWN. */
+  all?: boolean;
 }
 
 export function taskPage(d: TaskPageData, ctx: PageContext): Html {
@@ -31,22 +39,22 @@ export function taskPage(d: TaskPageData, ctx: PageContext): Html {
     `${task.id} ${task.title}`,
     html`<h1><span class="id">${task.id}</span> ${task.title}</h1>
 ${d.notice ? html`<p class="notice" role="status">${d.notice}</p>` : ""}
-${taskHeader(d.detail, ctx, d.prUrl ?? null)}
+${taskHeader(d.detail, ctx, d.prUrl ?? null, d.all === true)}
 ${taskActions(task, ctx)}
 ${promptSection(d.detail)}
 ${findingsSection(d, ctx)}
 ${diffSection(d.diff, d.detail.findings)}
-${artifactsSection(task.id, d.artifacts)}
+${artifactsSection(task.id, d.artifacts, d.all === true)}
 ${eventsSection(d.detail.events)}`,
     { after: ctx.after },
   );
 }
 
 /** Status, reason and limits: the live part of the page. */
-export function taskHeader(d: TaskDetail, ctx: PageContext, prUrl: string | null = null): Html {
+export function taskHeader(d: TaskDetail, ctx: PageContext, prUrl: string | null = null, all = false): Html {
   const { task, totals } = d;
   const kind = needsKind(task);
-  return html`<section id="task-head" data-live="${href("/tasks", task.id)}?fragment=head" data-task="${task.id}">
+  return html`<section id="task-head" data-live="${href("/tasks", task.id)}?fragment=head${all ? "&all=1" : ""}" data-task="${task.id}">
 <p>${statusBadge(task.status, task.finalVerdict)}${kind ? html` <em>${kind}</em>` : ""}${task.currentStage ? html` at <code>${task.currentStage}</code>` : ""}</p>
 ${task.reason ? html`<p class="reason">${task.reason}</p>` : ""}
 <dl class="facts">
@@ -60,7 +68,7 @@ ${task.reason ? html`<p class="reason">${task.reason}</p>` : ""}
 ${pullRequestFact(d, prUrl)}
 ${task.parentId ? html`<dt>parent</dt><dd><a href="${href("/tasks", task.parentId)}">${task.parentId}</a></dd>` : ""}
 </dl>
-${stagesTable(d.stages, d.runs)}
+${stagesTable(d.stages, d.runs, href("/tasks", task.id), all)}
 </section>`;
 }
 
@@ -81,11 +89,21 @@ function promptSection(d: TaskDetail): Html {
   return html`<section><h2>Prompt</h2><div class="md">${renderMarkdown(d.task.prompt)}</div></section>`;
 }
 
-function stagesTable(stages: StageExecution[], runs: TaskDetail["runs"]): Html {
-  const byRun = groupBy(stages, (s) => s.runId);
-  return html`<h2>Timeline</h2>
+/**
+ * Each run's stages, the last TIMELINE_SHOWN of them unless `all`: runs whose stages all came
+ * before those are left out, and a line says how many and links to the whole timeline.
+ */
+function stagesTable(stages: StageExecution[], runs: TaskDetail["runs"], page: string, all: boolean): Html {
+  const cut = all ? 0 : Math.max(0, stages.length - TIMELINE_SHOWN);
+  const shown = cut === 0 ? stages : stages.slice(cut);
+  const byRun = groupBy(shown, (s) => s.runId);
+  const firstRun = shown[0]?.runId;
+  const listed = cut === 0 || firstRun === undefined ? runs : runs.filter((r) => r.id >= firstRun);
+  const hiddenRuns = runs.length - listed.length;
+  return html`<h2 id="timeline">Timeline</h2>
 ${runs.length === 0 ? html`<p class="empty">Not started.</p>` : ""}
-${runs.map((r) => {
+${cut > 0 ? html`<p class="more">The last ${shown.length.toLocaleString("en")} of ${stages.length.toLocaleString("en")} stages${hiddenRuns > 0 ? ` (${hiddenRuns.toLocaleString("en")} earlier run${hiddenRuns === 1 ? "" : "s"} not shown)` : ""}. <a href="${page}?all=1#timeline">Show every stage</a></p>` : ""}
+${listed.map((r) => {
   const mine = byRun.get(r.id) ?? [];
   return html`<h3>Run ${r.id} <small>${r.kind}, ${r.status}${r.finalVerdict ? `, ${r.finalVerdict}` : ""} — started ${when(r.startedAt)}</small></h3>
 ${r.reason ? html`<p class="reason">${r.reason}</p>` : ""}
@@ -167,10 +185,14 @@ function diffFile(file: DiffFile, byLine: Map<string, Finding[]>): Html {
   )}</pre></div>`;
 }
 
-function artifactsSection(taskId: string, artifacts: ArtifactInfo[]): Html {
+/** The review files, then the transcripts by name: the first TIMELINE_SHOWN unless `all`. */
+function artifactsSection(taskId: string, artifacts: ArtifactInfo[], all: boolean): Html {
+  const shown = all ? artifacts : artifacts.slice(0, TIMELINE_SHOWN);
+  const more = artifacts.length - shown.length;
   return html`<section id="artifacts"><h2>Artifacts and transcripts</h2>
 ${artifacts.length === 0 ? html`<p class="empty">None yet.</p>` : ""}
-<ul>${artifacts.map((a) => html`<li><a href="${href("/tasks", taskId, "artifacts", a.name)}">${a.name}</a> <small>${a.kind}, ${a.bytes.toLocaleString("en")} bytes</small></li>`)}</ul>
+<ul>${shown.map((a) => html`<li><a href="${href("/tasks", taskId, "artifacts", a.name)}">${a.name}</a> <small>${a.kind}, ${a.bytes.toLocaleString("en")} bytes</small></li>`)}</ul>
+${more > 0 ? html`<p class="more">${more.toLocaleString("en")} more. <a href="${href("/tasks", taskId)}?all=1#artifacts">Show every artifact</a></p>` : ""}
 </section>`;
 }
 
