@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -103,5 +103,23 @@ describe("restoreArtifacts", () => {
     store.asked.length = 0;
     await restoreArtifacts(store, dir, "t-1", "transcript");
     expect(store.asked).toEqual([]);
+  });
+
+  it("writes every transcript into a folder not there yet, and looks up reviews by name in a shared one", async () => {
+    const root = mkdtempSync(join(tmpdir(), "fixpoint-restore-"));
+    dirs.push(root);
+    const transcripts = join(root, "transcripts", "t-1");
+    const store = countingStore(["r1-a.log", "r1-b.log"]);
+    await restoreArtifacts(store, transcripts, "t-1", "transcript");
+    expect(readdirSync(transcripts).sort()).toEqual(["r1-a.log", "r1-b.log"]);
+
+    const reviews = join(root, "reviews");
+    mkdirSync(reviews);
+    writeFileSync(join(reviews, "t-1-r1-review-0.md"), "kept");
+    writeFileSync(join(reviews, "t-2-r1-review-0.md"), "another task's");
+    const reviewStore = countingStore(["t-1-r1-review-0.md", "t-1-r1-review-1.md"]);
+    await restoreArtifacts(reviewStore, reviews, "t-1", "review");
+    expect(reviewStore.asked.flat()).toEqual(["t-1-r1-review-1.md"]);
+    expect(readFileSync(join(reviews, "t-1-r1-review-0.md"), "utf8")).toBe("kept");
   });
 });

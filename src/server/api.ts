@@ -21,8 +21,11 @@ export interface DashboardApi {
   findings(filter: FindingFilter): Promise<Finding[]>;
   /** The task branch's diff against its base (merge-base); null when the branch does not exist yet. */
   diff(taskId: string): Promise<string | null>;
-  /** Transcripts and review artifacts of a task, by name. */
-  artifacts(taskId: string): Promise<ArtifactInfo[]>;
+  /**
+   * Transcripts and review artifacts of a task, by name: the first `limit` of them (all without
+   * one), and how many there are.
+   */
+  artifacts(taskId: string, limit?: number): Promise<ArtifactList>;
   /** `length` bytes of one artifact from `offset` (never the whole file). */
   readArtifact(taskId: string, name: string, offset: number, length: number): Promise<ArtifactChunk>;
   /** Events of every task after `afterId`, oldest first (the live feed). */
@@ -58,6 +61,12 @@ export interface ArtifactInfo {
   name: string;
   kind: "transcript" | "review";
   bytes: number;
+}
+
+export interface ArtifactList {
+  artifacts: ArtifactInfo[];
+  /** Every artifact the task has, `artifacts` being the first of them. */
+  total: number;
 }
 
 export interface ArtifactChunk {

@@ -54,10 +54,10 @@ export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
     diff: async (taskId) => (await taskDiff({ store, git }, taskId)).diff,
     // Files only in the database (another machine's, or a running task's transcripts, written
     // when its run ends) are written here first.
-    async artifacts(taskId) {
+    async artifacts(taskId, limit) {
       const task = await requireTask(store, taskId);
       await restoreTaskFiles({ store, dir }, task.id);
-      return listArtifacts(dir, task.id);
+      return listArtifacts(dir, task.id, limit);
     },
     async readArtifact(taskId, name, offset, length) {
       const task = await requireTask(store, taskId);

@@ -2,25 +2,37 @@ import { open, readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { isReviewArtifactName, listReviewArtifacts } from "../engine/artifacts.js";
 import { FixpointError } from "../errors.js";
-import type { ArtifactChunk, ArtifactInfo } from "./api.js";
+import type { ArtifactChunk, ArtifactInfo, ArtifactList } from "./api.js";
 
 /**
  * A task's transcripts (`.fixpoint/transcripts/<task>/*`) and review artifacts
  * (`.fixpoint/reviews/<task>-r<run>-review-<cycle>.md`), listed by name and read in chunks so a 10 MB
  * transcript is never loaded whole. Names are looked up in the listing, never joined blindly,
- * so a crafted name cannot reach outside these folders.
+ * so a crafted name cannot reach outside these folders. The reviews come first, then the
+ * transcripts by name; only the first `limit` are measured (a stat each: 230 ms at 20,000), and
+ * `total` counts them all.
  */
-export async function listArtifacts(dir: string, taskId: string): Promise<ArtifactInfo[]> {
-  const out: ArtifactInfo[] = [];
-  // Each run's (`<task>-r<run>-review-<cycle>.md`) and older versions' (`<task>-review-<cycle>.md`).
-  for (const r of listReviewArtifacts(join(dir, "reviews"), taskId)) {
-    out.push({ name: basename(r.path), kind: "review", bytes: (await stat(r.path)).size });
-  }
+export async function listArtifacts(
+  dir: string,
+  taskId: string,
+  limit = Number.POSITIVE_INFINITY,
+): Promise<ArtifactList> {
   const transcripts = join(dir, "transcripts", taskId);
-  for (const f of (await readdir(transcripts).catch(() => [] as string[])).sort()) {
-    out.push({ name: f, kind: "transcript", bytes: (await stat(join(transcripts, f))).size });
+  // Each run's (`<task>-r<run>-review-<cycle>.md`) and older versions' (`<task>-review-<cycle>.md`).
+  const all = [
+    ...listReviewArtifacts(join(dir, "reviews"), taskId).map((r) => ({
+      path: r.path,
+      kind: "review" as const,
+    })),
+    ...(await readdir(transcripts).catch(() => [] as string[]))
+      .sort()
+      .map((f) => ({ path: join(transcripts, f), kind: "transcript" as const })),
+  ];
+  const artifacts: ArtifactInfo[] = [];
+  for (const a of all.slice(0, limit)) {
+    artifacts.push({ name: basename(a.path), kind: a.kind, bytes: (await stat(a.path)).size });
   }
-  return out;
+  return { artifacts, total: all.length };
 }
 
 export async function readArtifactChunk(

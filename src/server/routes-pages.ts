@@ -3,7 +3,7 @@ import { html } from "./html.js";
 import { artifactPage } from "./pages/artifact.js";
 import { FINDINGS_PAGE_SIZE, findingsPage } from "./pages/findings.js";
 import { homePage, loadMorningReport, reportSection } from "./pages/home.js";
-import { taskHeader, taskPage } from "./pages/task.js";
+import { TIMELINE_SHOWN, taskHeader, taskPage } from "./pages/task.js";
 import { TASKS_PER_PAGE, tasksPage } from "./pages/tasks.js";
 import { parseCount, parseFindingStatus, parseSeverity, parseSince, parseTaskStatus } from "./query.js";
 import { page, type RouteDeps } from "./respond.js";
@@ -53,7 +53,10 @@ export function pageRoutes(app: Hono, { api, ctx }: RouteDeps): void {
     const all = c.req.query("all") === "1";
     if (head) return page(c, () => taskHeader(detail, context, prUrl, all));
     const findingsPage = parseCount("fpage", c.req.query("fpage")) ?? 1;
-    const [diff, artifacts] = await Promise.all([api.diff(id), api.artifacts(id)]);
+    const [diff, artifacts] = await Promise.all([
+      api.diff(id),
+      api.artifacts(id, all ? undefined : TIMELINE_SHOWN),
+    ]);
     const notice = blank(c.req.query("done"))?.slice(0, 500);
     return page(c, () =>
       taskPage(

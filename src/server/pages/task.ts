@@ -2,7 +2,7 @@ import { pullRequestState } from "../../app/pr-state.js";
 import type { Finding, StageExecution, TaskEvent } from "../../domain/types.js";
 import { totalTokens } from "../../domain/types.js";
 import { groupBy } from "../../util/group-by.js";
-import type { ArtifactInfo, TaskDetail } from "../api.js";
+import type { ArtifactList, TaskDetail } from "../api.js";
 import { type DiffFile, parseUnifiedDiff } from "../diff.js";
 import { type Html, href, html } from "../html.js";
 import { renderMarkdown } from "../markdown.js";
@@ -23,7 +23,8 @@ export const TIMELINE_SHOWN = 300;
 export interface TaskPageData {
   detail: TaskDetail;
   diff: string | null;
-  artifacts: ArtifactInfo[];
+  /** The first TIMELINE_SHOWN artifacts, or all with `all`, and how many there are. */
+  artifacts: ArtifactList;
   findingsPage: number;
   /** The result of the action that led here (shown as text). */
   notice?: string;
@@ -44,7 +45,7 @@ ${taskActions(task, ctx)}
 ${promptSection(d.detail)}
 ${findingsSection(d, ctx)}
 ${diffSection(d.diff, d.detail.findings)}
-${artifactsSection(task.id, d.artifacts, d.all === true)}
+${artifactsSection(task.id, d.artifacts)}
 ${eventsSection(d.detail.events)}`,
     { after: ctx.after },
   );
@@ -185,13 +186,12 @@ function diffFile(file: DiffFile, byLine: Map<string, Finding[]>): Html {
   )}</pre></div>`;
 }
 
-/** The review files, then the transcripts by name: the first TIMELINE_SHOWN unless `all`. */
-function artifactsSection(taskId: string, artifacts: ArtifactInfo[], all: boolean): Html {
-  const shown = all ? artifacts : artifacts.slice(0, TIMELINE_SHOWN);
-  const more = artifacts.length - shown.length;
+/** The review files, then the transcripts by name: those listed, and a link to all when there are more. */
+function artifactsSection(taskId: string, { artifacts, total }: ArtifactList): Html {
+  const more = total - artifacts.length;
   return html`<section id="artifacts"><h2>Artifacts and transcripts</h2>
-${artifacts.length === 0 ? html`<p class="empty">None yet.</p>` : ""}
-<ul>${shown.map((a) => html`<li><a href="${href("/tasks", taskId, "artifacts", a.name)}">${a.name}</a> <small>${a.kind}, ${a.bytes.toLocaleString("en")} bytes</small></li>`)}</ul>
+${total === 0 ? html`<p class="empty">None yet.</p>` : ""}
+<ul>${artifacts.map((a) => html`<li><a href="${href("/tasks", taskId, "artifacts", a.name)}">${a.name}</a> <small>${a.kind}, ${a.bytes.toLocaleString("en")} bytes</small></li>`)}</ul>
 ${more > 0 ? html`<p class="more">${more.toLocaleString("en")} more. <a href="${href("/tasks", taskId)}?all=1#artifacts">Show every artifact</a></p>` : ""}
 </section>`;
 }
