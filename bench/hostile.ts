@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { GITHUB_COMMENT_MAX, HOSTILE_READERS, HOSTILE_SHAPES, hostileText } from "./hostile-text.js";
-import { type BenchResult, median } from "./util.js";
+import { type BenchResult, median, sizesCompared } from "./util.js";
 
 /** A tenth of GitHub's largest comment, then the largest: linear reading takes ten times as long. */
 export const HOSTILE_SIZES = [Math.round(GITHUB_COMMENT_MAX / 10), GITHUB_COMMENT_MAX];
@@ -49,13 +49,14 @@ interface Pair {
 
 /**
  * Every reader of untrusted text (bot and PR comments, agent output, redaction) over every hostile
- * shape at two sizes: the slowest read at the larger size, and how the time per character grows.
+ * shape at two sizes (a lone size against the default smaller one): the slowest read at the larger
+ * size, and how the time per character grows.
  */
 export async function benchHostileText(
   sizes: number[] = HOSTILE_SIZES,
   windowMs = 20,
 ): Promise<BenchResult[]> {
-  const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
+  const [small, large] = sizesCompared(sizes, HOSTILE_SIZES);
   const pairs: Pair[] = [];
   for (const reader of HOSTILE_READERS) {
     for (const s of HOSTILE_SHAPES) {

@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BENCH_GIT_ENV, type BenchResult, cliProjectRepo, median, repoRoot } from "./util.js";
+import { BENCH_GIT_ENV, type BenchResult, cliProjectRepo, median, repoRoot, sizesCompared } from "./util.js";
 
 /** Issue 10 (3): a run resumed after 10 stages and after 3,000. */
 export const RESUME_SIZES = [10, 3_000];
@@ -109,10 +109,10 @@ function resumeOnce(p: Paused, cold = false): number {
  * Resuming a run through the CLI after the smallest and after the largest of `sizes` stages
  * (chains of no-op agents paused at a human stage, approved): whole processes, alternating, the
  * ratio of the medians. Also the largest without the workflow cache, for what the cache saves.
+ * One size alone is set against the default short run (sizesCompared).
  */
 export async function benchResume(sizes: number[] = RESUME_SIZES, runs = RUNS): Promise<BenchResult[]> {
-  const small = Math.min(...sizes);
-  const large = Math.max(...sizes);
+  const [small, large] = sizesCompared(sizes, RESUME_SIZES);
   const a = pausedAfter(small);
   const b = pausedAfter(large);
   try {

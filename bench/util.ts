@@ -32,6 +32,18 @@ export interface BenchResult {
   detail: string;
 }
 
+/**
+ * The two sizes a growth ratio compares: the smallest and largest given, or, for one size alone,
+ * that size and the defaults' smallest (or, being that one, their largest): a size compared with
+ * itself says nothing.
+ */
+export function sizesCompared(sizes: readonly number[], defaults: readonly number[]): [number, number] {
+  const lone = new Set(sizes).size === 1 ? sizes[0] : undefined;
+  const [low, high] = [Math.min(...defaults), Math.max(...defaults)];
+  const pool = lone === undefined ? sizes : [lone, lone === low ? high : low];
+  return [Math.min(...pool), Math.max(...pool)];
+}
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
