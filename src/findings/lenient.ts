@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PriorStatus, RawFinding, ReviewVerdict } from "../domain/types.js";
+import { firstLineOf } from "../util/lines.js";
 import { parseSeverity } from "./severity.js";
 
 /**
@@ -92,7 +93,7 @@ export const rawFindingSchema: z.ZodType<RawFinding, z.ZodTypeDef, unknown> = z
   .custom<Obj>(isObject, { message: "a finding must be an object" })
   .transform((o, ctx): RawFinding => {
     const body = asText(pick(o, ["body", "description", "details", "message", "explanation"])) ?? "";
-    const title = (asText(pick(o, ["title", "summary", "name"])) ?? body.split("\n")[0] ?? "").trim();
+    const title = (asText(pick(o, ["title", "summary", "name"])) ?? firstLineOf(body)).trim();
     if (title === "") {
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: "a finding needs a title or a body" });
       return z.NEVER;

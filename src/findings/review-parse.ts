@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { PriorVerdict, ReviewOutput, ReviewVerdict, Severity } from "../domain/types.js";
 import { extractJson, structuredValue } from "../util/json-extract.js";
+import { findLine } from "../util/lines.js";
 import { redactSecrets } from "../util/redact.js";
 import {
   asText,
@@ -122,11 +123,7 @@ export function honourChangesRequested(
   const known = new Set(knownIds);
   if (output.prior.some((p) => p.status === "still_open" && known.has(p.id))) return output;
   const summary = output.summary.trim();
-  const firstLine =
-    summary
-      .split("\n")
-      .find((l) => l.trim() !== "")
-      ?.trim() ?? "";
+  const firstLine = findLine(summary, (l) => l.trim() !== "")?.trim() ?? "";
   const gist =
     firstLine === "" ? "no reason given" : firstLine.length > 100 ? `${firstLine.slice(0, 99)}…` : firstLine;
   return {

@@ -10,6 +10,8 @@
  * text (or right before an ellipsis) is treated as a cut-off secret and hidden as well.
  */
 
+import { replaceEach } from "./replace-each.js";
+
 export const REDACTED = "[REDACTED]";
 
 const SECRET_NAME = /(TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL)/i;
@@ -182,7 +184,8 @@ export function redactSecretValues(text: string, env: NodeJS.ProcessEnv = proces
 function redactTokenShapes(text: string): string {
   let out = text;
   for (const { re, keep } of TOKEN_PATTERNS) {
-    out = out.replace(re, keep ? `$1${REDACTED}` : REDACTED);
+    // What is kept goes back through replaceEach: V8's `$1` slows past 16,384 matches.
+    out = keep ? replaceEach(out, re, (m) => `${m[1]}${REDACTED}`) : out.replace(re, REDACTED);
   }
   return out.replace(CUT_TOKEN, REDACTED);
 }

@@ -1,3 +1,4 @@
+import { eachLine } from "../../util/lines.js";
 import { cleanComment, dropLine, titleFrom } from "./clean.js";
 import { plainText, sentence, stripHtmlComments } from "./markdown.js";
 import type { BotFinding } from "./types.js";
@@ -36,16 +37,15 @@ export function parseBadged(
   const raw = stripHtmlComments(body.replace(/\r\n?/g, "\n"));
   let word: string | null = null;
   let badgeLine: string | undefined;
-  for (const line of raw.split("\n").slice(0, 40)) {
+  let seen = 0;
+  eachLine(raw, (line) => {
     for (const img of imagesIn(line)) {
       word = level(img);
       if (word !== null) break;
     }
-    if (word !== null) {
-      badgeLine = line;
-      break;
-    }
-  }
+    if (word !== null) badgeLine = line;
+    return word !== null || ++seen === 40;
+  });
   const cleaned = cleanComment(body);
   const sameLine = badgeLine === undefined ? "" : sentence(plainText(badgeLine));
   let text = cleaned.text;

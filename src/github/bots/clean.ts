@@ -1,4 +1,6 @@
+import { mapLines } from "../../util/lines.js";
 import { fencedBlocks } from "../../util/markdown-fences.js";
+import { replaceEach } from "../../util/replace-each.js";
 import {
   type Block,
   cutBlocks,
@@ -40,14 +42,12 @@ export function cleanComment(body: string): Cleaned {
     out.suggestion = suggestion;
     text = dropSuggestionFences(text);
   }
-  text = stripImages(text)
-    .split("\n")
-    .filter((line) => !isDecoration(line))
-    .join("\n");
+  text = mapLines(stripImages(text), (line) => (isDecoration(line) ? null : line));
   out.text = tidy(
-    text.replace(
+    replaceEach(
+      text,
       /<\/?(?:p|div|br|hr|h[1-6]|table|tr|td|th|tbody|thead|span|b|strong|em|i|code|a)\b[^<>]{0,500}>/gi,
-      (tag) => inlineTag(tag),
+      (tag) => inlineTag(tag[0]),
     ),
   );
   return out;
@@ -123,8 +123,12 @@ export function titleFrom(text: string, skip?: (line: string) => boolean): strin
 
 /** Removes the first line that satisfies `pred` (a marker line, a heading already used as title). */
 export function dropLine(text: string, pred: (line: string) => boolean): string {
-  const lines = text.split("\n");
-  const i = lines.findIndex(pred);
-  if (i >= 0) lines.splice(i, 1);
-  return tidy(lines.join("\n"));
+  let dropped = false;
+  return tidy(
+    mapLines(text, (line) => {
+      if (dropped || !pred(line)) return line;
+      dropped = true;
+      return null;
+    }),
+  );
 }

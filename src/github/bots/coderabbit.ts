@@ -1,4 +1,5 @@
 import type { Severity } from "../../domain/types.js";
+import { findLine } from "../../util/lines.js";
 import { cleanComment, dropLine, titleFrom } from "./clean.js";
 import { detailsBlocks, plainText, sentence } from "./markdown.js";
 import { scaled } from "./scale.js";
@@ -51,11 +52,10 @@ const BOLD_LINE = /^\s*\*\*(.{1,500}?)\*\*\s*$/;
 /** This bot's comment as a clean finding (null when it carries none). Never throws. */
 export function parse(comment: BotComment): BotFinding | null {
   const cleaned = cleanComment(comment.body);
-  const lines = cleaned.text.split("\n");
-  const markerLine = lines.find(isMarkerLine);
+  const markerLine = findLine(cleaned.text, isMarkerLine);
   const marker = markerLine === undefined ? null : coderabbitMarker(markerLine);
   let text = markerLine === undefined ? cleaned.text : dropLine(cleaned.text, (l) => l === markerLine);
-  const boldTitle = text.split("\n").find((l) => l.trim() !== "");
+  const boldTitle = findLine(text, (l) => l.trim() !== "");
   const titleLine = boldTitle !== undefined && BOLD_LINE.test(boldTitle) ? boldTitle : undefined;
   const title = titleLine !== undefined ? sentence(plainText(titleLine)) : titleFrom(text);
   if (titleLine !== undefined) text = dropLine(text, (l) => l === titleLine);

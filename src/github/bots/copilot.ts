@@ -1,3 +1,4 @@
+import { firstLineOf } from "../../util/lines.js";
 import { cleanComment, titleFrom } from "./clean.js";
 import { plainText, sentence, stripHtmlComments, tidy } from "./markdown.js";
 import { scaled } from "./scale.js";
@@ -52,7 +53,7 @@ export function parseReviewBody(body: string): BotFinding[] {
     const line = Number(h[2]);
     return {
       severity: scaled("copilot", "low confidence"),
-      title: sentence(plainText(prose.split("\n")[0] ?? "")) || titleFrom(cleaned.text),
+      title: sentence(plainText(firstLineOf(prose))) || titleFrom(cleaned.text),
       body: tidy(prose),
       category: "pr-comment",
       path: (h[1] ?? "").trim(),

@@ -4,7 +4,9 @@
  * a lazy `[\s\S]*?` across the whole text) and nothing throws.
  */
 
-import { trimTrailing } from "../../util/trim.js";
+import { eachLine } from "../../util/lines.js";
+import { replaceEach } from "../../util/replace-each.js";
+import { trimLineEnds } from "../../util/trim.js";
 
 export interface Block {
   /** Plain text of the block's `<summary>`, "" when it has none. */
@@ -148,13 +150,12 @@ function cutPictures(text: string): string {
 
 /** A line of markdown/HTML as plain text: tags, emphasis, links and images reduced to their words. */
 export function plainText(line: string): string {
-  return stripImages(line)
-    .replace(/<[^<>\n]{0,500}>/g, " ")
-    .replace(/\[([^\][\n]{0,500})\]\([^()\n]{0,2000}\)/g, "$1")
+  const tagless = stripImages(line).replace(/<[^<>\n]{0,500}>/g, " ");
+  const unlinked = replaceEach(tagless, /\[([^\][\n]{0,500})\]\([^()\n]{0,2000}\)/g, (m) => m[1] ?? "")
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/, "")
     .replace(/(\*\*|__|\*|`|~~)/g, "")
-    .replace(/^\s{0,3}(\d{1,3}[.)])\s+/, "")
-    .replace(/(^|\s)_([^_\n]{1,500})_(?=\s|$|[.,:;!?|])/g, "$1$2")
+    .replace(/^\s{0,3}(\d{1,3}[.)])\s+/, "");
+  return replaceEach(unlinked, /(^|\s)_([^_\n]{1,500})_(?=\s|$|[.,:;!?|])/g, (m) => `${m[1]}${m[2]}`)
     .replace(/&nbsp;/g, " ")
     .replace(/&amp;/g, "&")
     .replace(/&lt;/g, "<")
@@ -184,17 +185,20 @@ export function hasWords(s: string): boolean {
 export function firstWordsLine(text: string, skip: (line: string) => boolean = () => false): string {
   const noComments = stripHtmlComments(text);
   let inFence = false;
-  for (const raw of noComments.split("\n")) {
+  let found = "";
+  eachLine(noComments, (raw) => {
     if (/^\s{0,3}(`{3,}|~{3,})/.test(raw)) {
       inFence = !inFence;
-      continue;
+      return false;
     }
     // Plain text only drops characters: a line without a letter or digit gets none from it.
-    if (inFence || !hasWords(raw) || skip(raw)) continue;
+    if (inFence || !hasWords(raw) || skip(raw)) return false;
     const line = plainText(raw);
-    if (hasWords(line)) return line;
-  }
-  return "";
+    if (!hasWords(line)) return false;
+    found = line;
+    return true;
+  });
+  return found;
 }
 
 /**
@@ -203,19 +207,22 @@ export function firstWordsLine(text: string, skip: (line: string) => boolean = (
  * those backtrack quadratically (20,000 `\n--- ` lines: 1.7 s; a megabyte hung the worker).
  */
 export function tidy(text: string): string {
-  // Every line, whatever ends it (`$` in a multiline regex stops at \r, \u2028 and \u2029 too).
-  const trimmed = text.replace(/[^\n\r\u2028\u2029]+/g, (line) => trimTrailing(line, " \t"));
-  return withoutTrailingRules(trimmed.replace(/\n{3,}/g, "\n\n")).trim();
+  return withoutTrailingRules(trimLineEnds(text, " \t").replace(/\n{3,}/g, "\n\n")).trim();
 }
 
-/** `text` without the `---`, `***` or `___` lines (and blank lines) that end it; never its first line. */
+/**
+ * `text` without the `---`, `***` or `___` lines (and blank lines) that end it; never its first
+ * line. Read from the end, as far as the last line that is neither.
+ */
 function withoutTrailingRules(text: string): string {
-  const lines = text.split("\n");
-  let keep = lines.length;
-  for (let i = lines.length - 1; i >= 1; i--) {
-    const t = (lines[i] as string).trim();
-    if (t === "---" || t === "***" || t === "___") keep = i;
+  let keep = text.length;
+  for (let end = text.length; end > 0; ) {
+    const nl = text.lastIndexOf("\n", end - 1);
+    if (nl < 0) break;
+    const t = text.slice(nl + 1, end).trim();
+    if (t === "---" || t === "***" || t === "___") keep = nl;
     else if (t !== "") break;
+    end = nl;
   }
-  return keep === lines.length ? text : lines.slice(0, keep).join("\n");
+  return keep === text.length ? text : text.slice(0, keep);
 }

@@ -1,3 +1,4 @@
+import { findLine } from "../../util/lines.js";
 import { cleanComment, dropLine } from "./clean.js";
 import { plainText, sentence } from "./markdown.js";
 import { scaled } from "./scale.js";
@@ -38,7 +39,7 @@ export function parse(comment: BotComment): BotFinding | null {
   const rest = plainText(m?.[3] ?? "");
   let text = cleaned.text;
   if (m) text = dropLine(text, (l) => l === m[0]);
-  const title = sentence(rest) || sentence(plainText(text.split("\n").find((l) => l.trim()) ?? ""));
+  const title = sentence(rest) || sentence(plainText(findLine(text, (l) => l.trim() !== "") ?? ""));
   const body = rest && m ? [rest, text].filter(Boolean).join("\n\n") : text;
   const severity = m ? severityOf(kind, m[2]) : null;
   return {
