@@ -96,4 +96,21 @@ describe("judgeReviews", () => {
     );
     expect(r).toEqual({ kind: "waiting" });
   });
+
+  it("matches each allowed thread with its raw one whatever the order, and with none when it has none", () => {
+    const answeredToo = thread([comment("bob", "Rename it."), comment("fixpoint", `Done. ${REPLY_MARKER}`)]);
+    const spoke = thread([
+      comment("carol", "Why?"),
+      comment("fixpoint", `Because. ${REPLY_MARKER}`),
+      comment("carol", "No."),
+    ]);
+    const bare = thread([comment("dave", "Typo.")]);
+    const raw = [answered, answeredToo, spoke];
+    const views = [spoke, answered, bare, answeredToo].map(allowedView);
+    // `bare` is not among the raw threads: it is judged by its own comments (never answered).
+    const r = judgeReviews({ reviews: [], threads: views }, raw, HEAD);
+    expect(r).toEqual({ kind: "changes", by: ["carol", "dave"], threads: [spoke.id, bare.id] });
+    const inOrder = judgeReviews({ reviews: [], threads: raw.map(allowedView) }, raw, HEAD);
+    expect(inOrder).toEqual({ kind: "changes", by: ["carol"], threads: [spoke.id] });
+  });
 });
