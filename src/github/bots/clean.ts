@@ -47,7 +47,7 @@ export function cleanComment(body: string): Cleaned {
     replaceEach(
       text,
       /<\/?(?:p|div|br|hr|h[1-6]|table|tr|td|th|tbody|thead|span|b|strong|em|i|code|a)\b[^<>]{0,500}>/gi,
-      (tag) => inlineTag(tag[0]),
+      (m) => inlineTag(m[0]),
     ),
   );
   return out;
