@@ -55,8 +55,7 @@ function openOnes(allowed: ReviewThread[], raw: ReviewThread[]): ReviewThread[] 
   for (const thread of allowed) {
     if (thread.isResolved || thread.comments.length === 0) continue;
     const all = rawOf(thread.id)?.comments ?? thread.comments;
-    let lastReply = all.length - 1;
-    while (lastReply >= 0 && !(all[lastReply] as ThreadComment).body.includes(REPLY_MARKER)) lastReply--;
+    const lastReply = all.findLastIndex((c) => c.body.includes(REPLY_MARKER));
     if (allowedSpokeAfter(all, lastReply, thread.comments)) out.push(thread);
   }
   return out;
