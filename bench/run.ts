@@ -12,6 +12,7 @@ import { benchDedup, FILELESS_SIZES, ONE_FILE_SIZES } from "./dedup.js";
 import { benchEngineOverhead } from "./engine-overhead.js";
 import { benchHostileText, HOSTILE_SIZES } from "./hostile.js";
 import { benchPgClaims } from "./pg-claims.js";
+import { benchPgStatus, PG_STATUS_SIZES } from "./pg-status.js";
 import { benchPromptBytes } from "./prompt-bytes.js";
 import { benchPromptCache } from "./prompt-cache.js";
 import { benchRegistry, REGISTRY_SIZES } from "./registry.js";
@@ -45,6 +46,7 @@ const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_RESUME",
   "FIXPOINT_BENCH_FINDINGS",
   "FIXPOINT_BENCH_TASKS",
+  "FIXPOINT_BENCH_PG_TASKS",
   "FIXPOINT_BENCH_RESOLVED",
   "FIXPOINT_BENCH_WORKFLOW",
   "FIXPOINT_BENCH_WORK_FINDINGS",
@@ -75,6 +77,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["status", () => benchStatus(sizes("FIXPOINT_BENCH_TASKS", STATUS_SIZES))],
   ["claims", benchClaimsSqlite],
   ["pg-claims", benchPgClaims],
+  ["pg-status", () => benchPgStatus(sizes("FIXPOINT_BENCH_PG_TASKS", PG_STATUS_SIZES))],
   ["convergence", benchConvergence],
   ["prompt-cache", benchPromptCache],
   [

@@ -6,7 +6,7 @@ import { openStore } from "../src/store/open.js";
 import { type BenchResult, median, repoRoot } from "./util.js";
 
 /** The `fixpoint` users run: the bundled binary (scripts/bundle-cli.mjs). */
-const CLI = join(repoRoot(), "dist", "bin", "fixpoint.js");
+export const CLI = join(repoRoot(), "dist", "bin", "fixpoint.js");
 /** Issue 10 (d) and SPEC §14: the whole `status --json` process. */
 export const STATUS_SIZES = [1_000, 10_000, 100_000];
 const TARGET_MS = (n: number) => (n <= 10_000 ? 250 : 300);
@@ -47,7 +47,7 @@ async function populate(root: string, n: number): Promise<void> {
  * The whole process of `node <args>`, its output read through a pipe by this process (as a
  * script calling it reads it), or, given `toFile`, written to that file (`> tasks.json`).
  */
-function timed(
+export function timed(
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,

@@ -6,6 +6,7 @@ import { benchChains } from "../../bench/chain.js";
 import { benchCliChains } from "../../bench/cli-chain.js";
 import { benchDedup } from "../../bench/dedup.js";
 import { benchHostileText } from "../../bench/hostile.js";
+import { benchPgStatus } from "../../bench/pg-status.js";
 import { benchPromptBytes } from "../../bench/prompt-bytes.js";
 import { benchPromptCache } from "../../bench/prompt-cache.js";
 import { benchRegistry } from "../../bench/registry.js";
@@ -118,6 +119,16 @@ describe("benchmarks at smoke-test sizes", () => {
       }
       expect(rows.some((row) => row.startsWith(`| ${r.name} |`))).toBe(true);
     }
+  }, 240_000);
+
+  it("the PostgreSQL status benchmark prints the same bytes as its floor program, on the tests' server", async () => {
+    // It throws when the floor program and fixpoint print different bytes.
+    const results = await benchPgStatus([25]);
+    expect(results.map((r) => r.name)).toEqual([
+      "`fixpoint status --json` with PostgreSQL, 25 tasks, whole process, median",
+    ]);
+    expect(results[0]?.detail).toMatch(/fixpoint \d+\.\d+× that/);
+    expect(Number.isFinite(results[0]?.value)).toBe(true);
   }, 240_000);
 
   it("the prompt-cache benchmark runs its reference loop (3 reviewers, 2 cycles) to APPROVED in every layout", async () => {

@@ -6,6 +6,7 @@ import { sql as taskPriority } from "./005_task_priority.js";
 import { sql as artifacts } from "./006_artifacts.js";
 import { sql as hotClaims } from "./007_hot_claims.js";
 import { sql as findingsOrder } from "./008_findings_order.js";
+import { sql as statusJson } from "./009_status_json.js";
 
 export interface PgMigration {
   /** Increasing from 1 (versions are assigned up front and may leave gaps); `fixpoint_schema_migrations` records each one applied. */
@@ -27,6 +28,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 6, name: "artifacts", sql: artifacts },
   { version: 7, name: "hot_claims", sql: hotClaims },
   { version: 8, name: "findings_order", sql: findingsOrder },
+  { version: 9, name: "status_json", sql: statusJson },
 ];
 
 /** The last migration's version (not the count: there may be gaps). */
