@@ -31,6 +31,9 @@ export interface RowReader<T> {
  * over 100,000 tasks). `handleDataRow` is the Submittable hook node-postgres calls per row.
  */
 class RowStream extends pg.Query {
+  /** What the reader threw: the rows after it are skipped, and the statement fails with it once it ends. */
+  failure: unknown;
+
   constructor(
     query: Query,
     private readonly into: RowReader<unknown>,
@@ -39,7 +42,13 @@ class RowStream extends pg.Query {
   }
 
   handleDataRow(msg: { fields: (string | null)[] }): void {
-    this.into.row(msg.fields);
+    // Called from the socket's data handler: an exception here would end the process.
+    if (this.failure !== undefined) return;
+    try {
+      this.into.row(msg.fields);
+    } catch (e) {
+      this.failure = e ?? new Error("a row could not be read");
+    }
   }
 }
 
@@ -167,6 +176,7 @@ export abstract class PgQueries {
         const q = new RowStream(query, into);
         q.on("error", reject);
         q.on("end", () => {
+          if (q.failure !== undefined) return reject(q.failure);
           try {
             resolve(into.end());
           } catch (e) {

@@ -26,12 +26,14 @@ import { taskJsonPageSql } from "./task-json-sql.js";
 const KNOWN_JSON: ReadonlyMap<string, string> = new Map(
   [...TASK_STATUSES, ...FINAL_VERDICTS].map((v) => [v, JSON.stringify(v)]),
 );
+/** `v`'s JSON text when it is null or a value of KNOWN_JSON; undefined for any other text. */
+const known = (v: string | null): string | undefined => (v === null ? "null" : KNOWN_JSON.get(v));
 
 /**
  * Joins a page's `status_json, status, final_verdict, updated_at, seq` rows, as they arrive,
  * into TaskJsonPage's UTF-8 text (the objects separated by commas). Each object is the stored
  * pieces with the status and final verdict after the first and the update time after the second
- * (migration 009's HOLES), written once into one buffer and dropped. The page vouches for no token
+ * (migration 009), written once into one buffer and dropped. The page vouches for no token
  * shape when every stored hint is `0` and every status and verdict is one fixpoint writes. The
  * buffer is sized from the first row for the page's `limit` rows, and doubled if they turn out
  * longer: buffers grown from small ones cost the copies and, outside V8's heap, the collections
@@ -71,7 +73,6 @@ class TaskJsonPageReader implements RowReader<TaskJsonPage> {
   ): string {
     const first = stored.indexOf(PIECE_SEPARATOR, 1);
     const second = first < 0 ? -1 : stored.indexOf(PIECE_SEPARATOR, first + 1);
-    const known = (v: string | null) => (v === null ? "null" : KNOWN_JSON.get(v));
     const statusJson = known(status);
     const verdictJson = known(verdict);
     if (stored[0] !== "0" || statusJson === undefined || verdictJson === undefined) this.hinted = true;

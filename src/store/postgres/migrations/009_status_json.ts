@@ -29,7 +29,7 @@
  * The hint looks for redact.ts's TOKEN_HINT, `sk-` only where a token may start (TOKEN_START), as
  * one regular expression spelled out here; case-insensitive words are written with both cases of
  * each letter, so no locale's case folding is involved. Whatever a token shape can match, it must
- * find; finding more only costs a scan. `test/store/postgres-token-hint.test.ts` holds it to the
+ * find; finding more only costs a scan. `test/store/postgres-status-json.test.ts` holds it to the
  * shapes with generated texts and fails when the shapes or TOKEN_HINT change: a new shape needs a
  * migration that replaces the function and recomputes the column.
  */
@@ -46,7 +46,7 @@ type Field = [key: string, column: string, type: string, print: (param: string) 
 /**
  * The object in docs/cli.md's key order, as the stored pieces between the two places where the
  * reader puts what a claim or a completion changes (`status` and `final_verdict`, then
- * `updated_at`; HOLES). A NUL-free control character that JSON text never holds raw separates the
+ * `updated_at`, read beside `status_json`). A NUL-free control character that JSON text never holds raw separates the
  * pieces.
  */
 const PIECES: Field[][] = [
@@ -74,8 +74,6 @@ const PIECES: Field[][] = [
     ["tokens", "tokens", "bigint", text],
   ],
 ];
-/** What the reader puts between the pieces: these columns it reads beside `status_json`. */
-export const HOLES = [["status", "final_verdict"], ["updated_at"]] as const;
 /** Separates the pieces: U+0001, which JSON text escapes (`\u0001`) wherever a value holds it. */
 export const PIECE_SEPARATOR = "\u0001";
 

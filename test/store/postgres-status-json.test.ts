@@ -202,6 +202,25 @@ describe("status_json and its token hint (PostgreSQL migration 009)", () => {
     expect((await store.listTaskJson({ limit: 10, afterSeq: 1_000 })).tokenFree).toBe(false);
   });
 
+  it("a row it cannot print fails the listing with a clear error, and the store goes on", async () => {
+    const db = await testDatabase();
+    databases.push(db);
+    const store = await openPostgresStore(db.url, { pool: { max: 1 } });
+    stores.push(store);
+    const task = await store.createTask(newTask({ title: "from the far future" }), 1);
+    const direct = new pg.Client({ connectionString: db.url });
+    await direct.connect();
+    try {
+      // Past what a JavaScript date holds (±8.64e15 ms): no object can print it.
+      await direct.query("UPDATE tasks SET updated_at = 9000000000000000 WHERE id = $1", [task.id]);
+    } finally {
+      await direct.end();
+    }
+    await expect(store.listTaskJson({ limit: 10 })).rejects.toThrow(/listing tasks.*Invalid time value/s);
+    // The one pooled connection finished the statement: the next one is answered.
+    expect((await store.getTask(task.id))?.title).toBe("from the far future");
+  });
+
   it("is computed for the rows a database held before migration 009", async () => {
     const db = await testDatabase();
     databases.push(db);
