@@ -221,6 +221,64 @@ describe("status_json and its token hint (PostgreSQL migration 009)", () => {
     expect((await store.getTask(task.id))?.title).toBe("from the far future");
   });
 
+  it("a listing the server refuses fails with the server's error, not a wait", async () => {
+    const db = await testDatabase();
+    databases.push(db);
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    const name = new URL(db.url).pathname.slice(1);
+    try {
+      const store = await openPostgresStore(db.url);
+      await store.createTask(newTask({ title: "behind a lock" }), 1);
+      await store.close();
+      // The store's next connections give up waiting for a lock after 200 ms.
+      await admin.query(`ALTER DATABASE ${name} SET lock_timeout = '200ms'`);
+      const reopened = await openPostgresStore(db.url);
+      stores.push(reopened);
+      await admin.query("BEGIN");
+      await admin.query("LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE");
+      await expect(reopened.listTaskJson({ limit: 10 })).rejects.toThrow(/lock timeout/);
+      await admin.query("ROLLBACK");
+      expect((await reopened.listTaskJson({ limit: 10 })).count).toBe(1);
+    } finally {
+      await admin.end();
+    }
+  }, 20_000);
+
+  it("a listing whose connection drops is asked again on another, from its first row", async () => {
+    const db = await testDatabase();
+    databases.push(db);
+    const store = await openPostgresStore(db.url);
+    stores.push(store);
+    for (let i = 0; i < 3; i++) await store.createTask(newTask({ title: `task ${i}` }), i);
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      await admin.query("BEGIN");
+      await admin.query("LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE");
+      const listing = store.listTaskJson({ limit: 10 });
+      // The listing waits for the lock; its connection is cut there, then the lock released.
+      let pid: number | undefined;
+      for (let waited = 0; pid === undefined && waited < 5_000; waited += 50) {
+        const r = await admin.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT status_json%' AND pid <> pg_backend_pid()",
+        );
+        pid = r.rows[0]?.pid;
+        if (pid === undefined) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(pid).toBeDefined();
+      await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+      await admin.query("ROLLBACK");
+      const page = await listing;
+      expect(page.count).toBe(3);
+      expect(
+        JSON.parse(`[${Buffer.from(page.json).toString("utf8")}]`).map((t: { title: string }) => t.title),
+      ).toEqual(["task 0", "task 1", "task 2"]);
+    } finally {
+      await admin.end();
+    }
+  }, 20_000);
+
   it("is computed for the rows a database held before migration 009", async () => {
     const db = await testDatabase();
     databases.push(db);

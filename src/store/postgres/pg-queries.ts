@@ -25,10 +25,11 @@ export interface RowReader<T> {
 
 /**
  * A query whose rows go to `into` as the server's text, before node-postgres makes them values
- * or keeps them: with a query timeout set (the pool's), node-postgres gives every query a
- * callback and then keeps each row in its result even when rows are listened to, and a page's
- * thousand rows then lived through collections that cost more than reading them (95 of 290 ms
- * over 100,000 tasks). `handleDataRow` is the Submittable hook node-postgres calls per row.
+ * or keeps them: a page's thousand rows kept in a result lived through collections that cost more
+ * than reading them (95 of 290 ms over 100,000 tasks). `handleDataRow` is the Submittable hook
+ * node-postgres calls per row. The query ends through its callback, as node-postgres' own do: with
+ * a query timeout set (the pool's) node-postgres wraps the callback and sends an error only there,
+ * never as an `error` event.
  */
 class RowStream extends pg.Query {
   /** What the reader threw: the rows after it are skipped, and the statement fails with it once it ends. */
@@ -37,8 +38,9 @@ class RowStream extends pg.Query {
   constructor(
     query: Query,
     private readonly into: RowReader<unknown>,
+    done: (err: Error | undefined) => void,
   ) {
-    super(query);
+    super(query, (err) => done(err ?? undefined));
   }
 
   handleDataRow(msg: { fields: (string | null)[] }): void {
@@ -173,9 +175,8 @@ export abstract class PgQueries {
     return this.runWith(action, { text: sql, values: p.values }, true, (client, query) => {
       const into = reader();
       return new Promise<T>((resolve, reject) => {
-        const q = new RowStream(query, into);
-        q.on("error", reject);
-        q.on("end", () => {
+        const q = new RowStream(query, into, (err) => {
+          if (err !== undefined) return reject(err);
           if (q.failure !== undefined) return reject(q.failure);
           try {
             resolve(into.end());
