@@ -8,11 +8,12 @@ import fc from "fast-check";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../../src/domain/store.js";
+import { FINAL_VERDICTS, TASK_STATUSES } from "../../src/domain/types.js";
 import { migratePg } from "../../src/store/postgres/migrate.js";
 import { tokenHintRegex } from "../../src/store/postgres/migrations/009_status_json.js";
 import { PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.js";
 import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
-import { TOKEN_SHAPES } from "../../src/util/redact.js";
+import { TOKEN_HINT, TOKEN_SHAPES } from "../../src/util/redact.js";
 import { type TestDatabase, testDatabase } from "../helpers/pg-server.js";
 import { newTask } from "./samples.js";
 import { expectShapesTheHintsWereWrittenFor, HINT_AT_START, text, tokenText } from "./token-hint-texts.js";
@@ -89,6 +90,11 @@ describe("status_json and its token hint (PostgreSQL migration 009)", () => {
       ),
       { numRuns: 30 },
     );
+  });
+
+  it("leaves out only statuses and verdicts that hold no token literal (the reader vouches for those unscanned)", () => {
+    for (const v of [...TASK_STATUSES, ...FINAL_VERDICTS])
+      expect(TOKEN_HINT.test(JSON.stringify(v)), v).toBe(false);
   });
 
   it("is false for ordinary task text, so such pages skip the scan", async () => {
