@@ -6,8 +6,7 @@
  */
 import fc from "fast-check";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../../src/domain/store.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FINAL_VERDICTS, TASK_STATUSES } from "../../src/domain/types.js";
 import { migratePg } from "../../src/store/postgres/migrate.js";
 import { tokenHintRegex } from "../../src/store/postgres/migrations/009_status_json.js";
@@ -15,6 +14,7 @@ import { PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.js";
 import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
 import { TOKEN_HINT, TOKEN_SHAPES } from "../../src/util/redact.js";
 import { type TestDatabase, testDatabase } from "../helpers/pg-server.js";
+import { pgFixtures } from "./pg-fixtures.js";
 import { newTask } from "./samples.js";
 import { expectShapesTheHintsWereWrittenFor, HINT_AT_START, text, tokenText } from "./token-hint-texts.js";
 
@@ -32,12 +32,7 @@ afterAll(async () => {
   await shared.drop();
 });
 
-const databases: TestDatabase[] = [];
-const stores: Store[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-  for (const d of databases.splice(0)) await d.drop();
-});
+const { freshDb, open, session } = pgFixtures();
 
 /** The server's hint of each text, in one round trip. */
 async function hints(texts: readonly string[]): Promise<boolean[]> {
@@ -113,93 +108,85 @@ describe("status_json and its token hint (PostgreSQL migration 009)", () => {
   });
 
   it("follow every write of the row that changes what they store; a claim, a heartbeat and a verdict store nothing", async () => {
-    const db = await testDatabase();
-    databases.push(db);
-    const store = await openPostgresStore(db.url);
-    stores.push(store);
+    const db = await freshDb();
+    const store = await open(db.url);
     const plain = await store.createTask(newTask({ title: "plain title" }), 1);
     const shaped = await store.createTask(newTask({ title: "see https://example.com" }), 2);
     const third = await store.createTask(newTask({ title: "a third one" }), 3);
 
-    const direct = new pg.Client({ connectionString: db.url });
-    await direct.connect();
-    try {
-      const stored = async (seq: number) =>
-        (await direct.query<{ s: string }>("SELECT status_json AS s FROM tasks WHERE seq = $1", [seq]))
-          .rows[0]?.s;
-      const hintOf = async (seq: number) => (await stored(seq))?.startsWith("1");
-      /** The task's object as `status --json` prints it, and whether its page vouched for it. */
-      const printed = async (id: string) => {
-        const page = await store.listTaskJson({ limit: 1, ids: [id] });
-        return { ...JSON.parse(Buffer.from(page.json).toString("utf8")), tokenFree: page.tokenFree };
-      };
-      expect(await hintOf(plain.seq)).toBe(false);
-      expect(await hintOf(shaped.seq)).toBe(true);
-      // A hand edit, as a row stored before redaction existed would read.
-      await direct.query("UPDATE tasks SET title = $1 WHERE seq = $2", [
-        "key ghp_abcdefghijklmnopqrstuvwxyz0123",
-        plain.seq,
-      ]);
-      expect(await hintOf(plain.seq)).toBe(true);
-      expect((await printed(plain.id)).tokenFree).toBe(false);
-      await direct.query("UPDATE tasks SET title = 'plain again' WHERE seq = $1", [plain.seq]);
-      expect(await hintOf(plain.seq)).toBe(false);
-      expect(await printed(plain.id)).toMatchObject({ title: "plain again", tokenFree: true });
-      await direct.query(
-        "UPDATE tasks SET status = 'failed', reason = 'AUTHORIZATION failed' WHERE seq = $1",
-        [shaped.seq],
-      );
-      await direct.query("UPDATE tasks SET title = 'no link' WHERE seq = $1", [shaped.seq]);
-      expect(await hintOf(shaped.seq)).toBe(true);
+    const direct = await session(db.url);
+    const stored = async (seq: number) =>
+      (await direct.query<{ s: string }>("SELECT status_json AS s FROM tasks WHERE seq = $1", [seq])).rows[0]
+        ?.s;
+    const hintOf = async (seq: number) => (await stored(seq))?.startsWith("1");
+    /** The task's object as `status --json` prints it, and whether its page vouched for it. */
+    const printed = async (id: string) => {
+      const page = await store.listTaskJson({ limit: 1, ids: [id] });
+      return { ...JSON.parse(Buffer.from(page.json).toString("utf8")), tokenFree: page.tokenFree };
+    };
+    expect(await hintOf(plain.seq)).toBe(false);
+    expect(await hintOf(shaped.seq)).toBe(true);
+    // A hand edit, as a row stored before redaction existed would read.
+    await direct.query("UPDATE tasks SET title = $1 WHERE seq = $2", [
+      "key ghp_abcdefghijklmnopqrstuvwxyz0123",
+      plain.seq,
+    ]);
+    expect(await hintOf(plain.seq)).toBe(true);
+    expect((await printed(plain.id)).tokenFree).toBe(false);
+    await direct.query("UPDATE tasks SET title = 'plain again' WHERE seq = $1", [plain.seq]);
+    expect(await hintOf(plain.seq)).toBe(false);
+    expect(await printed(plain.id)).toMatchObject({ title: "plain again", tokenFree: true });
+    await direct.query("UPDATE tasks SET status = 'failed', reason = 'AUTHORIZATION failed' WHERE seq = $1", [
+      shaped.seq,
+    ]);
+    await direct.query("UPDATE tasks SET title = 'no link' WHERE seq = $1", [shaped.seq]);
+    expect(await hintOf(shaped.seq)).toBe(true);
 
-      // A claim and a heartbeat through the store change nothing the row stores (no call on the
-      // server); what they change is printed all the same.
-      const before = await stored(plain.seq);
-      const claimed = await store.claimTask({ workerId: "w1", leaseMs: 60_000, now: 10 });
-      expect(claimed?.id).toBe(plain.id);
-      expect(await stored(plain.seq)).toBe(before);
-      expect(await printed(plain.id)).toMatchObject({
-        status: "running",
-        updated_at: "1970-01-01T00:00:00.010Z",
-      });
-      const lease = { taskId: plain.id, workerId: "w1", token: claimed?.leaseToken ?? 0 };
-      expect(await store.heartbeat(lease, 60_000, 20)).toBe(true);
-      expect(await stored(plain.seq)).toBe(before);
-      // A completion's verdict neither; its reason and cycle are stored again.
-      await store.releaseTask(lease, { status: "completed", finalVerdict: "APPROVED" }, 30);
-      expect(await stored(plain.seq)).toBe(before);
-      expect(await printed(plain.id)).toMatchObject({
-        status: "completed",
-        final_verdict: "APPROVED",
-        updated_at: "1970-01-01T00:00:00.030Z",
-        tokenFree: true,
-      });
-      await store.updateTask(plain.id, { reason: "done in 2 cycles", cycle: 2 }, 40);
-      expect(await stored(plain.seq)).not.toBe(before);
-      expect(await printed(plain.id)).toMatchObject({
-        reason: "done in 2 cycles",
-        cycle: 2,
-        tokenFree: true,
-      });
-      await direct.query("UPDATE tasks SET cost_usd = 1.5e-7, tokens = 3 WHERE seq = $1", [third.seq]);
-      expect(await hintOf(third.seq)).toBe(false);
-      expect(await printed(third.id)).toMatchObject({ cost_usd: 1.5e-7, tokens: 3, tokenFree: true });
-      // A status or verdict fixpoint never writes is printed, and its page scanned.
-      await direct.query("UPDATE tasks SET status = 'sk-live-abcdefghijklmnopqrstu' WHERE seq = $1", [
-        third.seq,
-      ]);
-      expect(await hintOf(third.seq)).toBe(false);
-      expect(await printed(third.id)).toMatchObject({
-        status: "sk-live-abcdefghijklmnopqrstu",
-        tokenFree: false,
-      });
-      await direct.query("UPDATE tasks SET status = 'queued', final_verdict = 'Bearer x' WHERE seq = $1", [
-        third.seq,
-      ]);
-      expect(await printed(third.id)).toMatchObject({ final_verdict: "Bearer x", tokenFree: false });
-    } finally {
-      await direct.end();
-    }
+    // A claim and a heartbeat through the store change nothing the row stores (no call on the
+    // server); what they change is printed all the same.
+    const before = await stored(plain.seq);
+    const claimed = await store.claimTask({ workerId: "w1", leaseMs: 60_000, now: 10 });
+    expect(claimed?.id).toBe(plain.id);
+    expect(await stored(plain.seq)).toBe(before);
+    expect(await printed(plain.id)).toMatchObject({
+      status: "running",
+      updated_at: "1970-01-01T00:00:00.010Z",
+    });
+    const lease = { taskId: plain.id, workerId: "w1", token: claimed?.leaseToken ?? 0 };
+    expect(await store.heartbeat(lease, 60_000, 20)).toBe(true);
+    expect(await stored(plain.seq)).toBe(before);
+    // A completion's verdict neither; its reason and cycle are stored again.
+    await store.releaseTask(lease, { status: "completed", finalVerdict: "APPROVED" }, 30);
+    expect(await stored(plain.seq)).toBe(before);
+    expect(await printed(plain.id)).toMatchObject({
+      status: "completed",
+      final_verdict: "APPROVED",
+      updated_at: "1970-01-01T00:00:00.030Z",
+      tokenFree: true,
+    });
+    await store.updateTask(plain.id, { reason: "done in 2 cycles", cycle: 2 }, 40);
+    expect(await stored(plain.seq)).not.toBe(before);
+    expect(await printed(plain.id)).toMatchObject({
+      reason: "done in 2 cycles",
+      cycle: 2,
+      tokenFree: true,
+    });
+    await direct.query("UPDATE tasks SET cost_usd = 1.5e-7, tokens = 3 WHERE seq = $1", [third.seq]);
+    expect(await hintOf(third.seq)).toBe(false);
+    expect(await printed(third.id)).toMatchObject({ cost_usd: 1.5e-7, tokens: 3, tokenFree: true });
+    // A status or verdict fixpoint never writes is printed, and its page scanned.
+    await direct.query("UPDATE tasks SET status = 'sk-live-abcdefghijklmnopqrstu' WHERE seq = $1", [
+      third.seq,
+    ]);
+    expect(await hintOf(third.seq)).toBe(false);
+    expect(await printed(third.id)).toMatchObject({
+      status: "sk-live-abcdefghijklmnopqrstu",
+      tokenFree: false,
+    });
+    await direct.query("UPDATE tasks SET status = 'queued', final_verdict = 'Bearer x' WHERE seq = $1", [
+      third.seq,
+    ]);
+    expect(await printed(third.id)).toMatchObject({ final_verdict: "Bearer x", tokenFree: false });
 
     expect((await store.listTaskJson({ limit: 10 })).tokenFree).toBe(false);
     expect((await store.listTaskJson({ limit: 10, ids: [plain.id] })).tokenFree).toBe(true);
@@ -209,85 +196,63 @@ describe("status_json and its token hint (PostgreSQL migration 009)", () => {
   });
 
   it("a row it cannot print fails the listing with a clear error, and the store goes on", async () => {
-    const db = await testDatabase();
-    databases.push(db);
-    const store = await openPostgresStore(db.url, { pool: { max: 1 } });
-    stores.push(store);
+    const db = await freshDb();
+    const store = await open(db.url, { pool: { max: 1 } });
     const task = await store.createTask(newTask({ title: "from the far future" }), 1);
-    const direct = new pg.Client({ connectionString: db.url });
-    await direct.connect();
-    try {
-      // Past what a JavaScript date holds (±8.64e15 ms): no object can print it.
-      await direct.query("UPDATE tasks SET updated_at = 9000000000000000 WHERE id = $1", [task.id]);
-    } finally {
-      await direct.end();
-    }
+    // Past what a JavaScript date holds (±8.64e15 ms): no object can print it.
+    await (await session(db.url)).query("UPDATE tasks SET updated_at = 9000000000000000 WHERE id = $1", [
+      task.id,
+    ]);
     await expect(store.listTaskJson({ limit: 10 })).rejects.toThrow(/listing tasks.*Invalid time value/s);
     // The one pooled connection finished the statement: the next one is answered.
     expect((await store.getTask(task.id))?.title).toBe("from the far future");
   });
 
   it("a listing the server refuses fails with the server's error, not a wait", async () => {
-    const db = await testDatabase();
-    databases.push(db);
-    const admin = new pg.Client({ connectionString: db.url });
-    await admin.connect();
-    const name = new URL(db.url).pathname.slice(1);
-    try {
-      const store = await openPostgresStore(db.url);
-      await store.createTask(newTask({ title: "behind a lock" }), 1);
-      await store.close();
-      // The store's next connections give up waiting for a lock after 200 ms.
-      await admin.query(`ALTER DATABASE ${name} SET lock_timeout = '200ms'`);
-      const reopened = await openPostgresStore(db.url);
-      stores.push(reopened);
-      await admin.query("BEGIN");
-      await admin.query("LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE");
-      await expect(reopened.listTaskJson({ limit: 10 })).rejects.toThrow(/lock timeout/);
-      await admin.query("ROLLBACK");
-      expect((await reopened.listTaskJson({ limit: 10 })).count).toBe(1);
-    } finally {
-      await admin.end();
-    }
+    const db = await freshDb();
+    const first = await openPostgresStore(db.url);
+    await first.createTask(newTask({ title: "behind a lock" }), 1);
+    await first.close();
+    // The store's next connections give up waiting for a lock after 200 ms.
+    const admin = await session(db.url);
+    await admin.query(`ALTER DATABASE ${new URL(db.url).pathname.slice(1)} SET lock_timeout = '200ms'`);
+    const store = await open(db.url);
+    await admin.query("BEGIN");
+    await admin.query("LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE");
+    await expect(store.listTaskJson({ limit: 10 })).rejects.toThrow(/lock timeout/);
+    await admin.query("ROLLBACK");
+    expect((await store.listTaskJson({ limit: 10 })).count).toBe(1);
   }, 20_000);
 
   it("a listing whose connection drops is asked again on another, from its first row", async () => {
-    const db = await testDatabase();
-    databases.push(db);
-    const store = await openPostgresStore(db.url);
-    stores.push(store);
+    const db = await freshDb();
+    const store = await open(db.url);
     for (let i = 0; i < 3; i++) await store.createTask(newTask({ title: `task ${i}` }), i);
-    const admin = new pg.Client({ connectionString: db.url });
-    await admin.connect();
-    try {
-      await admin.query("BEGIN");
-      await admin.query("LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE");
-      const listing = store.listTaskJson({ limit: 10 });
-      // The listing waits for the lock; its connection is cut there, then the lock released.
-      let pid: number | undefined;
-      for (let waited = 0; pid === undefined && waited < 5_000; waited += 50) {
-        const r = await admin.query<{ pid: number }>(
-          "SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT status_json%' AND pid <> pg_backend_pid()",
-        );
-        pid = r.rows[0]?.pid;
-        if (pid === undefined) await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(pid).toBeDefined();
-      await admin.query("SELECT pg_terminate_backend($1)", [pid]);
-      await admin.query("ROLLBACK");
-      const page = await listing;
-      expect(page.count).toBe(3);
-      expect(
-        JSON.parse(`[${Buffer.from(page.json).toString("utf8")}]`).map((t: { title: string }) => t.title),
-      ).toEqual(["task 0", "task 1", "task 2"]);
-    } finally {
-      await admin.end();
+    const admin = await session(db.url);
+    await admin.query("BEGIN");
+    await admin.query("LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE");
+    const listing = store.listTaskJson({ limit: 10 });
+    // The listing waits for the lock; its connection is cut there, then the lock released.
+    let pid: number | undefined;
+    for (let waited = 0; pid === undefined && waited < 5_000; waited += 50) {
+      const r = await admin.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT status_json%' AND pid <> pg_backend_pid()",
+      );
+      pid = r.rows[0]?.pid;
+      if (pid === undefined) await new Promise((r) => setTimeout(r, 50));
     }
+    expect(pid).toBeDefined();
+    await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+    await admin.query("ROLLBACK");
+    const page = await listing;
+    expect(page.count).toBe(3);
+    expect(
+      JSON.parse(`[${Buffer.from(page.json).toString("utf8")}]`).map((t: { title: string }) => t.title),
+    ).toEqual(["task 0", "task 1", "task 2"]);
   }, 20_000);
 
   it("is computed for the rows a database held before migration 009", async () => {
-    const db = await testDatabase();
-    databases.push(db);
+    const db = await freshDb();
     const pool = new pg.Pool({ connectionString: db.url, max: 1 });
     try {
       await migratePg(
@@ -302,8 +267,7 @@ describe("status_json and its token hint (PostgreSQL migration 009)", () => {
     } finally {
       await pool.end();
     }
-    const store = await openPostgresStore(db.url);
-    stores.push(store);
+    const store = await open(db.url);
     const first = await store.listTaskJson({ limit: 1 });
     expect(first.tokenFree).toBe(true);
     expect(JSON.parse(Buffer.from(first.json).toString("utf8")).title).toBe("a plain one");

@@ -5,14 +5,14 @@
  */
 import { connect, createServer, type Socket } from "node:net";
 import pg from "pg";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { Store } from "../../src/domain/store.js";
+import { afterAll, describe, expect, it } from "vitest";
 import { FixpointError } from "../../src/errors.js";
 import { PG_LATEST_SCHEMA_VERSION, PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.js";
 import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
 import { claimSql } from "../../src/store/postgres/sql.js";
 import { serverUrlWith, type TestDatabase, testDatabase } from "../helpers/pg-server.js";
 import { runStoreContract } from "./contract.js";
+import { pgFixtures } from "./pg-fixtures.js";
 import { newTask } from "./samples.js";
 
 /**
@@ -35,24 +35,7 @@ runStoreContract("postgresql", async () => {
   return { store, cleanup: () => store.close() };
 });
 
-const opened: { close: () => Promise<void> }[] = [];
-const databases: TestDatabase[] = [];
-afterEach(async () => {
-  for (const s of opened.splice(0)) await s.close();
-  for (const d of databases.splice(0)) await d.drop();
-});
-
-async function freshDb(): Promise<TestDatabase> {
-  const db = await testDatabase();
-  databases.push(db);
-  return db;
-}
-
-async function open(url: string, opts: Parameters<typeof openPostgresStore>[1] = {}): Promise<Store> {
-  const store = await openPostgresStore(url, opts);
-  opened.push(store);
-  return store;
-}
+const { freshDb, open } = pgFixtures();
 
 async function sql(url: string, text: string, values: unknown[] = []): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString: url });
