@@ -20,8 +20,8 @@ import { makeWorkerUtils } from "graphile-worker";
 import pg from "pg";
 import PgBoss from "pg-boss";
 import { openPostgresStore } from "../src/store/postgres/postgres-store.js";
-import { testDatabase } from "../test/helpers/pg-server.js";
 import { postmasterPid, serverCpuSeconds } from "./pg-claims-cpu.js";
+import { benchDatabase } from "./pg-database.js";
 import type { BenchResult } from "./util.js";
 
 const WORKERS = 8;
@@ -48,14 +48,6 @@ interface Measured {
 interface Report {
   ids: string[];
   cpuMs: number;
-}
-
-async function database(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = process.env.FIXPOINT_BENCH_DATABASE_URL;
-  if (admin !== undefined && admin !== "") {
-    process.env.FIXPOINT_TEST_DATABASE_URL = admin;
-  }
-  return testDatabase();
 }
 
 async function fillFixpoint(url: string): Promise<void> {
@@ -158,7 +150,7 @@ function expectLine(line: string, want: string): void {
 
 async function run(system: System): Promise<Measured> {
   const fill = { fixpoint: fillFixpoint, graphile: fillGraphile, pgboss: fillPgBoss }[system];
-  const db = await database();
+  const db = await benchDatabase();
   try {
     await fill(db.url);
     return await measure(system, db.url);

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { openStore } from "../src/store/open.js";
-import { testDatabase } from "../test/helpers/pg-server.js";
+import { benchDatabase } from "./pg-database.js";
 import { CLI, timed } from "./status.js";
 import { type BenchResult, median } from "./util.js";
 
@@ -24,12 +24,6 @@ import { type BenchResult, median } from "./util.js";
 export const PG_STATUS_SIZES = [1_000, 10_000, 100_000];
 const TARGET_MS = (n: number) => (n <= 10_000 ? 250 : 300);
 const RUNS = 7;
-
-async function database(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = process.env.FIXPOINT_BENCH_DATABASE_URL;
-  if (admin !== undefined && admin !== "") process.env.FIXPOINT_TEST_DATABASE_URL = admin;
-  return testDatabase();
-}
 
 /**
  * `n` tasks as bench/status.ts makes them (2 KB prompts, a quarter each completed, needing a
@@ -94,7 +88,7 @@ export async function benchPgStatus(sizes: number[] = PG_STATUS_SIZES): Promise<
   const out: BenchResult[] = [];
   for (const n of sizes) {
     const root = mkdtempSync(join(tmpdir(), "fixpoint-bench-pg-status-"));
-    const db = await database();
+    const db = await benchDatabase();
     try {
       await populate(db.url, root, n);
       const env = { PATH: process.env.PATH, HOME: join(root, "home"), FIXPOINT_HOME: join(root, "fh") };

@@ -9,7 +9,7 @@ import { expect } from "vitest";
 import { TOKEN_HINT, TOKEN_SHAPES, TOKEN_START } from "../../src/util/redact.js";
 
 /** TOKEN_HINT's literals, each in its own case and in others (the SQL hint ignores case). */
-export const LITERALS = [
+const LITERALS = [
   "sk-",
   "ghp_",
   "gho_",

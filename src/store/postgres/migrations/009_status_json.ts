@@ -87,7 +87,7 @@ const piece = (fields: Field[], first: boolean) =>
       ([key, column, , print], i) => `'${first && i === 0 ? "" : ","}"${key}":' || ${print(param(column))}`,
     )
     .join("\n    || ");
-const OBJECT = `'{' || ${PIECES.map((fields, i) => piece(fields, i === 0)).join("\n    || chr(1) || ")} || '}'`;
+const OBJECT = `'{' || ${PIECES.map((fields, i) => piece(fields, i === 0)).join(`\n    || chr(${PIECE_SEPARATOR.codePointAt(0)}) || `)} || '}'`;
 const COLUMNS = FIELDS.map(([, column]) => column).join(", ");
 
 /** TOKEN_HINT, `sk-` after TOKEN_START's alternatives (lookbehind written as a group). */
