@@ -44,9 +44,9 @@ export async function improveTask(
   }
   if (!origin.branch) throw new FixpointError("usage", `${origin.id} has no branch yet; nothing to improve`);
   const reviews = join(ctx.dir, "reviews");
-  await restoreArtifacts(ctx.store, reviews, origin.id, "review");
+  const stored = await restoreArtifacts(ctx.store, reviews, origin.id, "review");
   // The latest run's artifact of that cycle (or the latest of all), old-style names included.
-  const chosen = listReviewArtifacts(reviews, origin.id)
+  const chosen = listReviewArtifacts(reviews, origin.id, stored)
     .filter((a) => input.review === undefined || a.cycle === input.review)
     .at(-1);
   if (chosen === undefined && input.review === undefined) {

@@ -50,12 +50,13 @@ export async function taskTranscripts(
 
 /**
  * Writes into this machine's `.fixpoint/` the task's transcripts and review files that are only
- * in the database (see `taskTranscripts`), for readers of the files there (the dashboard).
+ * in the database (see `taskTranscripts`), for readers of the files there (the dashboard). Returns
+ * the stored review names, each now a file in the reviews folder (listReviewArtifacts).
  */
 export async function restoreTaskFiles(
   ctx: Pick<AppContext, "store" | "dir">,
   taskId: string,
-): Promise<void> {
+): Promise<{ reviews: string[] }> {
   await restoreArtifacts(ctx.store, join(ctx.dir, "transcripts", taskId), taskId, "transcript");
-  await restoreArtifacts(ctx.store, join(ctx.dir, "reviews"), taskId, "review");
+  return { reviews: await restoreArtifacts(ctx.store, join(ctx.dir, "reviews"), taskId, "review") };
 }

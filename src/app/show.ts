@@ -48,8 +48,9 @@ export async function showTask(
   const runs = stored.map((r) => asSeen(r, task, ctx.clock.now()));
   // Every run's artifacts (a run id in the name keeps a retry from overwriting the first's).
   // Review files another machine's worker wrote are restored from the store first.
-  await restoreArtifacts(store, join(ctx.dir, "reviews"), task.id, "review");
-  const reviewArtifacts = listReviewArtifacts(join(ctx.dir, "reviews"), task.id).map((a) => a.path);
+  const reviewsDir = join(ctx.dir, "reviews");
+  const storedReviews = await restoreArtifacts(store, reviewsDir, task.id, "review");
+  const reviewArtifacts = listReviewArtifacts(reviewsDir, task.id, storedReviews).map((a) => a.path);
   const costUsd = stages.reduce((a, s) => a + s.costUsd, 0);
   const tokens = stages.reduce((a, s) => a + totalTokens(s.usage), 0);
   const reviewers = await reviewerStats(reviewersDeps(ctx), { read: { task, findings, stages } });

@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ArtifactKind, StoredArtifact } from "../domain/store.js";
 import type { ReviewOutput } from "../domain/types.js";
-import { type ReviewSection, restoreArtifacts, writeReviewSections } from "./artifacts.js";
+import {
+  listReviewArtifacts,
+  type ReviewSection,
+  restoreArtifacts,
+  writeReviewSections,
+} from "./artifacts.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -121,5 +126,36 @@ describe("restoreArtifacts", () => {
     await restoreArtifacts(reviewStore, reviews, "t-1", "review");
     expect(reviewStore.asked.flat()).toEqual(["t-1-r1-review-1.md"]);
     expect(readFileSync(join(reviews, "t-1-r1-review-0.md"), "utf8")).toBe("kept");
+  });
+});
+
+describe("listReviewArtifacts", () => {
+  it("lists the stored names and older versions' files of one task, by run and cycle, without listing the shared folder", () => {
+    const reviews = mkdtempSync(join(tmpdir(), "fixpoint-reviews-"));
+    dirs.push(reviews);
+    const files = [
+      "t-1-r2-review-0.md",
+      "t-1-r1-review-1.md",
+      "t-1-r1-review-0.md",
+      // Older versions': no run id, never stored; cycle 2 is missing, cycle 3 is still found.
+      "t-1-review-0.md",
+      "t-1-review-1.md",
+      "t-1-review-3.md",
+      // Another task's, and one of t-1's that no store names (a folder listing would show it).
+      "t-10-r1-review-0.md",
+      "t-1-r9-review-0.md",
+    ];
+    for (const f of files) writeFileSync(join(reviews, f), f);
+    const stored = ["t-1-r1-review-0.md", "t-1-r1-review-1.md", "t-1-r2-review-0.md", "t-10-r1-review-0.md"];
+    const listed = listReviewArtifacts(reviews, "t-1", stored);
+    expect(listed.map((a) => [a.path.slice(reviews.length + 1), a.runId, a.cycle])).toEqual([
+      ["t-1-review-0.md", null, 0],
+      ["t-1-review-1.md", null, 1],
+      ["t-1-review-3.md", null, 3],
+      ["t-1-r1-review-0.md", 1, 0],
+      ["t-1-r1-review-1.md", 1, 1],
+      ["t-1-r2-review-0.md", 2, 0],
+    ]);
+    expect(listReviewArtifacts(join(reviews, "none"), "t-1", [])).toEqual([]);
   });
 });

@@ -56,8 +56,8 @@ export function createAppApi(fp: Fixpoint, opts: AppApiOptions): DashboardApi {
     // when its run ends) are written here first.
     async artifacts(taskId, limit) {
       const task = await requireTask(store, taskId);
-      await restoreTaskFiles({ store, dir }, task.id);
-      return listArtifacts(dir, task.id, limit);
+      const { reviews } = await restoreTaskFiles({ store, dir }, task.id);
+      return listArtifacts(dir, task.id, reviews, limit);
     },
     async readArtifact(taskId, name, offset, length) {
       const task = await requireTask(store, taskId);

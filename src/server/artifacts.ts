@@ -8,19 +8,22 @@ import type { ArtifactChunk, ArtifactInfo, ArtifactList } from "./api.js";
  * A task's transcripts (`.fixpoint/transcripts/<task>/*`) and review artifacts
  * (`.fixpoint/reviews/<task>-r<run>-review-<cycle>.md`), listed by name and read in chunks so a 10 MB
  * transcript is never loaded whole. Names are looked up in the listing, never joined blindly,
- * so a crafted name cannot reach outside these folders. The reviews come first, then the
+ * so a crafted name cannot reach outside these folders. The reviews are those the store names
+ * (`storedReviews`, restored here first) and older versions' (listReviewArtifacts), never a listing
+ * of the folder every task's reviews share. The reviews come first, then the
  * transcripts by name; only the first `limit` are measured (a stat each: 230 ms at 20,000), and
  * `total` counts them all.
  */
 export async function listArtifacts(
   dir: string,
   taskId: string,
+  storedReviews: readonly string[],
   limit = Number.POSITIVE_INFINITY,
 ): Promise<ArtifactList> {
   const transcripts = join(dir, "transcripts", taskId);
   // Each run's (`<task>-r<run>-review-<cycle>.md`) and older versions' (`<task>-review-<cycle>.md`).
   const all = [
-    ...listReviewArtifacts(join(dir, "reviews"), taskId).map((r) => ({
+    ...listReviewArtifacts(join(dir, "reviews"), taskId, storedReviews).map((r) => ({
       path: r.path,
       kind: "review" as const,
     })),

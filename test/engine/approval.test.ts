@@ -57,16 +57,16 @@ describe("the loop ends approved", () => {
     ]);
     expect(findings[0]?.attempts.map((a) => a.status)).toEqual(["fixed"]);
 
-    const review0 = readFileSync(h.reviewArtifact(t.id, 0), "utf8");
+    const review0 = readFileSync(await h.reviewArtifact(t.id, 0), "utf8");
     expect(review0).toContain("## review_code");
     expect(review0).toContain("**Verdict: CHANGES_REQUESTED**");
     expect(review0).toContain("greet() crashes on undefined names");
     expect(review0).toContain("double() lacks a doc comment");
     expect(review0).toContain("## review_security");
-    const review1 = readFileSync(h.reviewArtifact(t.id, 1), "utf8");
+    const review1 = readFileSync(await h.reviewArtifact(t.id, 1), "utf8");
     expect(review1).toContain("**Verdict: APPROVED**");
     expect(review1).toMatch(/F-1: resolved/);
-    expect(existsSync(h.reviewArtifact(t.id, 2))).toBe(false);
+    expect(existsSync(await h.reviewArtifact(t.id, 2))).toBe(false);
   });
 
   it("APPROVED_WITH_FOLLOWUPS when followups are on and only a P3 finding remains", async () => {

@@ -36,7 +36,7 @@ describe("a second run never overwrites the first run's artifacts or transcripts
     const t = await h.addTask();
     await h.runAll();
     const reviews = join(h.project().dir, "reviews");
-    const first = listReviewArtifacts(reviews, t.id);
+    const first = listReviewArtifacts(reviews, t.id, await h.project().store.artifactNames(t.id, "review"));
     expect(first.length).toBeGreaterThan(0);
     const firstRun = first[0]?.runId;
     expect(firstRun).not.toBeNull();
@@ -46,7 +46,7 @@ describe("a second run never overwrites the first run's artifacts or transcripts
     round = 1;
     await h.project().store.updateTask(t.id, { status: "queued", finalVerdict: null }, Date.now());
     await h.runAll();
-    const all = listReviewArtifacts(reviews, t.id);
+    const all = listReviewArtifacts(reviews, t.id, await h.project().store.artifactNames(t.id, "review"));
     const runs = new Set(all.map((a) => a.runId));
     expect(runs.size).toBe(2);
     for (const [path, text] of before) expect(readFileSync(path, "utf8")).toBe(text);

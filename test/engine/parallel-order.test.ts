@@ -67,7 +67,7 @@ describe("a parallel stage merges in declaration order", () => {
         ["F-2", "review:review_security"],
         ["F-3", "review:review_tests"],
       ]);
-      const artifact = readFileSync(h.reviewArtifact(t.id, 0), "utf8");
+      const artifact = readFileSync(await h.reviewArtifact(t.id, 0), "utf8");
       const at = REVIEWERS.map((r) => artifact.indexOf(`## ${r}`));
       expect(at.every((p) => p >= 0)).toBe(true);
       expect(

@@ -54,7 +54,7 @@ describe("protocol failures are retried in place, then recorded — never a cras
 
     const [f1] = await h.registry(t.id);
     expect(f1).toMatchObject({ id: "F-1", title: "greet() crashes on undefined names" });
-    expect(readFileSync(h.reviewArtifact(t.id, 0), "utf8")).toContain("review output unparsable");
+    expect(readFileSync(await h.reviewArtifact(t.id, 0), "utf8")).toContain("review output unparsable");
 
     // Everything else approved, but a review that could not be done is not an approval.
     const task = await h.task(t.id);

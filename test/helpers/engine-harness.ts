@@ -59,7 +59,7 @@ export interface EngineHarness extends TempProject {
   runs(id: string): Promise<Run[]>;
   /** Subjects of the task branch's own commits (not on `main`), oldest first. */
   branchLog(id: string): Promise<string[]>;
-  reviewArtifact(id: string, cycle: number): string;
+  reviewArtifact(id: string, cycle: number): Promise<string>;
   /** The Project the CLI commands take (for `prepareResume`). */
   project(): Project;
   close(): Promise<void>;
@@ -213,8 +213,8 @@ export async function createEngineHarness(opts: HarnessOptions): Promise<EngineH
       return out === "" ? [] : out.split("\n");
     },
     // The latest run's artifact of that cycle (a path that does not exist when there is none).
-    reviewArtifact: (id, cycle) =>
-      listReviewArtifacts(join(dir, "reviews"), id)
+    reviewArtifact: async (id, cycle) =>
+      listReviewArtifacts(join(dir, "reviews"), id, await p.store.artifactNames(id, "review"))
         .filter((a) => a.cycle === cycle)
         .at(-1)?.path ?? join(dir, "reviews", `${id}-r0-review-${cycle}.md`),
     project: () => project,
