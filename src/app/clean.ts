@@ -17,9 +17,12 @@ export interface CleanResult {
 
 /**
  * Removes the worktrees of finished tasks, and with `branches` their branches when every commit
- * exists elsewhere. Per task, a documented sequence: git first (worktree, then branch), the store
- * write (forget the worktree path, with an event) last — a crash in between leaves a path that
- * no longer exists, which the next `clean` skips and forgets.
+ * exists elsewhere. Per task, a documented sequence: its worktree first, the store write (forget
+ * the worktree path, with an event) after — a crash in between leaves a path that no longer
+ * exists, which the next `clean` skips and forgets. Branches go once every worktree is removed:
+ * git reads every worktree of the repository to delete a branch, so deleting each right after its
+ * worktree cost time in the number still kept, for every one of them. A crash before then leaves
+ * branches the next `clean --branches` deletes. A task whose worktree is kept keeps its branch.
  */
 export async function cleanTasks(
   ctx: Pick<AppContext, "store" | "git" | "clock" | "actor">,
@@ -32,6 +35,7 @@ export async function cleanTasks(
     holding: input.branches ? "worktree-or-branch" : "worktree",
   });
   const actions: CleanAction[] = [];
+  const branchesOf: { repo: string; branch: string; at: number }[] = [];
   let removed = 0;
   for (const t of tasks) {
     const path = t.worktreePath;
@@ -53,18 +57,9 @@ export async function cleanTasks(
         }
       }
     }
-    if (input.branches && t.branch && !input.dryRun && (await git.branchExists(t.repo, t.branch))) {
-      if (await git.isBranchSafeToDelete(t.repo, t.branch)) {
-        await git.deleteBranch(t.repo, t.branch);
-        actions.push({ kind: "branch_deleted", branch: t.branch });
-      } else {
-        actions.push({
-          kind: "branch_kept",
-          branch: t.branch,
-          why: "it has commits that exist nowhere else",
-        });
-      }
-    }
+    // Its place among the actions: the branch's action goes right after its worktree's.
+    if (input.branches && t.branch && !input.dryRun)
+      branchesOf.push({ repo: t.repo, branch: t.branch, at: actions.length });
     if (!input.dryRun && path) {
       const now = ctx.clock.now();
       await store.transaction(async (tx) => {
@@ -83,5 +78,27 @@ export async function cleanTasks(
       });
     }
   }
-  return { actions, removed };
+  const branchActions = new Map<number, CleanAction[]>();
+  for (const b of branchesOf) {
+    const done = await git.deleteBranchIfSafe(b.repo, b.branch);
+    if (done === "missing") continue;
+    const action: CleanAction =
+      done === "deleted"
+        ? { kind: "branch_deleted", branch: b.branch }
+        : { kind: "branch_kept", branch: b.branch, why: "it has commits that exist nowhere else" };
+    branchActions.set(b.at, [...(branchActions.get(b.at) ?? []), action]);
+  }
+  return { actions: withBranchActions(actions, branchActions), removed };
+}
+
+/** The worktree actions with each task's branch action after its worktree's, in task order. */
+function withBranchActions(actions: CleanAction[], branches: Map<number, CleanAction[]>): CleanAction[] {
+  if (branches.size === 0) return actions;
+  const out: CleanAction[] = [];
+  for (let i = 0; i <= actions.length; i++) {
+    out.push(...(branches.get(i) ?? []));
+    const a = actions[i];
+    if (a) out.push(a);
+  }
+  return out;
 }

@@ -47,7 +47,10 @@ export interface Git {
   trackedFiles(cwd: string): Promise<string[]>;
   /** Whether every commit of `branch` is reachable from some other ref (another branch, a remote). */
   isBranchSafeToDelete(repo: string, branch: string): Promise<boolean>;
+  /** Deletes the branch; throws, deleting nothing, unless isBranchSafeToDelete holds. */
   deleteBranch(repo: string, branch: string): Promise<void>;
+  /** Deletes the branch when isBranchSafeToDelete holds; says whether it did, or found none. */
+  deleteBranchIfSafe(repo: string, branch: string): Promise<"deleted" | "kept" | "missing">;
 
   /**
    * Switches the checkout at `repo` to the existing `branch` (`git switch`). Git refuses, and this

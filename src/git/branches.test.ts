@@ -80,3 +80,18 @@ describe("deleteBranch", () => {
     expect(await git.branchExists(t.repo, "fixpoint/t-7")).toBe(false);
   });
 });
+
+describe("deleteBranchIfSafe", () => {
+  it("says what it did: kept a branch with unique commits, deleted a merged one, found none the second time", async () => {
+    const wt = await branchWithWork("fixpoint/t-8");
+    await git.removeWorktree(t.repo, wt);
+    const sha = t.git(["rev-parse", "fixpoint/t-8"]);
+    expect(await git.deleteBranchIfSafe(t.repo, "fixpoint/t-8")).toBe("kept");
+    expect(t.git(["rev-parse", "fixpoint/t-8"])).toBe(sha);
+
+    t.git(["merge", "-q", "--no-ff", "-m", "Merge", "fixpoint/t-8"]);
+    expect(await git.deleteBranchIfSafe(t.repo, "fixpoint/t-8")).toBe("deleted");
+    expect(t.git(["branch", "--list", "fixpoint/t-8"])).toBe("");
+    expect(await git.deleteBranchIfSafe(t.repo, "fixpoint/t-8")).toBe("missing");
+  });
+});

@@ -1,5 +1,10 @@
 import type { Git } from "../domain/git.js";
-import { isBranchSafeToDelete, branchExists as refExists, deleteBranch as removeBranch } from "./branches.js";
+import {
+  deleteBranchIfSafe,
+  isBranchSafeToDelete,
+  branchExists as refExists,
+  deleteBranch as removeBranch,
+} from "./branches.js";
 import { CleanStates, type WorktreeState } from "./clean-state.js";
 import { checkRev, createGitRunner, type GitRunner, gitFailure } from "./exec.js";
 import { indexStamp, readHead, worktreeTop } from "./fs-state.js";
@@ -130,6 +135,7 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
     },
     isBranchSafeToDelete: (repo, branch) => isBranchSafeToDelete(git, repo, branch),
     deleteBranch: (repo, branch) => removeBranch(git, repo, branch),
+    deleteBranchIfSafe: (repo, branch) => deleteBranchIfSafe(git, repo, branch),
 
     remoteBranchSha: (repo, remote, branch, opts) => remoteBranchSha(git, repo, remote, branch, opts),
     fetchBranch: (repo, remote, branch, opts) => fetchBranch(git, repo, remote, branch, opts),

@@ -5,7 +5,7 @@ import type { Git } from "../domain/git.js";
 import { FixpointError } from "../errors.js";
 import { createGitRunner, type GitRunner } from "./exec.js";
 import { createGit } from "./git-cli.js";
-import { createTempRepo, ISOLATED_GIT_ENV, type TempRepo } from "./temp-repo.js";
+import { createTempRepo, ISOLATED_GIT_ENV, loggingGit, type TempRepo } from "./temp-repo.js";
 import { ensureWorktree } from "./worktrees.js";
 
 let t: TempRepo;
@@ -167,6 +167,55 @@ describe("removeWorktree", () => {
     t.write("README.md", "changed\n", path);
     await expect(git.removeWorktree(t.repo, path)).rejects.toMatchObject({ code: "git" });
     expect(t.read("README.md", path)).toBe("changed\n");
+  });
+
+  it("removes a plain worktree without `git worktree remove`, leaving nothing for git to prune and its branch free", async () => {
+    const logged = loggingGit(t.dir);
+    const g = createGit({ env: ISOLATED_GIT_ENV, gitPath: logged.path });
+    const path = join(t.dir, "wt");
+    await g.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-12", base: "main" });
+    t.write("build/out.txt", "ignored\n", path);
+    t.write(".git/info/exclude", "build/\n");
+    logged.spawned();
+
+    await g.removeWorktree(t.repo, path);
+
+    expect(logged.spawned()).toEqual(["status"]);
+    expect(existsSync(path)).toBe(false);
+    expect(t.git(["worktree", "list", "--porcelain"])).not.toContain(path);
+    expect(t.git(["worktree", "prune", "--dry-run", "-v"])).toBe("");
+    t.git(["branch", "-D", "fixpoint/t-12"]);
+  });
+
+  it("refuses a worktree with an untracked file, and leaves a locked one to git, which refuses it", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-13", base: "main" });
+    t.write("notes.txt", "mine\n", path);
+    await expect(git.removeWorktree(t.repo, path)).rejects.toMatchObject({
+      code: "git",
+      message: expect.stringContaining("untracked"),
+    });
+    expect(t.read("notes.txt", path)).toBe("mine\n");
+
+    rmSync(join(path, "notes.txt"));
+    t.git(["worktree", "lock", path]);
+    await expect(git.removeWorktree(t.repo, path)).rejects.toMatchObject({ code: "git" });
+    expect(t.read("README.md", path)).toBe("hello\n");
+    t.git(["worktree", "unlock", path]);
+    await git.removeWorktree(t.repo, path);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it("leaves a worktree whose record names another folder to git", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-14", base: "main" });
+    // A copy of the worktree's folder names the same record, which does not name it back.
+    const copy = join(t.dir, "copy");
+    mkdirSync(copy);
+    writeFileSync(join(copy, ".git"), readFileSync(join(path, ".git")));
+    await expect(git.removeWorktree(t.repo, copy)).rejects.toMatchObject({ code: "git" });
+    expect(existsSync(join(copy, ".git"))).toBe(true);
+    expect(existsSync(path)).toBe(true);
   });
 
   it("prunes the record of a worktree whose folder is already gone", async () => {
