@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { errorMessage } from "../errors.js";
+import { groupBy } from "../util/group-by.js";
 import type { AppContext } from "./context.js";
 
 const FINISHED = ["completed", "cancelled"] as const;
@@ -19,10 +20,11 @@ export interface CleanResult {
  * Removes the worktrees of finished tasks, and with `branches` their branches when every commit
  * exists elsewhere. Per task, a documented sequence: its worktree first, the store write (forget
  * the worktree path, with an event) after — a crash in between leaves a path that no longer
- * exists, which the next `clean` skips and forgets. Branches go once every worktree is removed:
- * git reads every worktree of the repository to delete a branch, so deleting each right after its
- * worktree cost time in the number still kept, for every one of them. A crash before then leaves
- * branches the next `clean --branches` deletes. A task whose worktree is kept keeps its branch.
+ * exists, which the next `clean` skips and forgets. Branches go after every worktree, all at once
+ * (Git.deleteBranchesIfSafe, a few git processes in all: git reads every worktree and every ref
+ * to delete one, so one by one cost time in the number of them, for each). A crash before then
+ * leaves branches the next `clean --branches` deletes. A task whose worktree is kept keeps its
+ * branch.
  */
 export async function cleanTasks(
   ctx: Pick<AppContext, "store" | "git" | "clock" | "actor">,
@@ -79,14 +81,20 @@ export async function cleanTasks(
     }
   }
   const branchActions = new Map<number, CleanAction[]>();
-  for (const b of branchesOf) {
-    const done = await git.deleteBranchIfSafe(b.repo, b.branch);
-    if (done === "missing") continue;
-    const action: CleanAction =
-      done === "deleted"
-        ? { kind: "branch_deleted", branch: b.branch }
-        : { kind: "branch_kept", branch: b.branch, why: "it has commits that exist nowhere else" };
-    branchActions.set(b.at, [...(branchActions.get(b.at) ?? []), action]);
+  for (const [repo, wanted] of groupBy(branchesOf, (b) => b.repo)) {
+    const done = await git.deleteBranchesIfSafe(
+      repo,
+      wanted.map((b) => b.branch),
+    );
+    done.forEach((d, i) => {
+      const at = wanted[i]?.at as number;
+      if (d.done === "missing") return;
+      const action: CleanAction =
+        d.done === "deleted"
+          ? { kind: "branch_deleted", branch: d.branch }
+          : { kind: "branch_kept", branch: d.branch, why: d.why ?? "it has commits that exist nowhere else" };
+      branchActions.set(at, [...(branchActions.get(at) ?? []), action]);
+    });
   }
   return { actions: withBranchActions(actions, branchActions), removed };
 }

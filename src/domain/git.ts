@@ -49,8 +49,15 @@ export interface Git {
   isBranchSafeToDelete(repo: string, branch: string): Promise<boolean>;
   /** Deletes the branch; throws, deleting nothing, unless isBranchSafeToDelete holds. */
   deleteBranch(repo: string, branch: string): Promise<void>;
-  /** Deletes the branch when isBranchSafeToDelete holds; says whether it did, or found none. */
-  deleteBranchIfSafe(repo: string, branch: string): Promise<"deleted" | "kept" | "missing">;
+  /**
+   * Deletes, in order, each branch whose every commit is still reachable from another ref once
+   * those before it are gone; says of each whether it was deleted, kept (with git's reason when
+   * git refused a safe one) or not found. A handful of git processes for any number of branches.
+   */
+  deleteBranchesIfSafe(
+    repo: string,
+    branches: readonly string[],
+  ): Promise<{ branch: string; done: "deleted" | "kept" | "missing"; why?: string }[]>;
 
   /**
    * Switches the checkout at `repo` to the existing `branch` (`git switch`). Git refuses, and this

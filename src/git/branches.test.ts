@@ -81,17 +81,107 @@ describe("deleteBranch", () => {
   });
 });
 
-describe("deleteBranchIfSafe", () => {
+describe("deleteBranchesIfSafe", () => {
   it("says what it did: kept a branch with unique commits, deleted a merged one, found none the second time", async () => {
     const wt = await branchWithWork("fixpoint/t-8");
     await git.removeWorktree(t.repo, wt);
     const sha = t.git(["rev-parse", "fixpoint/t-8"]);
-    expect(await git.deleteBranchIfSafe(t.repo, "fixpoint/t-8")).toBe("kept");
+    expect(await git.deleteBranchesIfSafe(t.repo, ["fixpoint/t-8"])).toEqual([
+      { branch: "fixpoint/t-8", done: "kept" },
+    ]);
     expect(t.git(["rev-parse", "fixpoint/t-8"])).toBe(sha);
 
     t.git(["merge", "-q", "--no-ff", "-m", "Merge", "fixpoint/t-8"]);
-    expect(await git.deleteBranchIfSafe(t.repo, "fixpoint/t-8")).toBe("deleted");
+    expect(await git.deleteBranchesIfSafe(t.repo, ["fixpoint/t-8"])).toEqual([
+      { branch: "fixpoint/t-8", done: "deleted" },
+    ]);
     expect(t.git(["branch", "--list", "fixpoint/t-8"])).toBe("");
-    expect(await git.deleteBranchIfSafe(t.repo, "fixpoint/t-8")).toBe("missing");
+    expect(await git.deleteBranchesIfSafe(t.repo, ["fixpoint/t-8"])).toEqual([
+      { branch: "fixpoint/t-8", done: "missing" },
+    ]);
+  });
+
+  it("never deletes the last branch holding a commit: of two on the same unique commit, or one stacked on another, the first goes", async () => {
+    const wt = await branchWithWork("fixpoint/a");
+    const sha = t.git(["rev-parse", "fixpoint/a"]);
+    t.git(["branch", "fixpoint/b", "fixpoint/a"]);
+    // c is stacked on a: a's commit is c's parent; d has a commit of its own only.
+    t.commit({ "c.txt": "c\n" }, "On top of a", wt);
+    t.git(["branch", "fixpoint/c"], wt);
+    t.git(["switch", "-q", "--detach", "main"], wt);
+    t.git(["branch", "-f", "fixpoint/a", sha]);
+    await branchWithWork("fixpoint/d");
+
+    const done = await git.deleteBranchesIfSafe(t.repo, [
+      "fixpoint/a",
+      "fixpoint/b",
+      "fixpoint/c",
+      "fixpoint/d",
+      "nope",
+    ]);
+
+    // a: b and c still hold its commit. b: its commit is c's parent, and c stays. c and d: only
+    // they hold their commits.
+    expect(done.map((d) => d.done)).toEqual(["deleted", "deleted", "kept", "kept", "missing"]);
+    expect(t.git(["rev-list", "--count", "fixpoint/c"])).toBe("3");
+    expect(t.git(["branch", "--list", "fixpoint/a", "fixpoint/b"])).toBe("");
+  });
+
+  it("keeps, with git's reason, a safe branch git refuses to delete (checked out in the main checkout)", async () => {
+    t.git(["branch", "fixpoint/e", "main"]);
+    t.git(["branch", "fixpoint/f", "main"]);
+    t.git(["switch", "-q", "fixpoint/e"]);
+    const done = await git.deleteBranchesIfSafe(t.repo, ["fixpoint/e", "fixpoint/f"]);
+    expect(done[0]).toMatchObject({
+      branch: "fixpoint/e",
+      done: "kept",
+      why: expect.stringContaining("checked out"),
+    });
+    expect(done[1]).toEqual({ branch: "fixpoint/f", done: "deleted" });
+    expect(t.git(["branch", "--list", "fixpoint/e"])).toContain("fixpoint/e");
+  });
+
+  it("matches one by one checks on random histories of stacked and shared branches", async () => {
+    // A small model: commits in a chain off main, branches on some of them, some merged into
+    // main. The batch must delete exactly what deleting one at a time (isBranchSafeToDelete, then
+    // `git branch -D`) deletes, in the same order.
+    for (let round = 0; round < 3; round++) {
+      const r = createTempRepo();
+      try {
+        const g = createGit({ env: ISOLATED_GIT_ENV });
+        const names: string[] = [];
+        let seed = 7 + round * 13;
+        const rand = (n: number) => {
+          seed = (seed * 1103515245 + 12345) % 2147483648;
+          return seed % n;
+        };
+        const shas: string[] = [r.git(["rev-parse", "main"])];
+        for (let i = 0; i < 6; i++) {
+          const from = shas[rand(shas.length)] as string;
+          r.git(["switch", "-q", "--detach", from]);
+          shas.push(r.commit({ [`f${i}.txt`]: `${i}\n` }, `c${i}`));
+        }
+        r.git(["switch", "-q", "main"]);
+        for (let i = 0; i < 7; i++) {
+          const name = `fixpoint/b${i}`;
+          r.git(["branch", "-f", name, shas[rand(shas.length)] as string]);
+          names.push(name);
+        }
+        if (rand(2) === 0) r.git(["merge", "-q", "--no-edit", names[rand(names.length)] as string]);
+        // One at a time, on a copy of the repository.
+        const copy = join(r.dir, "copy");
+        r.git(["clone", "-q", "--mirror", r.repo, copy]);
+        const expected: string[] = [];
+        for (const name of names) {
+          const safe = await g.isBranchSafeToDelete(copy, name);
+          if (safe) r.git(["branch", "-D", name], copy);
+          expected.push(safe ? "deleted" : "kept");
+        }
+        const done = await g.deleteBranchesIfSafe(r.repo, names);
+        expect(done.map((d) => d.done)).toEqual(expected);
+      } finally {
+        r.cleanup();
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { Git } from "../domain/git.js";
 import {
-  deleteBranchIfSafe,
+  deleteBranchesIfSafe,
   isBranchSafeToDelete,
   branchExists as refExists,
   deleteBranch as removeBranch,
@@ -135,7 +135,7 @@ export function createGit(deps: Partial<GitCliDeps> = {}): Git {
     },
     isBranchSafeToDelete: (repo, branch) => isBranchSafeToDelete(git, repo, branch),
     deleteBranch: (repo, branch) => removeBranch(git, repo, branch),
-    deleteBranchIfSafe: (repo, branch) => deleteBranchIfSafe(git, repo, branch),
+    deleteBranchesIfSafe: (repo, branches) => deleteBranchesIfSafe(git, repo, branches),
 
     remoteBranchSha: (repo, remote, branch, opts) => remoteBranchSha(git, repo, remote, branch, opts),
     fetchBranch: (repo, remote, branch, opts) => fetchBranch(git, repo, remote, branch, opts),
