@@ -38,6 +38,7 @@ const noGit: Git = {
   changedFiles: async () => [],
   isBranchSafeToDelete: async () => false,
   deleteBranch: async () => undefined,
+  deleteBranchesIfSafe: async () => [],
   checkout: async () => undefined,
   trackedFiles: async () => [],
   // No remote: a chain in the benchmark never pushes or takes a task over from another clone.

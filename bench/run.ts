@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { benchBreadth } from "./breadth.js";
 import { benchChains, CHAIN_SIZES } from "./chain.js";
 import { benchClaimsSqlite } from "./claims.js";
+import { benchClean, CLEAN_SIZES } from "./clean.js";
 import { benchCliChains, CLI_CHAIN_SIZES, CLI_EDIT_CHAIN_MAX } from "./cli-chain.js";
 import { benchConvergence } from "./convergence.js";
 import { benchDedup, FILELESS_SIZES, ONE_FILE_SIZES } from "./dedup.js";
@@ -55,6 +56,7 @@ const SIZE_VARS: string[] = [
   "FIXPOINT_BENCH_DEDUP_ONE_FILE",
   "FIXPOINT_BENCH_HOSTILE",
   "FIXPOINT_BENCH_BREADTH",
+  "FIXPOINT_BENCH_CLEAN",
 ];
 
 const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
@@ -76,6 +78,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["prompt", () => benchPromptBytes(sizes("FIXPOINT_BENCH_RESOLVED", [5_000])[0])],
   ["status", () => benchStatus(sizes("FIXPOINT_BENCH_TASKS", STATUS_SIZES))],
   ["claims", benchClaimsSqlite],
+  ["clean", () => benchClean(sizes("FIXPOINT_BENCH_CLEAN", CLEAN_SIZES))],
   ["pg-claims", benchPgClaims],
   ["pg-status", () => benchPgStatus(sizes("FIXPOINT_BENCH_PG_TASKS", PG_STATUS_SIZES))],
   ["convergence", benchConvergence],

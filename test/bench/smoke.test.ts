@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { benchBreadth } from "../../bench/breadth.js";
 import { benchChains } from "../../bench/chain.js";
+import { benchClean } from "../../bench/clean.js";
 import { benchCliChains } from "../../bench/cli-chain.js";
 import { benchDedup } from "../../bench/dedup.js";
 import { benchHostileText } from "../../bench/hostile.js";
@@ -129,6 +130,18 @@ describe("benchmarks at smoke-test sizes", () => {
     ]);
     expect(results[0]?.detail).toMatch(/fixpoint \d+\.\d+× that/);
     expect(Number.isFinite(results[0]?.value)).toBe(true);
+  }, 240_000);
+
+  it("the clean benchmark removes every worktree and deletes exactly the branches without a commit of their own", async () => {
+    // It throws when clean fails, removes fewer worktrees or deletes other branches than it should.
+    const results = await benchClean([4, 8]);
+    expect(results.map((r) => r.name)).toEqual([
+      "`fixpoint clean --branches`, 4 finished tasks holding a worktree and a branch, whole process",
+      "`fixpoint clean --branches`, 8 finished tasks holding a worktree and a branch, whole process",
+      "time per task, `fixpoint clean --branches`, 8 ÷ 4 tasks",
+    ]);
+    expect(results[1]?.detail).toContain("(6 deleted, 2 kept for a commit of their own)");
+    for (const r of results) expect(Number.isFinite(r.value)).toBe(true);
   }, 240_000);
 
   it("the prompt-cache benchmark runs its reference loop (3 reviewers, 2 cycles) to APPROVED in every layout", async () => {
