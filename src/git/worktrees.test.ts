@@ -54,6 +54,24 @@ describe("ensureWorktree", () => {
     expect(t.read("work.txt", path)).toBe("in progress\n");
   });
 
+  it("knows an existing worktree from its own record, without git listing every worktree", async () => {
+    const logged = loggingGit(t.dir);
+    const g = createGit({ env: ISOLATED_GIT_ENV, gitPath: logged.path });
+    const path = join(t.dir, "wt");
+    await g.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-15", base: "main" });
+    logged.spawned();
+    expect(await g.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-15", base: "main" })).toEqual({
+      path,
+      created: false,
+    });
+    expect(logged.spawned()).toEqual([]);
+    t.git(["switch", "-q", "-c", "elsewhere"], path);
+    await expect(
+      g.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-15", base: "main" }),
+    ).rejects.toThrow(/is on branch elsewhere, expected fixpoint\/t-15/);
+    expect(logged.spawned()).toEqual([]);
+  });
+
   it("recreates a deleted worktree folder from the branch, with the branch's commits", async () => {
     const path = join(t.dir, "wt");
     await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-2", base: "main" });

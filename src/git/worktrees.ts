@@ -93,7 +93,8 @@ async function ensureWorktreeOnce(
   checkRev(opts.base, "base revision");
 
   if (existsSync(path)) {
-    const match = await findWorktree(git, repo, path);
+    // Its own record first: git's listing reads every worktree of the repository.
+    const match = (await worktreeRecord(repo, path)) ?? (await findWorktree(git, repo, path));
     if (match) {
       if (match.locked === "initializing")
         throw new FixpointError("git", `worktree ${path} is being created by another git process`);
@@ -128,11 +129,12 @@ async function ensureWorktreeOnce(
  * remove` does: callers commit first, and work is never thrown away silently. A folder already
  * gone is just pruned.
  *
- * A plain worktree (plainWorktreeRecord) is removed as git removes it, its folder and then git's
- * record of it, after the same check (`git status`), without `git worktree remove`: git reads every
- * worktree of the repository to remove one, 0.12 ms each, so with 10,000 kept a removal took
- * 1.2 s and `clean` of them all hours. Anything else (locked, with submodules, moved, a layout
- * this does not know) is git's to remove or to refuse.
+ * A worktree whose record names it back (worktreeRecord), neither locked nor with submodules, is
+ * removed as git removes it, its folder and then git's record of it, after the same check (`git
+ * status`), without `git worktree remove`: git reads every worktree of the repository to remove
+ * one, 0.12 ms each, so with 10,000 kept a removal took 1.2 s and `clean` of them all hours.
+ * Anything else (locked, with submodules, moved, a layout this does not know) is git's to remove
+ * or to refuse.
  */
 export async function removeWorktree(git: GitRunner, repo: string, path: string): Promise<void> {
   const abs = resolve(path);
@@ -140,8 +142,8 @@ export async function removeWorktree(git: GitRunner, repo: string, path: string)
     await git.run(repo, ["worktree", "prune"]);
     return;
   }
-  const record = await plainWorktreeRecord(repo, abs);
-  if (record === null) {
+  const record = await worktreeRecord(repo, abs);
+  if (record === null || record.locked !== undefined || record.submodules) {
     await git.run(repo, ["worktree", "remove", abs]);
     return;
   }
@@ -153,34 +155,55 @@ export async function removeWorktree(git: GitRunner, repo: string, path: string)
     );
   }
   // A lock taken while the status ran is still honoured.
-  if (existsSync(join(record, "locked"))) {
+  if (existsSync(join(record.dir, "locked"))) {
     await git.run(repo, ["worktree", "remove", abs]);
     return;
   }
   await rm(abs, { recursive: true, force: true });
-  await rm(record, { recursive: true, force: true });
+  await rm(record.dir, { recursive: true, force: true });
+}
+
+/** Git's record of a linked worktree, read from its files (worktreeRecord). */
+interface WorktreeRecord extends WorktreeEntry {
+  /** The record's folder, under the repository's `.git/worktrees/`. */
+  dir: string;
+  /** Submodules in it (`.gitmodules`, or modules of its own): git's care, not ours. */
+  submodules: boolean;
 }
 
 /**
- * The folder under the repository's `.git/worktrees/` that records the worktree at `abs`, when the
- * two name each other (`abs/.git` says `gitdir: <record>`, `<record>/gitdir` says `abs/.git`) and
- * nothing asks for git's own care: no lock, no submodule (`.gitmodules`, or modules of its own).
- * Null otherwise, and for a repository whose `.git` is not a folder.
+ * The record under the repository's `.git/worktrees/` of the worktree at `abs`, read as `git
+ * worktree list` reads it (its HEAD's branch, its lock's reason), when the two name each other
+ * (`abs/.git` says `gitdir: <record>`, `<record>/gitdir` says `abs/.git`): one worktree's files,
+ * where git's listing reads every worktree of the repository. Null for anything else (a
+ * repository whose `.git` is not a folder, a moved worktree, a record being written), which
+ * git's own listing answers.
  */
-async function plainWorktreeRecord(repo: string, abs: string): Promise<string | null> {
+async function worktreeRecord(repo: string, abs: string): Promise<WorktreeRecord | null> {
   try {
     const dotGit = join(abs, ".git");
     if (!(await lstat(dotGit)).isFile()) return null;
     const named = /^gitdir: (.+)$/m.exec(await readFile(dotGit, "utf8"))?.[1]?.trim();
     if (!named) return null;
-    const record = resolve(abs, named);
-    const worktrees = join(repo, ".git", "worktrees");
-    if ((await realpath(dirname(record))) !== (await realpath(worktrees))) return null;
-    const back = (await readFile(join(record, "gitdir"), "utf8")).trim();
-    if ((await realpath(resolve(record, back))) !== (await realpath(dotGit))) return null;
-    for (const held of [join(record, "locked"), join(record, "modules"), join(abs, ".gitmodules")]) {
-      if (existsSync(held)) return null;
-    }
+    const dir = resolve(abs, named);
+    if ((await realpath(dirname(dir))) !== (await realpath(join(repo, ".git", "worktrees")))) return null;
+    const back = (await readFile(join(dir, "gitdir"), "utf8")).trim();
+    if ((await realpath(resolve(dir, back))) !== (await realpath(dotGit))) return null;
+    const head = (await readFile(join(dir, "HEAD"), "utf8")).trim();
+    const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
+    if (ref === undefined && !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(head)) return null;
+    const locked = await readFile(join(dir, "locked"), "utf8").then(
+      (text) => text.trim(),
+      () => undefined,
+    );
+    const record: WorktreeRecord = {
+      path: abs,
+      branch:
+        ref === undefined ? null : ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref,
+      dir,
+      submodules: existsSync(join(dir, "modules")) || existsSync(join(abs, ".gitmodules")),
+    };
+    if (locked !== undefined) record.locked = locked;
     return record;
   } catch {
     return null;
