@@ -200,7 +200,7 @@ export async function readArtifactFile(
 }
 
 /** A stored name fit to be a file name in one folder (never a path, never hidden). */
-function safeName(name: string): boolean {
+export function safeName(name: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._#@+=,-]*$/.test(name) && !name.includes("..");
 }
 

@@ -1,14 +1,15 @@
 import { open, readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { isReviewArtifactName, listReviewArtifacts } from "../engine/artifacts.js";
+import { isReviewArtifactName, listReviewArtifacts, safeName } from "../engine/artifacts.js";
 import { FixpointError } from "../errors.js";
 import type { ArtifactChunk, ArtifactInfo, ArtifactList } from "./api.js";
 
 /**
  * A task's transcripts (`.fixpoint/transcripts/<task>/*`) and review artifacts
  * (`.fixpoint/reviews/<task>-r<run>-review-<cycle>.md`), listed by name and read in chunks so a 10 MB
- * transcript is never loaded whole. Names are looked up in the listing, never joined blindly,
- * so a crafted name cannot reach outside these folders. The reviews are those the store names
+ * transcript is never loaded whole. A name is joined to its folder only when it cannot be a path
+ * (safeName) or matches a review of the task; any other is looked up in the folder's listing, so a
+ * crafted name cannot reach outside these folders. The reviews are those the store names
  * (`storedReviews`, restored here first) and older versions' (listReviewArtifacts), never a listing
  * of the folder every task's reviews share. The reviews come first, then the
  * transcripts by name; only the first `limit` are measured (a stat each: 230 ms at 20,000), and
@@ -63,7 +64,7 @@ export async function readArtifactChunk(
 
 /**
  * The artifact `name` of the task, found without listing every task's reviews for each chunk: a
- * review's name must be one a review of this task has, a transcript's one its folder lists.
+ * review's name must be one a review of this task has, a transcript's a file in its folder.
  */
 async function artifactNamed(
   dir: string,
@@ -76,6 +77,12 @@ async function artifactNamed(
     return found?.isFile() ? { path, bytes: found.size } : null;
   }
   const transcripts = join(dir, "transcripts", taskId);
+  // A name that cannot be a path is looked up alone: a chunk of a long run's transcript does not
+  // list every transcript of the run (20,000 at 20,000 stages) again.
+  if (safeName(name)) {
+    const found = await stat(join(transcripts, name)).catch(() => null);
+    return found?.isFile() ? { path: join(transcripts, name), bytes: found.size } : null;
+  }
   if (!(await readdir(transcripts).catch(() => [] as string[])).includes(name)) return null;
   const path = join(transcripts, name);
   return { path, bytes: (await stat(path)).size };
