@@ -1,22 +1,13 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createDemoRepo } from "../../src/demo/project.js";
-import { git, isolatedEnv, runCli, tempDir } from "../helpers/cli.js";
+import { git, projectWithImplementer } from "../helpers/cli.js";
 
 describe("fixpoint clean", () => {
   it("removes finished worktrees, keeps a branch whose commits exist nowhere else, deletes it once merged", () => {
-    const root = tempDir();
-    const repo = join(root, "repo");
-    const env = isolatedEnv(root);
-    const cli = (...args: string[]) => runCli(args, { cwd: repo, env });
-    createDemoRepo(repo);
-    expect(cli("init").code).toBe(0);
-    writeFileSync(
-      join(repo, "impl.mjs"),
+    const { repo, cli } = projectWithImplementer(
       "export default async (req) => { (await import('node:fs')).writeFileSync(req.cwd + '/done.txt', req.taskId); return { text: 'ok' }; };\n",
     );
-    writeFileSync(join(repo, "fixpoint.kdl"), 'agent "implementer" backend="scripted" script="./impl.mjs"\n');
     expect(cli("add", "one", "--no-review").code).toBe(0);
     expect(cli("work").stdout).toContain("APPROVED");
     const task = JSON.parse(cli("show", "t-1", "--json").stdout) as {
@@ -50,17 +41,9 @@ describe("fixpoint clean", () => {
   });
 
   it("removes every clean worktree, then deletes the branches of those tasks in task order; a dirty worktree keeps its branch", () => {
-    const root = tempDir();
-    const repo = join(root, "repo");
-    const env = isolatedEnv(root);
-    const cli = (...args: string[]) => runCli(args, { cwd: repo, env });
-    createDemoRepo(repo);
-    expect(cli("init").code).toBe(0);
-    writeFileSync(
-      join(repo, "impl.mjs"),
+    const { repo, cli } = projectWithImplementer(
       "export default async (req) => { (await import('node:fs')).writeFileSync(req.cwd + '/' + req.taskId + '.txt', req.taskId); return { text: 'ok' }; };\n",
     );
-    writeFileSync(join(repo, "fixpoint.kdl"), 'agent "implementer" backend="scripted" script="./impl.mjs"\n');
     for (const title of ["one", "two", "three"]) expect(cli("add", title, "--no-review").code).toBe(0);
     expect(cli("work").code).toBe(0);
     const tasks = ["t-1", "t-2", "t-3"].map(
