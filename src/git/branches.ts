@@ -18,37 +18,8 @@ export type BranchDeletion = "deleted" | "kept" | "missing";
  * A branch that does not exist is reported unsafe: "safe" is the claim that needs proof.
  */
 export async function isBranchSafeToDelete(git: GitRunner, repo: string, branch: string): Promise<boolean> {
-  return (await branchSafety(git, repo, branch)) === "safe";
-}
-
-/**
- * Whether `branch` exists and every commit of it is also reachable from another ref: two git
- * processes, the refs listed once (they answer whether it exists too).
- */
-async function branchSafety(
-  git: GitRunner,
-  repo: string,
-  branch: string,
-): Promise<"safe" | "unsafe" | "missing"> {
-  checkRev(branch, "branch name");
-  const own = `refs/heads/${branch}`;
-  const refs = await git.run(repo, [
-    "for-each-ref",
-    "--format=%(refname)",
-    "refs/heads",
-    "refs/remotes",
-    "refs/tags",
-  ]);
-  const all = refs.stdout.split("\n").filter((r) => r.length > 0);
-  if (!all.includes(own)) return "missing";
-  const others = all
-    .filter((r) => r !== own)
-    // `refs/remotes/origin/HEAD` is only an alias for another remote branch.
-    .filter((r) => !r.endsWith("/HEAD"));
-  // Refs go through stdin: a repository with thousands of tags would overflow an argument list.
-  const input = [own, ...others.map((r) => `^${r}`)].join("\n");
-  const unique = await git.run(repo, ["rev-list", "--count", "--stdin"], { input: `${input}\n` });
-  return Number.parseInt(unique.stdout.trim(), 10) === 0 ? "safe" : "unsafe";
+  const [plan] = await planDeletions(git, repo, [branch]);
+  return plan === "deleted";
 }
 
 /** What became of one branch of `deleteBranchesIfSafe`; `why` when git kept a safe one. */
@@ -63,19 +34,53 @@ const DELETE_BATCH = 500;
 
 /**
  * Deletes, in order, each of `branches` whose every commit is still reachable from another ref
- * once those before it are gone: what isBranchSafeToDelete and `git branch -D` did one by one, in three git
- * processes for any number (four when git refuses one), not three per branch, each of which read every ref (quadratic over thousands of
- * task branches). The refs are listed once; one `rev-list` lists the commits only the candidates
- * reach (U) with their parents. A candidate whose tip is not in U is reachable from a ref that
- * stays. One whose tip is in U is safe only while another candidate still here reaches it, along
- * commits of U (a path through any other commit would make the tip reachable from a ref that
- * stays). Git deletes the safe ones and keeps any it refuses (one checked out somewhere), saying why.
+ * once those before it are gone (planDeletions): what isBranchSafeToDelete and `git branch -D`
+ * did one by one, eight git processes a branch, two of which read every ref and one every
+ * worktree. Here: three git processes for any number (one more when git refuses one). Git keeps
+ * any it refuses (one checked out somewhere), and says why.
  */
 export async function deleteBranchesIfSafe(
   git: GitRunner,
   repo: string,
   branches: readonly string[],
 ): Promise<BranchOutcome[]> {
+  const plan = await planDeletions(git, repo, branches);
+  const planned = branches.filter((_, i) => plan[i] === "deleted");
+  const refused = new Map<string, string>();
+  for (let i = 0; i < planned.length; i += DELETE_BATCH) {
+    const batch = planned.slice(i, i + DELETE_BATCH);
+    // -D: `-d` judges "merged" against HEAD and upstream only, which would refuse a branch that is
+    // safe by the plan (pushed to a remote, merged into another branch). Git deletes what it can
+    // and says which it refused (exit 1): those stay, with git's reason.
+    const r = await git.run(repo, ["branch", "-D", ...batch], { okCodes: [1] });
+    if (r.code === 0) continue;
+    const said = refusals(r.stderr, batch);
+    const left = await git.run(repo, ["for-each-ref", "--format=%(refname)", "refs/heads"]);
+    const still = new Set(left.stdout.split("\n"));
+    for (const b of batch) {
+      if (still.has(`refs/heads/${b}`)) refused.set(b, said.get(b) ?? "git refused to delete it");
+    }
+  }
+  return branches.map((branch, i) => {
+    const why = plan[i] === "deleted" ? refused.get(branch) : undefined;
+    return why === undefined ? { branch, done: plan[i] as BranchDeletion } : { branch, done: "kept", why };
+  });
+}
+
+/**
+ * Which of `branches`, taken in order, can go without losing a commit once those before them are
+ * gone ("deleted"), which cannot ("kept"), and which are no branch ("missing"; so is a name's
+ * second mention). The refs are listed once; one `rev-list` lists the commits only the candidates
+ * reach (U), with their parents. A candidate whose tip is not in U is reachable from a ref that
+ * stays. One whose tip is in U can go only while another candidate still here reaches it, along
+ * commits of U (a path through any other commit would make the tip reachable from a ref that
+ * stays).
+ */
+async function planDeletions(
+  git: GitRunner,
+  repo: string,
+  branches: readonly string[],
+): Promise<BranchDeletion[]> {
   for (const b of branches) checkRev(b, "branch name");
   const listed = await git.run(repo, [
     "for-each-ref",
@@ -94,38 +99,17 @@ export async function deleteBranchesIfSafe(
   const parents = await commitsOnlyIn(git, repo, own, tips);
   const reachers = reachersOfTips(candidates, tips, parents);
   const gone = new Set<string>();
-  const planned: string[] = [];
-  const outcome = new Map<string, BranchDeletion>();
   for (const b of candidates) {
     const tip = tips.get(`refs/heads/${b}`) as string;
     const safe = !parents.has(tip) || [...(reachers.get(tip) ?? [])].some((r) => r !== b && !gone.has(r));
-    outcome.set(b, safe ? "deleted" : "kept");
-    if (safe) {
-      gone.add(b);
-      planned.push(b);
-    }
-  }
-  const refused = new Map<string, string>();
-  for (let i = 0; i < planned.length; i += DELETE_BATCH) {
-    const batch = planned.slice(i, i + DELETE_BATCH);
-    // -D: `-d` judges "merged" against HEAD and upstream only. Git deletes what it can and says
-    // which it refused (exit 1): those stay, with git's reason.
-    const r = await git.run(repo, ["branch", "-D", ...batch], { okCodes: [1] });
-    if (r.code === 0) continue;
-    const said = refusals(r.stderr, batch);
-    const left = await git.run(repo, ["for-each-ref", "--format=%(refname)", "refs/heads"]);
-    const still = new Set(left.stdout.split("\n"));
-    for (const b of batch) {
-      if (still.has(`refs/heads/${b}`)) refused.set(b, said.get(b) ?? "git refused to delete it");
-    }
+    if (safe) gone.add(b);
   }
   const seen = new Set<string>();
-  return branches.map((branch) => {
-    const first = !seen.has(branch);
-    seen.add(branch);
-    const done = first ? (outcome.get(branch) ?? "missing") : "missing";
-    const why = first ? refused.get(branch) : undefined;
-    return why === undefined ? { branch, done } : { branch, done: "kept", why };
+  return branches.map((b) => {
+    const first = !seen.has(b);
+    seen.add(b);
+    if (!first || !own.has(`refs/heads/${b}`)) return "missing";
+    return gone.has(b) ? "deleted" : "kept";
   });
 }
 
