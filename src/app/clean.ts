@@ -36,10 +36,13 @@ export async function cleanTasks(
     statuses: [...FINISHED],
     holding: input.branches ? "worktree-or-branch" : "worktree",
   });
-  const actions: CleanAction[] = [];
-  const branchesOf: { repo: string; branch: string; at: number }[] = [];
+  // Each task's actions, its branch's (decided after every worktree) appended to its own.
+  const perTask: CleanAction[][] = [];
+  const branchesOf: { repo: string; branch: string; actions: CleanAction[] }[] = [];
   let removed = 0;
   for (const t of tasks) {
+    const actions: CleanAction[] = [];
+    perTask.push(actions);
     const path = t.worktreePath;
     if (path && existsSync(path)) {
       const dirty = await git.status(path).catch(() => []);
@@ -59,9 +62,8 @@ export async function cleanTasks(
         }
       }
     }
-    // Its place among the actions: the branch's action goes right after its worktree's.
     if (input.branches && t.branch && !input.dryRun)
-      branchesOf.push({ repo: t.repo, branch: t.branch, at: actions.length });
+      branchesOf.push({ repo: t.repo, branch: t.branch, actions });
     if (!input.dryRun && path) {
       const now = ctx.clock.now();
       await store.transaction(async (tx) => {
@@ -80,33 +82,19 @@ export async function cleanTasks(
       });
     }
   }
-  const branchActions = new Map<number, CleanAction[]>();
   for (const [repo, wanted] of groupBy(branchesOf, (b) => b.repo)) {
     const done = await git.deleteBranchesIfSafe(
       repo,
       wanted.map((b) => b.branch),
     );
     done.forEach((d, i) => {
-      const at = wanted[i]?.at as number;
       if (d.done === "missing") return;
-      const action: CleanAction =
+      wanted[i]?.actions.push(
         d.done === "deleted"
           ? { kind: "branch_deleted", branch: d.branch }
-          : { kind: "branch_kept", branch: d.branch, why: d.why ?? "it has commits that exist nowhere else" };
-      branchActions.set(at, [...(branchActions.get(at) ?? []), action]);
+          : { kind: "branch_kept", branch: d.branch, why: d.why ?? "it has commits that exist nowhere else" },
+      );
     });
   }
-  return { actions: withBranchActions(actions, branchActions), removed };
-}
-
-/** The worktree actions with each task's branch action after its worktree's, in task order. */
-function withBranchActions(actions: CleanAction[], branches: Map<number, CleanAction[]>): CleanAction[] {
-  if (branches.size === 0) return actions;
-  const out: CleanAction[] = [];
-  for (let i = 0; i <= actions.length; i++) {
-    out.push(...(branches.get(i) ?? []));
-    const a = actions[i];
-    if (a) out.push(a);
-  }
-  return out;
+  return { actions: perTask.flat(), removed };
 }

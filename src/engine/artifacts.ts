@@ -51,9 +51,9 @@ export function listReviewArtifacts(
   const re = reviewNamePattern(taskId);
   const names = new Set(stored);
   for (let cycle = 0, misses = 0; misses < LEGACY_GAP; cycle++) {
-    const name = basename(reviewArtifactPath(dir, taskId, cycle));
-    if (statSync(join(dir, name), { throwIfNoEntry: false })?.isFile()) {
-      names.add(name);
+    const path = reviewArtifactPath(dir, taskId, cycle);
+    if (statSync(path, { throwIfNoEntry: false })?.isFile()) {
+      names.add(basename(path));
       misses = 0;
     } else misses++;
   }

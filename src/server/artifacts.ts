@@ -80,8 +80,9 @@ async function artifactNamed(
   // A name that cannot be a path is looked up alone: a chunk of a long run's transcript does not
   // list every transcript of the run (20,000 at 20,000 stages) again.
   if (safeName(name)) {
-    const found = await stat(join(transcripts, name)).catch(() => null);
-    return found?.isFile() ? { path: join(transcripts, name), bytes: found.size } : null;
+    const path = join(transcripts, name);
+    const found = await stat(path).catch(() => null);
+    return found?.isFile() ? { path, bytes: found.size } : null;
   }
   if (!(await readdir(transcripts).catch(() => [] as string[])).includes(name)) return null;
   const path = join(transcripts, name);
