@@ -1,10 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "../src/store/open.js";
 import { CLI } from "./status.js";
 import { BENCH_GIT_ENV, type BenchResult, sizesCompared } from "./util.js";
+import { layOutWorktree } from "./worktree-add.js";
 
 /**
  * `fixpoint clean --branches` over `n` finished tasks that each still hold a worktree and a branch
@@ -60,7 +61,6 @@ async function populate(root: string, n: number): Promise<string> {
         );
         const branch = `fixpoint/${t.id}`;
         const wt = join(root, "worktrees", t.id);
-        const admin = join(common, "worktrees", t.id);
         const tip =
           i % 4 === 3
             ? execFileSync("git", ["commit-tree", tree, "-p", base, "-m", `work of ${t.id}`], {
@@ -69,15 +69,7 @@ async function populate(root: string, n: number): Promise<string> {
                 encoding: "utf8",
               }).trim()
             : base;
-        mkdirSync(join(common, "refs", "heads", "fixpoint"), { recursive: true });
-        writeFileSync(join(common, "refs", "heads", branch), `${tip}\n`);
-        mkdirSync(admin, { recursive: true });
-        mkdirSync(wt, { recursive: true });
-        writeFileSync(join(admin, "HEAD"), `ref: refs/heads/${branch}\n`);
-        writeFileSync(join(admin, "commondir"), "../..\n");
-        writeFileSync(join(admin, "gitdir"), `${join(wt, ".git")}\n`);
-        copyFileSync(join(common, "index"), join(admin, "index"));
-        writeFileSync(join(wt, ".git"), `gitdir: ${admin}\n`);
+        layOutWorktree(common, wt, t.id, branch, tip);
         writeFileSync(join(wt, "README.md"), "hello\n");
         writeFileSync(join(wt, "fixpoint.kdl"), "// bench\n");
         await tx.updateTask(

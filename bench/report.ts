@@ -27,9 +27,9 @@ export function renderReport(
 Measured by \`${meta.command ?? "npm run bench"}\` (sources in \`bench/\`) on ${meta.date}.
 Machine: ${meta.machine}.
 One benchmark: \`npm run bench -- chain\` (keys: engine, chain, cli-chain, resume, workflow, registry, work,
-spawn, prompt, status, claims, clean, pg-claims, pg-status, convergence, prompt-cache, dedup, hostile, breadth). Other sizes: \`FIXPOINT_BENCH_CHAIN=10,50\`, \`FIXPOINT_BENCH_CLI_CHAIN=20,300\`, \`FIXPOINT_BENCH_RESUME=10,5000\` (one size alone: against 10 stages),
+spawn, prompt, status, claims, clean, worktree-add, pg-claims, pg-status, convergence, prompt-cache, dedup, hostile, breadth). Other sizes: \`FIXPOINT_BENCH_CHAIN=10,50\`, \`FIXPOINT_BENCH_CLI_CHAIN=20,300\`, \`FIXPOINT_BENCH_RESUME=10,5000\` (one size alone: against 10 stages),
 \`FIXPOINT_BENCH_WORKFLOW=500,50000\`, \`FIXPOINT_BENCH_FINDINGS=200,20000\`,
-\`FIXPOINT_BENCH_WORK_FINDINGS=1000,10000\`, \`FIXPOINT_BENCH_SPAWN_MIB=0,1000\`, \`FIXPOINT_BENCH_TASKS=5000\`, \`FIXPOINT_BENCH_PG_TASKS=1000,10000\`, \`FIXPOINT_BENCH_CLEAN=300,3000\`, \`FIXPOINT_BENCH_RESOLVED=20000\`, \`FIXPOINT_BENCH_DEDUP_FILELESS=2000,50000\`, \`FIXPOINT_BENCH_DEDUP_ONE_FILE=5000,20000\`, \`FIXPOINT_BENCH_HOSTILE=100000,1000000\`, \`FIXPOINT_BENCH_BREADTH=5\` (each case at 5× its base size)
+\`FIXPOINT_BENCH_WORK_FINDINGS=1000,10000\`, \`FIXPOINT_BENCH_SPAWN_MIB=0,1000\`, \`FIXPOINT_BENCH_TASKS=5000\`, \`FIXPOINT_BENCH_PG_TASKS=1000,10000\`, \`FIXPOINT_BENCH_CLEAN=300,3000\`, \`FIXPOINT_BENCH_WORKTREES=100,10000\`, \`FIXPOINT_BENCH_RESOLVED=20000\`, \`FIXPOINT_BENCH_DEDUP_FILELESS=2000,50000\`, \`FIXPOINT_BENCH_DEDUP_ONE_FILE=5000,20000\`, \`FIXPOINT_BENCH_HOSTILE=100000,1000000\`, \`FIXPOINT_BENCH_BREADTH=5\` (each case at 5× its base size)
 (the first line above names the sizes used).
 
 | what | measured | target | | how |
@@ -109,6 +109,9 @@ Notes:
 - \`clean\`: \`fixpoint clean --branches\` over finished tasks that each hold a worktree (laid out as
   \`git worktree add\` lays one out) and a branch, one in four with a commit of its own; the whole
   process, once per size; see bench/clean.ts.
+- \`worktree-add\`: a new task's worktree (fixpoint's \`Git.ensureWorktree\`) in a repository keeping
+  that many others laid out as git lays them, alternating with \`git worktree add -b\`; the median
+  of 5 each after one untimed round; see bench/worktree-add.ts.
 - Agent CLIs end to end (real Claude Code, Codex and pi against the fake model server): see
   [e2e-timings.md](e2e-timings.md).
 `;

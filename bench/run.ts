@@ -24,6 +24,7 @@ import { benchStatus, STATUS_SIZES } from "./status.js";
 import { type BenchResult, machine } from "./util.js";
 import { benchWorkCycles, WORK_CYCLE_SIZES } from "./work-cycles.js";
 import { benchWorkflowSize, WORKFLOW_SIZES } from "./workflow-size.js";
+import { benchWorktreeAdd, WORKTREE_ADD_SIZES } from "./worktree-add.js";
 
 /**
  * `npm run bench`: every SPEC §14 budget we can measure here, one after another (never in
@@ -79,6 +80,7 @@ const BENCHES: [string, () => Promise<BenchResult | BenchResult[]>][] = [
   ["status", () => benchStatus(sizes("FIXPOINT_BENCH_TASKS", STATUS_SIZES))],
   ["claims", benchClaimsSqlite],
   ["clean", () => benchClean(sizes("FIXPOINT_BENCH_CLEAN", CLEAN_SIZES))],
+  ["worktree-add", () => benchWorktreeAdd(sizes("FIXPOINT_BENCH_WORKTREES", WORKTREE_ADD_SIZES))],
   ["pg-claims", benchPgClaims],
   ["pg-status", () => benchPgStatus(sizes("FIXPOINT_BENCH_PG_TASKS", PG_STATUS_SIZES))],
   ["convergence", benchConvergence],

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Git } from "../domain/git.js";
@@ -6,6 +7,7 @@ import { FixpointError } from "../errors.js";
 import { createGitRunner, type GitRunner } from "./exec.js";
 import { createGit } from "./git-cli.js";
 import { createTempRepo, ISOLATED_GIT_ENV, loggingGit, type TempRepo } from "./temp-repo.js";
+import { ownLock } from "./worktree-add.js";
 import { ensureWorktree } from "./worktrees.js";
 
 let t: TempRepo;
@@ -164,7 +166,7 @@ describe("ensureWorktree", () => {
     const attempt = git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-8", base: "no-such-base" });
     await expect(attempt).rejects.toMatchObject({
       code: "git",
-      message: expect.stringMatching(/^git worktree failed: /),
+      message: expect.stringMatching(/^git branch failed: .*no-such-base/),
     });
   });
 });
@@ -314,13 +316,20 @@ describe("a killed worker's `git worktree add` still running when the task is ta
       raced = true;
       await real.run(cwd, ["worktree", "add", "-b", "fixpoint/t-1", path, "main"]);
     });
-    const r = await ensureWorktree(racing, { repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
+    const r = await ensureWorktree(racing, {
+      repo: t.repo,
+      path,
+      branch: "fixpoint/t-1",
+      base: "main",
+      byHand: false,
+    });
     expect(raced).toBe(true);
     expect(r).toEqual({ path, created: false });
     expect(await git.listWorktrees(t.repo)).toContainEqual({ path, branch: "fixpoint/t-1" });
   });
 });
 
+// git's `worktree add -b` is still what adds a worktree outside a plain layout (worktree-add.ts).
 describe("another worker's `git worktree prune` while this worker's `worktree add` runs", () => {
   // What git says when the prune removed `.git/worktrees/wt` between its making the folder and
   // writing `locked` into it, or removed an empty `.git/worktrees` right before its making one.
@@ -338,7 +347,13 @@ describe("another worker's `git worktree prune` while this worker's `worktree ad
       await real.run(cwd, ["branch", "fixpoint/t-1", "main"]);
       throw new FixpointError("git", `git worktree failed: fatal: ${said}`);
     });
-    const r = await ensureWorktree(pruned, { repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
+    const r = await ensureWorktree(pruned, {
+      repo: t.repo,
+      path,
+      branch: "fixpoint/t-1",
+      base: "main",
+      byHand: false,
+    });
     expect(failed).toBe(true);
     expect(r).toEqual({ path, created: true });
     expect(await git.listWorktrees(t.repo)).toContainEqual({ path, branch: "fixpoint/t-1" });
@@ -359,9 +374,164 @@ describe("another worker's `git worktree prune` while this worker's `worktree ad
       path: join(t.dir, "wt"),
       branch: "fixpoint/t-1",
       base: "main",
+      byHand: false,
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FixpointError);
     expect((err as FixpointError).message).toMatch(/Permission denied/);
     expect(adds).toBe(1);
+  });
+});
+
+describe("a new branch's worktree added by hand, as git adds it (worktree-add.ts)", () => {
+  const porcelain = () => t.git(["worktree", "list", "--porcelain"]);
+  const record = (name: string, file: string) =>
+    readFileSync(join(t.repo, ".git", "worktrees", name, file), "utf8");
+
+  it("is laid out as `git worktree add -b` lays it out, with no `git worktree` command, and git treats it as its own", async () => {
+    const logged = loggingGit(t.dir);
+    const g = createGit({ env: ISOLATED_GIT_ENV, gitPath: logged.path });
+    const path = join(t.dir, "wts", "t-20");
+    const byGit = join(t.dir, "wts", "t-21");
+    t.git(["worktree", "add", "-q", "-b", "fixpoint/t-21", byGit, "main"]);
+    logged.spawned();
+
+    expect(await g.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-20", base: "main" })).toEqual({
+      path,
+      created: true,
+    });
+
+    expect(logged.spawned()).toEqual(["show-ref", "branch", "reset"]);
+    expect(t.read("README.md", path)).toBe("hello\n");
+    expect(t.git(["status", "--porcelain"], path)).toBe("");
+    expect(t.git(["rev-parse", "--abbrev-ref", "HEAD"], path)).toBe("fixpoint/t-20");
+    expect(porcelain()).toContain(
+      `worktree ${path}\nHEAD ${t.git(["rev-parse", "main"])}\nbranch refs/heads/fixpoint/t-20\n`,
+    );
+    expect(porcelain()).not.toContain("locked");
+    // The same files as git's own record, saying the same things.
+    const files = (name: string) => readdirSync(join(t.repo, ".git", "worktrees", name)).sort();
+    expect(files("t-20")).toEqual(files("t-21"));
+    expect(record("t-20", "commondir")).toBe(record("t-21", "commondir"));
+    expect(record("t-20", "HEAD")).toBe("ref: refs/heads/fixpoint/t-20\n");
+    expect(record("t-20", "gitdir")).toBe(`${join(path, ".git")}\n`);
+    expect(readFileSync(join(path, ".git"), "utf8")).toBe(
+      `gitdir: ${join(t.repo, ".git", "worktrees", "t-20")}\n`,
+    );
+
+    // Git's own commands on it: commit, prune (keeps it), remove.
+    t.commit({ "work.ts": "x\n" }, "Work", path);
+    t.git(["worktree", "prune"]);
+    expect(porcelain()).toContain(`worktree ${path}\n`);
+    t.git(["worktree", "remove", path]);
+    expect(existsSync(path)).toBe(false);
+    expect(porcelain()).not.toContain(path);
+  });
+
+  it("leaves a repository with sparse checkout to git, which copies its patterns", async () => {
+    const logged = loggingGit(t.dir);
+    const g = createGit({ env: ISOLATED_GIT_ENV, gitPath: logged.path });
+    mkdirSync(join(t.repo, ".git", "info"), { recursive: true });
+    writeFileSync(join(t.repo, ".git", "info", "sparse-checkout"), "/*\n");
+    logged.spawned();
+    const path = join(t.dir, "wt");
+    await g.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-22", base: "main" });
+    expect(logged.spawned()).toEqual(["show-ref", "worktree"]);
+    expect(t.read("README.md", path)).toBe("hello\n");
+  });
+
+  it("undoes a failed checkout and has git add the worktree from the branch: one record, no lock", async () => {
+    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
+    let failed = 0;
+    const failing: GitRunner = {
+      run: async (cwd, args, opts) => {
+        if (args[0] === "reset" && failed++ === 0)
+          throw new FixpointError("git", "git reset failed: fatal: disk quota exceeded");
+        return real.run(cwd, args, opts);
+      },
+    };
+    const path = join(t.dir, "wt");
+    const r = await ensureWorktree(failing, { repo: t.repo, path, branch: "fixpoint/t-23", base: "main" });
+    expect(failed).toBeGreaterThan(0);
+    expect(r).toEqual({ path, created: true });
+    expect(t.read("README.md", path)).toBe("hello\n");
+    expect(porcelain().match(/^worktree /gm)).toHaveLength(2);
+    expect(porcelain()).not.toContain("locked");
+    expect(t.git(["status", "--porcelain"], path)).toBe("");
+  });
+
+  /** The pid of a process that has ended. */
+  function deadPid(): number {
+    const pid = spawnSync(process.execPath, ["-e", "0"]).pid;
+    if (pid === undefined) throw new Error("no child");
+    return pid;
+  }
+
+  it("a worker killed half way: its record, locked by a process gone, is removed and the worktree added again", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-24", base: "main" });
+    // As a worker SIGKILLed during the checkout leaves it: locked, files missing.
+    writeFileSync(join(t.repo, ".git", "worktrees", "wt", "locked"), ownLock(deadPid()));
+    rmSync(join(path, "README.md"));
+
+    const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-24", base: "main" });
+
+    expect(r).toEqual({ path, created: true });
+    expect(t.read("README.md", path)).toBe("hello\n");
+    expect(t.git(["status", "--porcelain"], path)).toBe("");
+    expect(porcelain().match(/^worktree /gm)).toHaveLength(2);
+    expect(porcelain()).not.toContain("locked");
+  });
+
+  it("a worker killed before its folder named the record: the record goes, the worktree is added in the empty folder", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-25", base: "main" });
+    writeFileSync(join(t.repo, ".git", "worktrees", "wt", "locked"), ownLock(deadPid()));
+    rmSync(path, { recursive: true });
+    mkdirSync(path);
+
+    const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-25", base: "main" });
+
+    expect(r).toEqual({ path, created: true });
+    expect(t.read("README.md", path)).toBe("hello\n");
+    expect(porcelain().match(/^worktree /gm)).toHaveLength(2);
+    expect(porcelain()).not.toContain("locked");
+  });
+
+  it("an add by hand still running in a live process is waited for, then reused", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-26", base: "main" });
+    const lock = join(t.repo, ".git", "worktrees", "wt", "locked");
+    writeFileSync(lock, ownLock());
+    let unlockedAt = 0;
+    const timer = setTimeout(() => {
+      rmSync(lock);
+      unlockedAt = Date.now();
+    }, 300);
+    try {
+      const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-26", base: "main" });
+      expect(r).toEqual({ path, created: false });
+      expect(unlockedAt).toBeGreaterThan(0);
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+
+  it("the branch made by another process right before this one's `git branch`: its finished worktree is reused", async () => {
+    const path = join(t.dir, "wt");
+    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
+    let raced = false;
+    const racing: GitRunner = {
+      run: async (cwd, args, opts) => {
+        if (args[0] === "branch" && !raced) {
+          raced = true;
+          await real.run(cwd, ["worktree", "add", "-b", "fixpoint/t-27", path, "main"]);
+        }
+        return real.run(cwd, args, opts);
+      },
+    };
+    const r = await ensureWorktree(racing, { repo: t.repo, path, branch: "fixpoint/t-27", base: "main" });
+    expect(raced).toBe(true);
+    expect(r).toEqual({ path, created: false });
+    expect(porcelain().match(/^worktree /gm)).toHaveLength(2);
   });
 });

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, realpath, rm } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { FixpointError } from "../errors.js";
 import { branchExists } from "./branches.js";
 import { checkRev, type GitRunner } from "./exec.js";
+import { addWorktreeByHand, discardStaleAdd, isOwnLock, isStaleOwnLock } from "./worktree-add.js";
 
 export interface WorktreeEntry {
   path: string;
@@ -41,11 +42,15 @@ export interface EnsureWorktreeOptions {
   path: string;
   branch: string;
   base: string;
+  /** False: a new branch's worktree by `git worktree add -b` even in a plain layout (worktree-add.ts). */
+  byHand?: boolean;
 }
 
 /**
- * Reuse, recreate or create the task's worktree (SPEC §11). Only `git worktree` commands are used,
- * and they never touch the main checkout's working tree or index, dirty or not.
+ * Reuse, recreate or create the task's worktree (SPEC §11). A new branch's worktree is added as
+ * `git worktree add -b` adds it, step by step without reading every other worktree
+ * (worktree-add.ts), or by git when the layout is not a plain one; anything else by `git worktree`
+ * commands. None of them touches the main checkout's working tree or index, dirty or not.
  *
  * A worker SIGKILLed during its `git worktree add` leaves that git running on its own; the worker
  * that takes the task over at once can meet it half done (the branch made, the checkout still
@@ -94,9 +99,15 @@ async function ensureWorktreeOnce(
 
   if (existsSync(path)) {
     // Its own record first: git's listing reads every worktree of the repository.
-    const match = (await worktreeRecord(repo, path)) ?? (await findWorktree(git, repo, path));
+    const record = await worktreeRecord(repo, path);
+    let match = record ?? (await findWorktree(git, repo, path));
+    if (match?.locked !== undefined && isStaleOwnLock(match.locked)) {
+      // Our add by hand, in a worker killed half way: nobody has worked in it.
+      await discardStaleAdd(record?.dir ?? join(repo, ".git", "worktrees", basename(path)), path);
+      match = undefined;
+    }
     if (match) {
-      if (match.locked === "initializing")
+      if (match.locked === "initializing" || (match.locked !== undefined && isOwnLock(match.locked)))
         throw new FixpointError("git", `worktree ${path} is being created by another git process`);
       if (match.branch === branch) return { path, created: false };
       throw new FixpointError(
@@ -105,7 +116,7 @@ async function ensureWorktreeOnce(
       );
     }
     // An empty folder is what an interrupted `worktree add` leaves behind; git accepts it.
-    if (!(await isEmptyDir(path))) {
+    if (existsSync(path) && !(await isEmptyDir(path))) {
       throw new FixpointError(
         "git",
         `${path} exists but is not a worktree of ${repo}; move it away or delete it, then retry`,
@@ -115,12 +126,19 @@ async function ensureWorktreeOnce(
 
   await mkdir(dirname(path), { recursive: true });
   if (await branchExists(git, repo, branch)) {
+    // A record our add by hand left without its folder's `.git`, in a worker killed half way.
+    await discardStaleAdd(join(repo, ".git", "worktrees", basename(path)), path);
     // The folder was deleted by hand: git still records the old worktree and would refuse the branch.
     await git.run(repo, ["worktree", "prune"]);
     await git.run(repo, ["worktree", "add", path, branch]);
-  } else {
-    await git.run(repo, ["worktree", "add", "-b", branch, path, opts.base]);
+    return { path, created: true };
   }
+  const byHand =
+    opts.byHand === false
+      ? "not-plain"
+      : await addWorktreeByHand(git, { repo, path, branch, base: opts.base });
+  if (byHand === "not-plain") await git.run(repo, ["worktree", "add", "-b", branch, path, opts.base]);
+  else if (byHand === "branch-made") await git.run(repo, ["worktree", "add", path, branch]);
   return { path, created: true };
 }
 

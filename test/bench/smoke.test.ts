@@ -18,6 +18,7 @@ import { benchStatus } from "../../bench/status.js";
 import type { BenchResult } from "../../bench/util.js";
 import { benchWorkCycles } from "../../bench/work-cycles.js";
 import { benchWorkflowSize } from "../../bench/workflow-size.js";
+import { benchWorktreeAdd } from "../../bench/worktree-add.js";
 
 /**
  * The issue 10 benchmarks at tiny sizes: they run end to end and produce their table. No timing
@@ -141,6 +142,18 @@ describe("benchmarks at smoke-test sizes", () => {
       "time per task, `fixpoint clean --branches`, 8 ÷ 4 tasks",
     ]);
     expect(results[1]?.detail).toContain("(6 deleted, 2 kept for a commit of their own)");
+    for (const r of results) expect(Number.isFinite(r.value)).toBe(true);
+  }, 240_000);
+
+  it("the worktree-add benchmark checks out each new task's worktree beside worktrees laid out as git lays them", async () => {
+    // It throws when an add does not check the worktree out.
+    const results = await benchWorktreeAdd([3, 12]);
+    expect(results.map((r) => r.name)).toEqual([
+      "a new task's worktree with 3 worktrees kept (median of 5)",
+      "a new task's worktree with 12 worktrees kept (median of 5)",
+      "a new task's worktree, 12 ÷ 3 worktrees kept",
+    ]);
+    expect(results[0]?.detail).toMatch(/`git worktree add -b` in the same run: \d+\.\d ms/);
     for (const r of results) expect(Number.isFinite(r.value)).toBe(true);
   }, 240_000);
 

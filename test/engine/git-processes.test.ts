@@ -28,7 +28,7 @@ describe("git processes of a run", () => {
     expect(await h.task(t.id)).toMatchObject({ status: "completed" });
     expect((await h.stages(t.id)).filter((s) => s.stageId !== "done")).toHaveLength(6);
     const subcommands = wrapper.spawned();
-    // Whether the branch exists, then the worktree: nothing per stage, not even the first.
-    expect(subcommands).toEqual(["show-ref", "worktree"]);
+    // Whether the branch exists, then the branch and its checkout: nothing per stage, not even the first.
+    expect(subcommands).toEqual(["show-ref", "branch", "reset"]);
   });
 });
