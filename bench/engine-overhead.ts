@@ -30,7 +30,7 @@ const noGit: Git = {
     mkdirSync(path, { recursive: true });
     return { path, created: false };
   },
-  removeWorktree: async () => undefined,
+  removeWorktree: async () => "removed",
   listWorktrees: async () => [],
   commitAll: async () => null,
   commitsBetween: async () => [],

@@ -45,22 +45,20 @@ export async function cleanTasks(
     perTask.push(actions);
     const path = t.worktreePath;
     if (path && existsSync(path)) {
-      const dirty = await git.status(path).catch(() => []);
-      if (dirty.length) {
+      // The removal checks for changes itself: one `git status` a worktree, not two.
+      const outcome = input.dryRun
+        ? await wouldRemove(git, path)
+        : await git.removeWorktree(t.repo, path).catch((e: unknown) => ({ failed: errorMessage(e) }));
+      if (outcome === "dirty") {
         actions.push({ kind: "kept", path, why: "it has uncommitted changes" });
         continue;
       }
-      if (input.dryRun) actions.push({ kind: "would_remove", path });
-      else {
-        try {
-          await git.removeWorktree(t.repo, path);
-          removed++;
-          actions.push({ kind: "removed", path });
-        } catch (e) {
-          actions.push({ kind: "kept", path, why: errorMessage(e) });
-          continue;
-        }
+      if (typeof outcome === "object") {
+        actions.push({ kind: "kept", path, why: outcome.failed });
+        continue;
       }
+      if (outcome === "removed") removed++;
+      actions.push({ kind: outcome, path });
     }
     if (input.branches && t.branch && !input.dryRun)
       branchesOf.push({ repo: t.repo, branch: t.branch, actions });
@@ -97,4 +95,10 @@ export async function cleanTasks(
     });
   }
   return { actions: perTask.flat(), removed };
+}
+
+/** What removing the worktree would do: nothing when it has changes. */
+async function wouldRemove(git: AppContext["git"], path: string): Promise<"would_remove" | "dirty"> {
+  const changes = await git.status(path).catch(() => []);
+  return changes.length > 0 ? "dirty" : "would_remove";
 }

@@ -22,7 +22,11 @@ export interface Git {
     path: string;
     created: boolean;
   }>;
-  removeWorktree(repo: string, path: string): Promise<void>;
+  /**
+   * Removes a worktree (its folder and git's record of it); a folder already gone is forgotten.
+   * "dirty": it has uncommitted changes or untracked files, and nothing was done.
+   */
+  removeWorktree(repo: string, path: string): Promise<"removed" | "dirty">;
   listWorktrees(repo: string): Promise<{ path: string; branch: string | null }[]>;
 
   /**

@@ -3,7 +3,7 @@ import { lstat, mkdir, readdir, readFile, realpath, rm } from "node:fs/promises"
 import { basename, dirname, join, resolve } from "node:path";
 import { FixpointError } from "../errors.js";
 import { branchExists } from "./branches.js";
-import { checkRev, type GitRunner } from "./exec.js";
+import { checkRev, type GitRunner, gitFailure } from "./exec.js";
 import { addWorktreeByHand, discardStaleAdd, isOwnLock, isStaleOwnLock } from "./worktree-add.js";
 
 export interface WorktreeEntry {
@@ -143,9 +143,9 @@ async function ensureWorktreeOnce(
 }
 
 /**
- * Removes a worktree. Refuses when it has uncommitted changes or untracked files, as `git worktree
- * remove` does: callers commit first, and work is never thrown away silently. A folder already
- * gone is just pruned.
+ * Removes a worktree. Refuses when it has uncommitted changes or untracked files ("dirty"), as `git
+ * worktree remove` does: callers commit first, and work is never thrown away silently. A folder
+ * already gone is just pruned.
  *
  * A worktree whose record names it back (worktreeRecord), neither locked nor with submodules, is
  * removed as git removes it, its folder and then git's record of it, after the same check (`git
@@ -154,31 +154,33 @@ async function ensureWorktreeOnce(
  * Anything else (locked, with submodules, moved, a layout this does not know) is git's to remove
  * or to refuse.
  */
-export async function removeWorktree(git: GitRunner, repo: string, path: string): Promise<void> {
+export async function removeWorktree(
+  git: GitRunner,
+  repo: string,
+  path: string,
+): Promise<"removed" | "dirty"> {
   const abs = resolve(path);
   if (!existsSync(abs)) {
     await git.run(repo, ["worktree", "prune"]);
-    return;
+    return "removed";
   }
   const record = await worktreeRecord(repo, abs);
-  if (record === null || record.locked !== undefined || record.submodules) {
-    await git.run(repo, ["worktree", "remove", abs]);
-    return;
-  }
+  if (record === null || record.locked !== undefined || record.submodules) return removeByGit(git, repo, abs);
   const status = await git.run(abs, ["status", "--porcelain", "--ignore-submodules=none"]);
-  if (status.stdout.trim() !== "") {
-    throw new FixpointError(
-      "git",
-      `${abs} contains modified or untracked files; commit or remove them before removing the worktree`,
-    );
-  }
+  if (status.stdout.trim() !== "") return "dirty";
   // A lock taken while the status ran is still honoured.
-  if (existsSync(join(record.dir, "locked"))) {
-    await git.run(repo, ["worktree", "remove", abs]);
-    return;
-  }
+  if (existsSync(join(record.dir, "locked"))) return removeByGit(git, repo, abs);
   await rm(abs, { recursive: true, force: true });
   await rm(record.dir, { recursive: true, force: true });
+  return "removed";
+}
+
+/** `git worktree remove`, its refusal of a worktree with changes as "dirty". */
+async function removeByGit(git: GitRunner, repo: string, abs: string): Promise<"removed" | "dirty"> {
+  const r = await git.run(repo, ["worktree", "remove", abs], { okCodes: [128] });
+  if (r.code === 0) return "removed";
+  if (/contains modified or untracked files/.test(r.stderr)) return "dirty";
+  throw gitFailure("worktree", r.stderr, `exit code ${r.code}`);
 }
 
 /** Git's record of a linked worktree, read from its files (worktreeRecord). */

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chainWorkflow } from "../../bench/util.js";
+import { cleanTasks } from "../../src/app/clean.js";
 import { createGit } from "../../src/git/git-cli.js";
 import { loggingGit } from "../../src/git/temp-repo.js";
 import { harnessPerTest } from "../helpers/engine-harness.js";
@@ -30,5 +31,23 @@ describe("git processes of a run", () => {
     const subcommands = wrapper.spawned();
     // Whether the branch exists, then the branch and its checkout: nothing per stage, not even the first.
     expect(subcommands).toEqual(["show-ref", "branch", "reset"]);
+  });
+
+  it("`clean` removes a finished task's worktree with one `git status` and no `git worktree` command", async () => {
+    const h = await harness({ agents: { implementer: async () => ({ text: "nothing to change" }) } });
+    const wrapper = loggingGit(join(h.root, ".."));
+    h.deps.git = createGit({ gitPath: wrapper.path, env: h.env });
+    const dir = join(h.root, ".fixpoint", "workflows");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "chain.kdl"), chainWorkflow(1));
+    const t = await h.addTask({ workflow: "chain" });
+    await h.runAll();
+    wrapper.spawned();
+
+    const r = await cleanTasks({ store: h.deps.store, git: h.deps.git, clock: h.deps.clock, actor: "test" });
+
+    expect(r.removed).toBe(1);
+    expect(wrapper.spawned()).toEqual(["status"]);
+    expect(await h.task(t.id)).toMatchObject({ worktreePath: null });
   });
 });
