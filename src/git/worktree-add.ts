@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { lstat, mkdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { GitRunner } from "./exec.js";
@@ -116,14 +116,15 @@ export async function addWorktreeByHand(
     await writeWhole(join(record, "gitdir"), `${dotGit}\n`);
     await mkdir(path, { recursive: true });
     folder = true;
-    await writeWhole(dotGit, `gitdir: ${record}\n`);
+    // No git reads it before the record names it; a temporary name would be left in the folder.
+    await writeFile(dotGit, `gitdir: ${record}\n`);
     await git.run(path, ["reset", "--quiet", "--hard", "--no-recurse-submodules"]);
     await rm(join(record, "locked"));
     return "added";
   } catch {
     // Undone, so git adds it from the branch and says what stops it, if anything does.
-    if (made && (await readFile(join(record, "locked"), "utf8").catch(() => "")) === lock)
-      await rm(record, { recursive: true, force: true });
+    // Made by this call (mkdir fails on one that exists), whatever it holds by now.
+    if (made) await rm(record, { recursive: true, force: true });
     if (folder) await rm(path, { recursive: true, force: true });
     return "branch-made";
   }
@@ -131,8 +132,9 @@ export async function addWorktreeByHand(
 
 /**
  * Removes what a dead process's add by hand left at `record` (when its lock is stale, see
- * isStaleOwnLock): the record, and the folder at `path` when its `.git` names that record. An
- * empty folder stays: git adds a worktree into one. Anything else is left as it is.
+ * isStaleOwnLock): the record, and the folder at `path` when its `.git` names that record or is
+ * all it holds (written in part). An empty folder stays: git adds a worktree into one. Anything
+ * else is left as it is.
  */
 export async function discardStaleAdd(record: string, path: string): Promise<void> {
   const reason = await readFile(join(record, "locked"), "utf8").catch(() => null);
@@ -141,7 +143,12 @@ export async function discardStaleAdd(record: string, path: string): Promise<voi
     (text) => /^gitdir: (.+)$/m.exec(text)?.[1]?.trim() ?? null,
     () => null,
   );
-  if (named !== null && (await samePlace(named, record))) await rm(path, { recursive: true, force: true });
+  const only = await readdir(path).then(
+    (names) => names.length === 1 && names[0] === ".git",
+    () => false,
+  );
+  if (only || (named !== null && (await samePlace(named, record))))
+    await rm(path, { recursive: true, force: true });
   await rm(record, { recursive: true, force: true });
 }
 

@@ -498,6 +498,22 @@ describe("a new branch's worktree added by hand, as git adds it (worktree-add.ts
     expect(porcelain()).not.toContain("locked");
   });
 
+  it("a worker killed while writing its folder's `.git`: the folder holding only that goes too", async () => {
+    const path = join(t.dir, "wt");
+    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-28", base: "main" });
+    writeFileSync(join(t.repo, ".git", "worktrees", "wt", "locked"), ownLock(deadPid()));
+    rmSync(path, { recursive: true });
+    mkdirSync(path);
+    writeFileSync(join(path, ".git"), "gitd");
+
+    const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-28", base: "main" });
+
+    expect(r).toEqual({ path, created: true });
+    expect(t.read("README.md", path)).toBe("hello\n");
+    expect(porcelain().match(/^worktree /gm)).toHaveLength(2);
+    expect(porcelain()).not.toContain("locked");
+  });
+
   it("an add by hand still running in a live process is waited for, then reused", async () => {
     const path = join(t.dir, "wt");
     await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-26", base: "main" });
