@@ -19,18 +19,44 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
+const isWorktreeAdd = (args: string[]) => args[0] === "worktree" && args[1] === "add";
+
 /**
- * A git runner that runs `before` ahead of each `worktree add` (another process's race, or git's
- * failure when it throws), then the add itself unless `before` threw.
+ * A git runner that runs `before` ahead of each `worktree add` (or each command `on` names):
+ * another process's race, or git's failure when it throws; then the command itself unless
+ * `before` threw.
  */
-function beforeEachAdd(before: (cwd: string, real: GitRunner) => Promise<void>): GitRunner {
+function beforeEachAdd(
+  before: (cwd: string, real: GitRunner) => Promise<void>,
+  on: (args: string[]) => boolean = isWorktreeAdd,
+): GitRunner {
   const real = createGitRunner({ env: ISOLATED_GIT_ENV });
   return {
     run: async (cwd, args, opts) => {
-      if (args[0] === "worktree" && args[1] === "add") await before(cwd, real);
+      if (on(args)) await before(cwd, real);
       return real.run(cwd, args, opts);
     },
   };
+}
+
+/**
+ * Has another process finish its add of the worktree at `path` 300 ms from now (`finish`), and
+ * checks that ensureWorktree waited for it, then reused the worktree.
+ */
+async function expectWaitedThenReused(path: string, branch: string, finish: () => void): Promise<void> {
+  let finishedAt = 0;
+  const timer = setTimeout(() => {
+    finish();
+    finishedAt = Date.now();
+  }, 300);
+  try {
+    const r = await git.ensureWorktree({ repo: t.repo, path, branch, base: "main" });
+    expect(r).toEqual({ path, created: false });
+    // Not before the other process was done with it.
+    expect(finishedAt).toBeGreaterThan(0);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 describe("ensureWorktree", () => {
@@ -293,19 +319,7 @@ describe("a killed worker's `git worktree add` still running when the task is ta
   it("a worktree still being checked out (locked `initializing`) is waited for, then reused", async () => {
     const path = join(t.dir, "wt");
     t.git(["worktree", "add", "--lock", "--reason", "initializing", "-b", "fixpoint/t-1", path, "main"]);
-    let unlockedAt = 0;
-    const timer = setTimeout(() => {
-      t.git(["worktree", "unlock", path]);
-      unlockedAt = Date.now();
-    }, 300);
-    try {
-      const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-1", base: "main" });
-      expect(r).toEqual({ path, created: false });
-      // Not before the other git was done with it.
-      expect(unlockedAt).toBeGreaterThan(0);
-    } finally {
-      clearTimeout(timer);
-    }
+    await expectWaitedThenReused(path, "fixpoint/t-1", () => t.git(["worktree", "unlock", path]));
   });
 
   it("the branch appearing between the check and `worktree add -b`: the finished worktree is reused", async () => {
@@ -441,15 +455,13 @@ describe("a new branch's worktree added by hand, as git adds it (worktree-add.ts
   });
 
   it("undoes a failed checkout and has git add the worktree from the branch: one record, no lock", async () => {
-    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
     let failed = 0;
-    const failing: GitRunner = {
-      run: async (cwd, args, opts) => {
-        if (args[0] === "reset" && failed++ === 0)
-          throw new FixpointError("git", "git reset failed: fatal: disk quota exceeded");
-        return real.run(cwd, args, opts);
+    const failing = beforeEachAdd(
+      async () => {
+        if (failed++ === 0) throw new FixpointError("git", "git reset failed: fatal: disk quota exceeded");
       },
-    };
+      (args) => args[0] === "reset",
+    );
     const path = join(t.dir, "wt");
     const r = await ensureWorktree(failing, { repo: t.repo, path, branch: "fixpoint/t-23", base: "main" });
     expect(failed).toBeGreaterThan(0);
@@ -467,85 +479,58 @@ describe("a new branch's worktree added by hand, as git adds it (worktree-add.ts
     return pid;
   }
 
-  it("a worker killed half way: its record, locked by a process gone, is removed and the worktree added again", async () => {
-    const path = join(t.dir, "wt");
-    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-24", base: "main" });
-    // As a worker SIGKILLed during the checkout leaves it: locked, files missing.
-    writeFileSync(join(t.repo, ".git", "worktrees", "wt", "locked"), ownLock(deadPid()));
-    rmSync(join(path, "README.md"));
-
-    const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-24", base: "main" });
-
-    expect(r).toEqual({ path, created: true });
-    expect(t.read("README.md", path)).toBe("hello\n");
-    expect(t.git(["status", "--porcelain"], path)).toBe("");
-    expect(porcelain().match(/^worktree /gm)).toHaveLength(2);
-    expect(porcelain()).not.toContain("locked");
-  });
-
-  it("a worker killed before its folder named the record: the record goes, the worktree is added in the empty folder", async () => {
-    const path = join(t.dir, "wt");
-    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-25", base: "main" });
-    writeFileSync(join(t.repo, ".git", "worktrees", "wt", "locked"), ownLock(deadPid()));
+  /** Leaves the folder at `path` as a worker killed at some step of its add by hand leaves it. */
+  const emptied = (path: string) => {
     rmSync(path, { recursive: true });
     mkdirSync(path);
+  };
+  it.each([
+    ["during the checkout (a file missing)", (path: string) => rmSync(join(path, "README.md"))],
+    ["before its folder named the record (an empty folder)", emptied],
+    [
+      "while writing its folder's `.git` (a folder holding only that)",
+      (path: string) => {
+        emptied(path);
+        writeFileSync(join(path, ".git"), "gitd");
+      },
+    ],
+  ])(
+    "a worker killed %s: its record, locked by a process gone, is removed and the worktree added again",
+    async (_, leave) => {
+      const path = join(t.dir, "wt");
+      await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-24", base: "main" });
+      writeFileSync(join(t.repo, ".git", "worktrees", "wt", "locked"), ownLock(deadPid()));
+      leave(path);
 
-    const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-25", base: "main" });
+      const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-24", base: "main" });
 
-    expect(r).toEqual({ path, created: true });
-    expect(t.read("README.md", path)).toBe("hello\n");
-    expect(porcelain().match(/^worktree /gm)).toHaveLength(2);
-    expect(porcelain()).not.toContain("locked");
-  });
-
-  it("a worker killed while writing its folder's `.git`: the folder holding only that goes too", async () => {
-    const path = join(t.dir, "wt");
-    await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-28", base: "main" });
-    writeFileSync(join(t.repo, ".git", "worktrees", "wt", "locked"), ownLock(deadPid()));
-    rmSync(path, { recursive: true });
-    mkdirSync(path);
-    writeFileSync(join(path, ".git"), "gitd");
-
-    const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-28", base: "main" });
-
-    expect(r).toEqual({ path, created: true });
-    expect(t.read("README.md", path)).toBe("hello\n");
-    expect(porcelain().match(/^worktree /gm)).toHaveLength(2);
-    expect(porcelain()).not.toContain("locked");
-  });
+      expect(r).toEqual({ path, created: true });
+      expect(t.read("README.md", path)).toBe("hello\n");
+      expect(t.git(["status", "--porcelain"], path)).toBe("");
+      expect(porcelain().match(/^worktree /gm)).toHaveLength(2);
+      expect(porcelain()).not.toContain("locked");
+    },
+  );
 
   it("an add by hand still running in a live process is waited for, then reused", async () => {
     const path = join(t.dir, "wt");
     await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-26", base: "main" });
     const lock = join(t.repo, ".git", "worktrees", "wt", "locked");
     writeFileSync(lock, ownLock());
-    let unlockedAt = 0;
-    const timer = setTimeout(() => {
-      rmSync(lock);
-      unlockedAt = Date.now();
-    }, 300);
-    try {
-      const r = await git.ensureWorktree({ repo: t.repo, path, branch: "fixpoint/t-26", base: "main" });
-      expect(r).toEqual({ path, created: false });
-      expect(unlockedAt).toBeGreaterThan(0);
-    } finally {
-      clearTimeout(timer);
-    }
+    await expectWaitedThenReused(path, "fixpoint/t-26", () => rmSync(lock));
   });
 
   it("the branch made by another process right before this one's `git branch`: its finished worktree is reused", async () => {
     const path = join(t.dir, "wt");
-    const real = createGitRunner({ env: ISOLATED_GIT_ENV });
     let raced = false;
-    const racing: GitRunner = {
-      run: async (cwd, args, opts) => {
-        if (args[0] === "branch" && !raced) {
-          raced = true;
-          await real.run(cwd, ["worktree", "add", "-b", "fixpoint/t-27", path, "main"]);
-        }
-        return real.run(cwd, args, opts);
+    const racing = beforeEachAdd(
+      async (cwd, real) => {
+        if (raced) return;
+        raced = true;
+        await real.run(cwd, ["worktree", "add", "-b", "fixpoint/t-27", path, "main"]);
       },
-    };
+      (args) => args[0] === "branch",
+    );
     const r = await ensureWorktree(racing, { repo: t.repo, path, branch: "fixpoint/t-27", base: "main" });
     expect(raced).toBe(true);
     expect(r).toEqual({ path, created: false });

@@ -13,15 +13,21 @@ const harness = harnessPerTest();
  * Issue 10, through the engine: the git processes a task's run starts, counted by a wrapper that
  * logs each one's subcommand and runs the real git.
  */
+/** A task queued on a chain of `stages` agent stages that change nothing, its git logged. */
+async function chainTask(stages: number) {
+  const h = await harness({ agents: { implementer: async () => ({ text: "nothing to change" }) } });
+  const wrapper = loggingGit(join(h.root, ".."));
+  h.deps.git = createGit({ gitPath: wrapper.path, env: h.env });
+  const dir = join(h.root, ".fixpoint", "workflows");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "chain.kdl"), chainWorkflow(stages));
+  const t = await h.addTask({ workflow: "chain" });
+  return { h, wrapper, t };
+}
+
 describe("git processes of a run", () => {
   it("a chain whose stages change nothing starts git only to make its worktree", async () => {
-    const h = await harness({ agents: { implementer: async () => ({ text: "nothing to change" }) } });
-    const wrapper = loggingGit(join(h.root, ".."));
-    h.deps.git = createGit({ gitPath: wrapper.path, env: h.env });
-    const dir = join(h.root, ".fixpoint", "workflows");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "chain.kdl"), chainWorkflow(6));
-    const t = await h.addTask({ workflow: "chain" });
+    const { h, wrapper, t } = await chainTask(6);
 
     const summary = await h.runAll();
 
@@ -34,13 +40,7 @@ describe("git processes of a run", () => {
   });
 
   it("`clean` removes a finished task's worktree with one `git status` and no `git worktree` command", async () => {
-    const h = await harness({ agents: { implementer: async () => ({ text: "nothing to change" }) } });
-    const wrapper = loggingGit(join(h.root, ".."));
-    h.deps.git = createGit({ gitPath: wrapper.path, env: h.env });
-    const dir = join(h.root, ".fixpoint", "workflows");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "chain.kdl"), chainWorkflow(1));
-    const t = await h.addTask({ workflow: "chain" });
+    const { h, wrapper, t } = await chainTask(1);
     await h.runAll();
     wrapper.spawned();
 
