@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -87,7 +87,9 @@ describe("worktreeFingerprint: files changed within the file system's tick", () 
   it("gives up (null) when the recently changed files hold more than it reads", () => {
     dir = mkdtempSync(join(tmpdir(), "fixpoint-fingerprint-"));
     writeFileSync(join(dir, "big.bin"), Buffer.alloc(9 << 20, 1));
-    expect(worktreeFingerprint(dir)).toEqual({ files: null, tooBig: false });
+    // Read as it is written: a loaded machine can take longer than the racy window to get here.
+    const written = statSync(join(dir, "big.bin"), { bigint: true }).mtimeNs;
+    expect(worktreeFingerprint(dir, { readAt: written })).toEqual({ files: null, tooBig: false });
     expect(worktreeFingerprint(dir, { readAt: BigInt(Date.now() + 60_000) * MS }).files).not.toBeNull();
   });
 });
