@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { GitRunner } from "./exec.js";
 
 /**
@@ -130,6 +130,18 @@ export async function addWorktreeByHand(
   }
 }
 
+/** The record a worktree folder's `.git` file names (`gitdir: …`, from the folder), or null. */
+export async function namedRecord(folder: string): Promise<string | null> {
+  const text = await readFile(join(folder, ".git"), "utf8").catch(() => null);
+  const named = text === null ? undefined : /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  return named ? resolve(folder, named) : null;
+}
+
+/** Where the record of the worktree at `path` is when it is named after the folder, as ours are. */
+export function recordNamedFor(repo: string, path: string): string {
+  return join(repo, ".git", "worktrees", basename(path));
+}
+
 /**
  * Removes what a dead process's add by hand left at `record` (when its lock is stale, see
  * isStaleOwnLock): the record, and the folder at `path` when its `.git` names that record or is
@@ -139,10 +151,7 @@ export async function addWorktreeByHand(
 export async function discardStaleAdd(record: string, path: string): Promise<void> {
   const reason = await readFile(join(record, "locked"), "utf8").catch(() => null);
   if (reason === null || !isStaleOwnLock(reason.trim())) return;
-  const named = await readFile(join(path, ".git"), "utf8").then(
-    (text) => /^gitdir: (.+)$/m.exec(text)?.[1]?.trim() ?? null,
-    () => null,
-  );
+  const named = await namedRecord(path);
   const only = await readdir(path).then(
     (names) => names.length === 1 && names[0] === ".git",
     () => false,

@@ -1,10 +1,17 @@
 import { existsSync } from "node:fs";
-import { lstat, mkdir, readdir, readFile, realpath, rm } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { mkdir, readdir, readFile, realpath, rm } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { FixpointError } from "../errors.js";
 import { branchExists } from "./branches.js";
 import { checkRev, type GitRunner, gitFailure } from "./exec.js";
-import { addWorktreeByHand, discardStaleAdd, isOwnLock, isStaleOwnLock } from "./worktree-add.js";
+import {
+  addWorktreeByHand,
+  discardStaleAdd,
+  isOwnLock,
+  isStaleOwnLock,
+  namedRecord,
+  recordNamedFor,
+} from "./worktree-add.js";
 
 export interface WorktreeEntry {
   path: string;
@@ -103,7 +110,7 @@ async function ensureWorktreeOnce(
     let match = record ?? (await findWorktree(git, repo, path));
     if (match?.locked !== undefined && isStaleOwnLock(match.locked)) {
       // Our add by hand, in a worker killed half way: nobody has worked in it.
-      await discardStaleAdd(record?.dir ?? join(repo, ".git", "worktrees", basename(path)), path);
+      await discardStaleAdd(record?.dir ?? recordNamedFor(repo, path), path);
       match = undefined;
     }
     if (match) {
@@ -127,7 +134,7 @@ async function ensureWorktreeOnce(
   await mkdir(dirname(path), { recursive: true });
   if (await branchExists(git, repo, branch)) {
     // A record our add by hand left without its folder's `.git`, in a worker killed half way.
-    await discardStaleAdd(join(repo, ".git", "worktrees", basename(path)), path);
+    await discardStaleAdd(recordNamedFor(repo, path), path);
     // The folder was deleted by hand: git still records the old worktree and would refuse the branch.
     await git.run(repo, ["worktree", "prune"]);
     await git.run(repo, ["worktree", "add", path, branch]);
@@ -202,10 +209,9 @@ interface WorktreeRecord extends WorktreeEntry {
 async function worktreeRecord(repo: string, abs: string): Promise<WorktreeRecord | null> {
   try {
     const dotGit = join(abs, ".git");
-    if (!(await lstat(dotGit)).isFile()) return null;
-    const named = /^gitdir: (.+)$/m.exec(await readFile(dotGit, "utf8"))?.[1]?.trim();
-    if (!named) return null;
-    const dir = resolve(abs, named);
+    // Null for a `.git` folder too: it cannot be read as a file.
+    const dir = await namedRecord(abs);
+    if (dir === null) return null;
     if ((await realpath(dirname(dir))) !== (await realpath(join(repo, ".git", "worktrees")))) return null;
     const back = (await readFile(join(dir, "gitdir"), "utf8")).trim();
     if ((await realpath(resolve(dir, back))) !== (await realpath(dotGit))) return null;
