@@ -83,7 +83,7 @@ await build({
   // better-sqlite3's JavaScript goes into the bundle, under the code cache too (it cost 8-10 ms
   // per command from node_modules); its addon is loaded by path (src/store/sqlite/native-addon.ts),
   // so the `bindings` package it would otherwise use is never called.
-  external: ["bindings", "pg", "pg-native"],
+  external: ["bindings", "pg-native", "pg-cloudflare"],
   banner: { js: `${commonJs.banner.js}\n${LAZY_BUILTIN}` },
 });
 lazyBuiltins(out("fixpoint-cli.cjs"));

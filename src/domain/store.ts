@@ -360,6 +360,12 @@ export interface TaskJsonPage {
    * (it still hides its environment's secret values).
    */
   tokenFree: boolean;
+  /**
+   * Called once the caller no longer reads `json`: the store may write a later page into the same
+   * memory. Optional both ways: a store may leave it out, and a caller that never calls it only
+   * leaves the memory to the garbage collector.
+   */
+  release?(): void;
 }
 
 /** What listTaskLines needs besides the filter. */

@@ -168,7 +168,8 @@ export function taskJsonContract(getStore: () => Store): void {
       const rest = await store.listTaskJson({ limit: 10, afterSeq: first.lastSeq ?? 0 });
       expect(parsePage(rest.json).map((t) => t.title)).toEqual(["t2", "t3", "t4"]);
       const none = await store.listTaskJson({ limit: 10, afterSeq: rest.lastSeq ?? 0 });
-      expect({ ...none, json: text(none.json) }).toEqual({
+      const { release: _, ...shown } = none;
+      expect({ ...shown, json: text(none.json) }).toEqual({
         json: "",
         count: 0,
         lastSeq: null,

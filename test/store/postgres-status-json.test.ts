@@ -236,7 +236,7 @@ describe("status_json and its token hint (PostgreSQL migration 009)", () => {
     let pid: number | undefined;
     for (let waited = 0; pid === undefined && waited < 5_000; waited += 50) {
       const r = await admin.query<{ pid: number }>(
-        "SELECT pid FROM pg_stat_activity WHERE query LIKE 'SELECT status_json%' AND pid <> pg_backend_pid()",
+        "SELECT pid FROM pg_stat_activity WHERE query LIKE 'COPY (SELECT status_json%' AND pid <> pg_backend_pid()",
       );
       pid = r.rows[0]?.pid;
       if (pid === undefined) await new Promise((r) => setTimeout(r, 50));

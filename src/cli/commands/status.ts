@@ -12,7 +12,13 @@ import type { TaskSummary } from "../../domain/types.js";
 import { secretValues } from "../../util/redact.js";
 import { withContext } from "../context.js";
 import { type Io, pageWriter, printJson } from "../io.js";
-import { STATUS_JSON_PAGE, STATUS_PAGE, taskJson, writeTaskJsonStream } from "../render/json.js";
+import {
+  STATUS_JSON_PAGE,
+  STATUS_PAGE,
+  statusJsonPage,
+  taskJson,
+  writeTaskJsonStream,
+} from "../render/json.js";
 import { NO_MATCH, NO_TASKS, statusLines, totalsLine } from "../render/status.js";
 
 interface StatusOptions {
@@ -53,10 +59,14 @@ export function registerStatus(program: Command, io: Io): void {
         const filter = statusFilter(query, ctx.clock.now());
         const page = (afterSeq: number | undefined) =>
           listTasksPage(ctx, filter, { limit: STATUS_PAGE, afterSeq });
-        if (opts.json && !io.isTTY)
-          return writeTaskJsonStream(pageWriter(io), (afterSeq) =>
-            listTaskJsonPage(ctx, filter, { limit: STATUS_JSON_PAGE, afterSeq }),
+        if (opts.json && !io.isTTY) {
+          const limit = statusJsonPage(ctx.store);
+          return writeTaskJsonStream(
+            pageWriter(io),
+            (afterSeq) => listTaskJsonPage(ctx, filter, { limit, afterSeq }),
+            limit,
           );
+        }
         if (opts.json) return printJson(io, (await allPages(page)).map(taskJson));
         const secrets = secretValues(io.env);
         const tablePage: TablePage = async (after, width) => {

@@ -42,33 +42,47 @@ export const STATUS_PAGE = 5000;
  * in their place.
  */
 export const STATUS_JSON_PAGE = 1000;
+
+/**
+ * Tasks per page of `status --json` from `store`: PostgreSQL's pages are larger (4 MiB), since
+ * each costs a round trip to the server and the server's start of a statement, while it sends the
+ * rows as fast as the client reads them (100,000 tasks: 1,000 a page 0.33 s, 10,000 0.24 s).
+ */
+export const statusJsonPage = (store: { kind: "sqlite" | "postgres" }): number =>
+  store.kind === "postgres" ? 10 * STATUS_JSON_PAGE : STATUS_JSON_PAGE;
 /**
  * `status --json` for a script or pipe: a compact JSON array written page by page as the store
- * writes them (`nextPage(afterSeq)` → the next STATUS_JSON_PAGE tasks as UTF-8 JSON text, see
+ * writes them (`nextPage(afterSeq)` → the next `pageSize` tasks as UTF-8 JSON text, see
  * `Store.listTaskJson`), so memory and time to first byte do not grow with the number of tasks.
  * `write` (Io.outPage) gets each page, with the comma before it, and the page's `tokenFree`. The
  * next page is read from the store while the previous one is still being written, and written
- * only after it, so at most two pages are held at once.
+ * only after it, so at most two pages are held at once; a page written is given back to the store
+ * (TaskJsonPage.release) for a later one.
  * The same values as `JSON.stringify(tasks.map(taskJson))`.
  */
 export async function writeTaskJsonStream(
   write: (pieces: readonly (string | Uint8Array)[], tokenFree: boolean) => void | Promise<void>,
   nextPage: (afterSeq: number | undefined) => Promise<TaskJsonPage>,
+  pageSize = STATUS_JSON_PAGE,
 ): Promise<void> {
   let writing = write(["["], true);
   let first = true;
   let after: number | undefined;
+  let held: TaskJsonPage | null = null;
   for (;;) {
     const page = await nextPage(after);
     await writing;
+    held?.release?.();
+    held = page;
     if (page.count > 0) {
       writing = write(first ? [page.json] : [",", page.json], page.tokenFree);
       first = false;
     }
-    if (page.lastSeq === null || page.count < STATUS_JSON_PAGE) break;
+    if (page.lastSeq === null || page.count < pageSize) break;
     after = page.lastSeq;
   }
   await writing;
+  held?.release?.();
   await write(["]\n"], true);
 }
 

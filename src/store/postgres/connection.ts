@@ -1,5 +1,5 @@
-import pg from "pg";
 import { isConnectionError, toPgStoreError } from "./errors.js";
+import pg from "./pg-driver.js";
 
 const INT8 = 20;
 const NUMERIC = 1700;

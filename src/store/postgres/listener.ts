@@ -1,5 +1,5 @@
-import pg from "pg";
 import { KEEPALIVE_DELAY_MS } from "./connection.js";
+import pg from "./pg-driver.js";
 
 /** At most this many notifications are remembered while no one waits (each wakes one wait). */
 const MAX_PENDING = 64;

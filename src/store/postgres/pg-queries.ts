@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import pg from "pg";
 import type { Cell, Row } from "../sqlite/rows.js";
+import { BinaryCopySplitter, type TupleReader } from "./binary-copy.js";
 import { backoffMs } from "./connection.js";
 import { isConnectionError, toPgStoreError } from "./errors.js";
+import pg from "./pg-driver.js";
 import type { Params } from "./sql.js";
 
 /** Reads outside a transaction are retried this many times when the connection drops. */
@@ -17,39 +18,31 @@ export interface Settings {
   leaseClock: "database" | "caller";
 }
 
-/** What eachRow hands a read's rows to. */
-export interface RowReader<T> {
-  row(cells: readonly (string | null)[]): void;
-  end(): T;
-}
-
 /**
- * A query whose rows go to `into` as the server's text, before node-postgres makes them values
- * or keeps them: a page's thousand rows kept in a result lived through collections that cost more
- * than reading them (95 of 290 ms over 100,000 tasks). `handleDataRow` is the Submittable hook
- * node-postgres calls per row. The query ends through its callback, as node-postgres' own do: with
- * a query timeout set (the pool's) node-postgres wraps the callback and sends an error only there,
- * never as an `error` event.
+ * `COPY (…) TO STDOUT (FORMAT binary)` as a Submittable: sent as a simple query (no name, no
+ * parameters: COPY takes none), its CopyData messages handed to a splitter as they arrive, and
+ * ended through its callback, as node-postgres' own queries are: with a query timeout set (the
+ * pool's) node-postgres wraps the callback and sends an error only there, never as an `error` event.
  */
-class RowStream extends pg.Query {
-  /** What the reader threw: the rows after it are skipped, and the statement fails with it once it ends. */
+class CopyStream extends pg.Query {
+  /** What the reader threw: the data after it is skipped, and the statement fails with it once it ends. */
   failure: unknown;
 
   constructor(
-    query: Query,
-    private readonly into: RowReader<unknown>,
+    text: string,
+    private readonly into: BinaryCopySplitter<unknown>,
     done: (err: Error | undefined) => void,
   ) {
-    super(query, (err) => done(err ?? undefined));
+    super({ text }, (err) => done(err ?? undefined));
   }
 
-  handleDataRow(msg: { fields: (string | null)[] }): void {
+  handleCopyData(msg: { chunk: Buffer }): void {
     // Called from the socket's data handler: an exception here would end the process.
     if (this.failure !== undefined) return;
     try {
-      this.into.row(msg.fields);
+      this.into.data(msg.chunk);
     } catch (e) {
-      this.failure = e ?? new Error("a row could not be read");
+      this.failure = e ?? new Error("a COPY's data could not be read");
     }
   }
 }
@@ -88,14 +81,18 @@ export abstract class PgQueries {
     return this.runWith(action, plain, read, (client, query) => client.query(query));
   }
 
-  /** `send` runs the statement on a connection: once, or again on another after a dropped one. */
+  /**
+   * `send` runs the statement on a connection: once, or again on another after a dropped one.
+   * `prepared`: kept as a named statement per connection (a statement whose text holds values is not).
+   */
   private async runWith<T>(
     action: string,
     plain: Query,
     read: boolean,
     send: (client: pg.PoolClient, query: Query) => Promise<T>,
+    prepared = true,
   ): Promise<T> {
-    const query = named(plain);
+    const query = prepared ? named(plain) : plain;
     if (this.client !== null) {
       try {
         return await send(this.client, query);
@@ -165,17 +162,22 @@ export abstract class PgQueries {
   }
 
   /**
-   * A read whose rows go to a reader as they arrive, none kept in a result: a page of a thousand
-   * texts is joined into one buffer without an array of rows that outlives a young-generation
-   * collection. Each row's cells are the server's text (`t`/`f` for a boolean), or null.
-   * `reader()` is called for each attempt (a read asked again after a dropped connection starts
-   * over with a new one), and its `end()` is the result.
+   * A read as binary COPY (`select` is a SELECT of `fields` columns whose values are written into
+   * its text, see InlineValues), its tuples handed to a reader as they arrive, their bytes never
+   * made strings. Asked again after a dropped connection, with a new reader.
    */
-  protected eachRow<T>(action: string, sql: string, p: Params, reader: () => RowReader<T>): Promise<T> {
-    return this.runWith(action, { text: sql, values: p.values }, true, (client, query) => {
-      const into = reader();
+  protected eachTuple<T>(
+    action: string,
+    select: string,
+    fields: number,
+    reader: () => TupleReader<T>,
+  ): Promise<T> {
+    const text = `COPY (${select}) TO STDOUT (FORMAT binary)`;
+    const plain = { text, values: [] };
+    const send = (client: pg.PoolClient) => {
+      const into = new BinaryCopySplitter(reader(), fields);
       return new Promise<T>((resolve, reject) => {
-        const q = new RowStream(query, into, (err) => {
+        const q = new CopyStream(text, into, (err) => {
           if (err !== undefined) return reject(err);
           if (q.failure !== undefined) return reject(q.failure);
           try {
@@ -186,7 +188,8 @@ export abstract class PgQueries {
         });
         client.query(q);
       });
-    });
+    };
+    return this.runWith(action, plain, true, send, false);
   }
 
   protected async count(action: string, sql: string, p: Params, read = false): Promise<number> {

@@ -31,6 +31,27 @@ export class Params {
 }
 
 /**
+ * Params written into the statement as literals: for COPY, which takes no parameters. Strings are
+ * escape strings (`E'…'`, backslash and quote escaped), which read the same whatever
+ * standard_conforming_strings says; numbers must be finite.
+ */
+export class InlineValues extends Params {
+  override add(v: PgValue): string {
+    if (v === null) return "NULL";
+    if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) throw new Error(`not a finite number for a statement: ${v}`);
+      return `(${String(v)})`;
+    }
+    if (typeof v === "string") return escapeString(v);
+    return `(ARRAY[${v.map(escapeString).join(",")}]::text[])`;
+  }
+}
+
+const escapeString = (v: string): string =>
+  `E'${v.replaceAll("\0", "\uFFFD").replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+
+/**
  * JSON text jsonb accepts: it refuses the escape `\u0000` (a NUL inside a string), which
  * JSON.stringify writes; it is stored as U+FFFD instead. Only an escape preceded by an even
  * number of backslashes is one.

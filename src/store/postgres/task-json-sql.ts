@@ -5,13 +5,17 @@
  * `sqlite/task-json-sql.ts`.
  */
 
+/** The columns of a page, in the order TaskJsonPageReader reads them. */
+export const TASK_JSON_FIELDS = 5;
+
 /**
- * One page as rows of `status_json, status, final_verdict, updated_at, seq`, in the listing's
- * order: `clause` is filterClause's WHERE … ORDER BY … LIMIT. The rows are read one by one and
- * joined by the client (PgTaskOps.listTaskJson), which puts the three columns into the object: a
- * page sent as one 400 KiB value cost the server and the client several times the same text sent
- * as 1,000 rows.
+ * One page as `status_json, status, final_verdict, updated_at, seq`, in the listing's order:
+ * `clause` is filterClause's WHERE … ORDER BY … LIMIT, its values written in (InlineValues), for
+ * a binary COPY. The client puts the three columns into each object (TaskJsonPageReader) without
+ * making the text a string: a page sent as one 400 KiB value cost the server and the client
+ * several times the same text sent as 1,000 rows, and those rows read as strings cost the client
+ * as much again (100,000 tasks: 0.66 s, 0.30 s through COPY).
  */
 export function taskJsonPageSql(clause: string): string {
-  return `SELECT status_json, status, final_verdict, updated_at, seq FROM tasks${clause}`;
+  return `SELECT status_json, status, final_verdict, updated_at::int8, seq::int8 FROM tasks${clause}`;
 }

@@ -1,100 +1,21 @@
 import type { ClaimRequest, Lease, TaskFilter, TaskJsonPage, TaskPatch } from "../../domain/store.js";
-import {
-  FINAL_VERDICTS,
-  type NewTask,
-  TASK_STATUSES,
-  type Task,
-  type TaskSummary,
-} from "../../domain/types.js";
+import type { NewTask, Task, TaskSummary } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import { type Cell, SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "../sqlite/rows.js";
-import { PIECE_SEPARATOR } from "./migrations/009_status_json.js";
-import { PgQueries, type RowReader } from "./pg-queries.js";
+import { PgQueries } from "./pg-queries.js";
 import {
   claimSql,
   DB_NOW_MS,
   filterClause,
+  InlineValues,
   insertTaskSql,
   NOTIFY_IF_QUEUED,
   Params,
   patchSet,
   withValues,
 } from "./sql.js";
-import { taskJsonPageSql } from "./task-json-sql.js";
-
-/** The JSON text of each status and final verdict fixpoint writes, none of which holds a token literal. */
-const KNOWN_JSON: ReadonlyMap<string, string> = new Map(
-  [...TASK_STATUSES, ...FINAL_VERDICTS].map((v) => [v, JSON.stringify(v)]),
-);
-/** `v`'s JSON text when it is null or a value of KNOWN_JSON; undefined for any other text. */
-const known = (v: string | null): string | undefined => (v === null ? "null" : KNOWN_JSON.get(v));
-
-/**
- * Joins a page's `status_json, status, final_verdict, updated_at, seq` rows, as they arrive,
- * into TaskJsonPage's UTF-8 text (the objects separated by commas). Each object is the stored
- * pieces with the status and final verdict after the first and the update time after the second
- * (migration 009), written once into one buffer and dropped. The page vouches for no token
- * shape when every stored hint is `0` and every status and verdict is one fixpoint writes. The
- * buffer is sized from the first row for the page's `limit` rows, and doubled if they turn out
- * longer: buffers grown from small ones cost the copies and, outside V8's heap, the collections
- * they prompt.
- */
-class TaskJsonPageReader implements RowReader<TaskJsonPage> {
-  private bytes = EMPTY;
-  private length = 0;
-  private count = 0;
-  private lastSeq: number | null = null;
-  private hinted = false;
-
-  constructor(private readonly limit: number) {}
-
-  row(cells: readonly (string | null)[]): void {
-    const [stored, status, verdict, updatedAt, seq] = cells;
-    const object = this.object(stored ?? "", status ?? null, verdict ?? null, updatedAt ?? null);
-    // A UTF-16 unit is at most 3 bytes of UTF-8; the comma is one.
-    const most = this.length + 1 + object.length * 3;
-    if (most > this.bytes.length) {
-      const expected = this.count === 0 ? Math.min(this.limit, 100_000) * (object.length + 64) : 0;
-      const grown = Buffer.allocUnsafe(Math.max(most, this.bytes.length * 2, expected));
-      this.bytes.copy(grown, 0, 0, this.length);
-      this.bytes = grown;
-    }
-    if (this.count > 0) this.bytes[this.length++] = 0x2c;
-    this.length += this.bytes.write(object, this.length, "utf8");
-    this.lastSeq = Number(seq);
-    this.count++;
-  }
-
-  private object(
-    stored: string,
-    status: string | null,
-    verdict: string | null,
-    updatedAt: string | null,
-  ): string {
-    const first = stored.indexOf(PIECE_SEPARATOR, 1);
-    const second = first < 0 ? -1 : stored.indexOf(PIECE_SEPARATOR, first + 1);
-    const statusJson = known(status);
-    const verdictJson = known(verdict);
-    if (stored[0] !== "0" || statusJson === undefined || verdictJson === undefined) this.hinted = true;
-    // Not a row migration 009 wrote (a hand edit cannot reach a generated column): nothing to print.
-    if (second < 0 || updatedAt === null) return "null";
-    return `${stored.slice(1, first)},"status":${statusJson ?? JSON.stringify(status)},"final_verdict":${
-      verdictJson ?? JSON.stringify(verdict)
-    }${stored.slice(first + 1, second)},"updated_at":"${new Date(Number(updatedAt)).toISOString()}"${stored.slice(second + 1)}`;
-  }
-
-  end(): TaskJsonPage {
-    return {
-      json: this.bytes.subarray(0, this.length),
-      count: this.count,
-      lastSeq: this.lastSeq,
-      // As SQLite's: an empty page vouches for nothing.
-      tokenFree: this.count > 0 && !this.hinted,
-    };
-  }
-}
-
-const EMPTY = Buffer.alloc(0);
+import { TaskJsonPageReader } from "./task-json-page.js";
+import { TASK_JSON_FIELDS, taskJsonPageSql } from "./task-json-sql.js";
 
 /** Any constant: serialises task creation so `t-<seq>` numbers are handed out once. */
 const TASK_SEQ_LOCK = 7_212_026_013;
@@ -177,12 +98,11 @@ export abstract class PgTaskOps extends PgQueries {
   }
 
   async listTaskJson(filter: TaskFilter & { limit: number }): Promise<TaskJsonPage> {
-    const p = new Params();
-    const clause = filterClause(filter, false, p);
-    return this.eachRow(
+    const clause = filterClause(filter, false, new InlineValues());
+    return this.eachTuple(
       "listing tasks",
       taskJsonPageSql(clause),
-      p,
+      TASK_JSON_FIELDS,
       () => new TaskJsonPageReader(filter.limit),
     );
   }

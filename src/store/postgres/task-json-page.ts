@@ -1,0 +1,190 @@
+import type { TaskJsonPage } from "../../domain/store.js";
+import { FINAL_VERDICTS, TASK_STATUSES } from "../../domain/types.js";
+import { IsoTimeBytes } from "../../util/iso-time-bytes.js";
+import { readInt8, type TupleReader } from "./binary-copy.js";
+import { PIECE_SEPARATOR } from "./migrations/009_status_json.js";
+
+/** The JSON text of each status and final verdict fixpoint writes, none of which holds a token literal. */
+const KNOWN_JSON: ReadonlyMap<string, string> = new Map(
+  [...TASK_STATUSES, ...FINAL_VERDICTS].map((v) => [v, JSON.stringify(v)]),
+);
+const SEPARATOR = PIECE_SEPARATOR.charCodeAt(0);
+const NULL_OBJECT = Buffer.from("null");
+const UPDATED_AT = Buffer.from(',"updated_at":"');
+/** The longest text IsoTimeBytes writes, and the quote after it. */
+const TIME_ROOM = 28;
+/** Distinct status and verdict pairs kept: fixpoint writes 24; anything else is looked at each time. */
+const PAIRS_KEPT = 64;
+
+/**
+ * Page buffers given back (TaskJsonPage.release), for the pages read after them: at 10,000 tasks
+ * a page, each page in fresh memory cost its page faults (4 MiB, about 1,000 faults) in the
+ * process's own time. A listing holds two at once; a larger buffer than SPARE_MOST is let go.
+ */
+const spare: Buffer[] = [];
+const SPARE_KEPT = 2;
+const SPARE_MOST = 32 * 2 ** 20;
+
+/** `,"status":…,"final_verdict":…` of one status and verdict, and whether fixpoint writes both. */
+interface Pair {
+  /** The status's and the verdict's bytes as stored (null for NULL). */
+  status: Buffer | null;
+  verdict: Buffer | null;
+  bytes: Buffer;
+  known: boolean;
+}
+
+/**
+ * A page of `status --json`'s objects from the binary COPY of `status_json, status,
+ * final_verdict, updated_at, seq` (taskJsonPageSql): each object is the stored pieces with the
+ * status and final verdict after the first and the update time after the second (migration 009),
+ * copied byte for byte into one buffer, comma-separated, the text never decoded. The page vouches
+ * for no token shape when every stored hint is `0` and every status and verdict is one fixpoint
+ * writes. The buffer is sized from the first row for the page's `limit` rows, and doubled if they
+ * turn out longer: buffers grown from small ones cost the copies and, outside V8's heap, the
+ * collections they prompt.
+ */
+export class TaskJsonPageReader implements TupleReader<TaskJsonPage> {
+  private bytes: Buffer = EMPTY;
+  private length = 0;
+  private count = 0;
+  private lastSeq: number | null = null;
+  private hinted = false;
+  private readonly time = new IsoTimeBytes();
+  private readonly pairs: Pair[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  tuple(row: Buffer, starts: Int32Array, lengths: Int32Array): void {
+    const start = starts[0] as number;
+    const end = start + Math.max(0, lengths[0] as number);
+    const pair = this.pairOf(row, starts, lengths);
+    if (row[start] !== 0x30 || !pair.known) this.hinted = true;
+    // Room for the object (the stored text less its hint and separators, with the pair and the
+    // time put in) and for the row's bytes copied after it (object()).
+    const most = this.length + 1 + pair.bytes.length + UPDATED_AT.length + TIME_ROOM + row.length;
+    if (most > this.bytes.length) this.grow(most);
+    const out = this.bytes;
+    if (this.count > 0) out[this.length++] = 0x2c;
+    this.length = this.object(
+      row,
+      out,
+      this.length,
+      start,
+      end,
+      pair,
+      starts[3] as number,
+      lengths[3] as number,
+    );
+    this.lastSeq = readInt8(row, starts[4] as number);
+    this.count++;
+  }
+
+  end(): TaskJsonPage {
+    const bytes = this.bytes;
+    let released = false;
+    return {
+      json: bytes.subarray(0, this.length),
+      count: this.count,
+      lastSeq: this.lastSeq,
+      // As SQLite's: an empty page vouches for nothing.
+      tokenFree: this.count > 0 && !this.hinted,
+      release: () => {
+        if (released) return;
+        released = true;
+        giveBack(bytes);
+      },
+    };
+  }
+
+  /**
+   * Writes one object at `at`; returns where it ends. The row's bytes are copied whole past where
+   * the object can reach, then each stored piece moved down into place (copyWithin) and the pair
+   * and the time written between them: on Node 20 a Buffer.copy of part of a buffer makes a view
+   * object, three a row, and their collection cost more than the copying.
+   */
+  private object(
+    row: Buffer,
+    out: Buffer,
+    at: number,
+    start: number,
+    end: number,
+    pair: Pair,
+    timeAt: number,
+    timeLength: number,
+  ): number {
+    const first = start < end ? row.indexOf(SEPARATOR, start + 1) : -1;
+    const second = first < 0 || first >= end ? -1 : row.indexOf(SEPARATOR, first + 1);
+    // Not a row migration 009 wrote (a hand edit cannot reach a generated column): nothing to print.
+    if (second < 0 || second >= end || timeLength !== 8) {
+      out.set(NULL_OBJECT, at);
+      return at + NULL_OBJECT.length;
+    }
+    // Where the row's byte 0 lands: each piece moves down to its place, never over bytes not yet moved.
+    const base = at + pair.bytes.length + UPDATED_AT.length + TIME_ROOM;
+    out.set(row, base);
+    let o = move(out, at, base + start + 1, base + first);
+    out.set(pair.bytes, o);
+    o = move(out, o + pair.bytes.length, base + first + 1, base + second);
+    out.set(UPDATED_AT, o);
+    o += UPDATED_AT.length;
+    o += this.time.write(out, o, readInt8(row, timeAt));
+    out[o++] = 0x22;
+    return move(out, o, base + second + 1, base + end);
+  }
+
+  /** The status and verdict's JSON, found by their bytes. */
+  private pairOf(row: Buffer, starts: Int32Array, lengths: Int32Array): Pair {
+    const s = starts[1] as number;
+    const sl = lengths[1] as number;
+    const v = starts[2] as number;
+    const vl = lengths[2] as number;
+    for (const kept of this.pairs)
+      if (same(kept.status, row, s, sl) && same(kept.verdict, row, v, vl)) return kept;
+    const status = sl < 0 ? null : row.toString("utf8", s, s + sl);
+    const verdict = vl < 0 ? null : row.toString("utf8", v, v + vl);
+    const statusJson = status === null ? "null" : KNOWN_JSON.get(status);
+    const verdictJson = verdict === null ? "null" : KNOWN_JSON.get(verdict);
+    const pair = {
+      status: sl < 0 ? null : Buffer.from(row.subarray(s, s + sl)),
+      verdict: vl < 0 ? null : Buffer.from(row.subarray(v, v + vl)),
+      bytes: Buffer.from(
+        `,"status":${statusJson ?? JSON.stringify(status)},"final_verdict":${verdictJson ?? JSON.stringify(verdict)}`,
+      ),
+      known: statusJson !== undefined && verdictJson !== undefined,
+    };
+    if (this.pairs.length < PAIRS_KEPT) this.pairs.push(pair);
+    return pair;
+  }
+
+  private grow(most: number): void {
+    const expected = this.count === 0 ? Math.min(this.limit, 100_000) * (most + 64) : 0;
+    const size = Math.max(most, this.bytes.length * 2, expected);
+    const kept = spare.findIndex((b) => b.length >= size);
+    const grown = kept >= 0 ? (spare.splice(kept, 1)[0] as Buffer) : Buffer.allocUnsafe(size);
+    this.bytes.copy(grown, 0, 0, this.length);
+    giveBack(this.bytes);
+    this.bytes = grown;
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function giveBack(bytes: Buffer): void {
+  if (bytes.length > 0 && bytes.length <= SPARE_MOST && spare.length < SPARE_KEPT && !spare.includes(bytes))
+    spare.push(bytes);
+}
+
+/** Moves `out[from, to)` down to `at`; returns where it ends there. */
+function move(out: Buffer, at: number, from: number, to: number): number {
+  out.copyWithin(at, from, to);
+  return at + to - from;
+}
+
+/** Whether `row[start, start + length)` (NULL when length is -1) holds `kept`'s bytes. */
+function same(kept: Buffer | null, row: Buffer, start: number, length: number): boolean {
+  if (kept === null || length < 0) return kept === null && length < 0;
+  if (kept.length !== length) return false;
+  for (let i = 0; i < length; i++) if (kept[i] !== row[start + i]) return false;
+  return true;
+}
