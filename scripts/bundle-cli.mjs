@@ -17,8 +17,10 @@
 // Layout: dist/bin/ sits at the same depth as dist/cli/, so the paths the code resolves from its
 // own URL (`../../prompts/`, `../../workflows/`, `./checkpoint-thread.js`) reach the same files;
 // in the CommonJS bundles `import.meta.url` is the bundle's own URL. The library (dist/index.js) is
-// not bundled. pg (which may load pg-native) stays in node_modules, as do better-sqlite3's compiled
-// addon and, in the threads' bundles, better-sqlite3 itself.
+// not bundled. pg goes into the CLI's bundle (loading it from node_modules cost 10-15 ms of every
+// command on PostgreSQL; its optional pg-native and pg-cloudflare stay outside, loaded only if
+// asked for), while better-sqlite3's compiled addon and, in the threads' bundles, better-sqlite3
+// and pg stay in node_modules.
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
