@@ -13,6 +13,8 @@ const NULL_OBJECT = Buffer.from("null");
 const UPDATED_AT = Buffer.from(',"updated_at":"');
 /** The longest text IsoTimeBytes writes, and the quote after it. */
 const TIME_ROOM = 28;
+/** A message longer than its stored text by more than this holds more than one row (object()). */
+const ROW_SLACK = 256;
 /** Distinct status and verdict pairs kept: fixpoint writes 24; anything else is looked at each time. */
 const PAIRS_KEPT = 64;
 
@@ -60,22 +62,19 @@ export class TaskJsonPageReader implements TupleReader<TaskJsonPage> {
     const end = start + Math.max(0, lengths[0] as number);
     const pair = this.pairOf(row, starts, lengths);
     if (row[start] !== 0x30 || !pair.known) this.hinted = true;
+    const ms = lengths[3] === 8 ? readInt8(row, starts[3] as number) : null;
+    // The stored text is copied with the message it came in, whole when that is this row alone
+    // (PostgreSQL sends a row a message); a message holding more is cut to the text first.
+    const alone = row.length <= end - start + ROW_SLACK;
+    const text = alone ? row : row.subarray(start, end);
+    const from = alone ? start : 0;
     // Room for the object (the stored text less its hint and separators, with the pair and the
-    // time put in) and for the row's bytes copied after it (object()).
-    const most = this.length + 1 + pair.bytes.length + UPDATED_AT.length + TIME_ROOM + row.length;
+    // time put in) and for the text's message copied after it (object()).
+    const most = this.length + 1 + pair.bytes.length + UPDATED_AT.length + TIME_ROOM + text.length;
     if (most > this.bytes.length) this.grow(most);
     const out = this.bytes;
     if (this.count > 0) out[this.length++] = 0x2c;
-    this.length = this.object(
-      row,
-      out,
-      this.length,
-      start,
-      end,
-      pair,
-      starts[3] as number,
-      lengths[3] as number,
-    );
+    this.length = this.object(text, out, this.length, from, from + (end - start), pair, ms);
     this.lastSeq = readInt8(row, starts[4] as number);
     this.count++;
   }
@@ -98,37 +97,37 @@ export class TaskJsonPageReader implements TupleReader<TaskJsonPage> {
   }
 
   /**
-   * Writes one object at `at`; returns where it ends. The row's bytes are copied whole past where
-   * the object can reach, then each stored piece moved down into place (copyWithin) and the pair
-   * and the time written between them: on Node 20 a Buffer.copy of part of a buffer makes a view
-   * object, three a row, and their collection cost more than the copying.
+   * Writes one object at `at` from the stored text at `text[start, end)`; returns where it ends.
+   * `text` is copied whole past where the object can reach, then each stored piece moved down into
+   * place (copyWithin) and the pair and the time written between them: on Node 20 a Buffer.copy
+   * of part of a buffer makes a view object, three a row, and their collection cost more than the
+   * copying.
    */
   private object(
-    row: Buffer,
+    text: Buffer,
     out: Buffer,
     at: number,
     start: number,
     end: number,
     pair: Pair,
-    timeAt: number,
-    timeLength: number,
+    ms: number | null,
   ): number {
-    const first = start < end ? row.indexOf(SEPARATOR, start + 1) : -1;
-    const second = first < 0 || first >= end ? -1 : row.indexOf(SEPARATOR, first + 1);
+    const first = start < end ? text.indexOf(SEPARATOR, start + 1) : -1;
+    const second = first < 0 || first >= end ? -1 : text.indexOf(SEPARATOR, first + 1);
     // Not a row migration 009 wrote (a hand edit cannot reach a generated column): nothing to print.
-    if (second < 0 || second >= end || timeLength !== 8) {
+    if (second < 0 || second >= end || ms === null) {
       out.set(NULL_OBJECT, at);
       return at + NULL_OBJECT.length;
     }
-    // Where the row's byte 0 lands: each piece moves down to its place, never over bytes not yet moved.
+    // Where the text's byte 0 lands: each piece moves down to its place, never over bytes not yet moved.
     const base = at + pair.bytes.length + UPDATED_AT.length + TIME_ROOM;
-    out.set(row, base);
+    out.set(text, base);
     let o = move(out, at, base + start + 1, base + first);
     out.set(pair.bytes, o);
     o = move(out, o + pair.bytes.length, base + first + 1, base + second);
     out.set(UPDATED_AT, o);
     o += UPDATED_AT.length;
-    o += this.time.write(out, o, readInt8(row, timeAt));
+    o += this.time.write(out, o, ms);
     out[o++] = 0x22;
     return move(out, o, base + second + 1, base + end);
   }
