@@ -15,17 +15,18 @@ const UPDATED_AT = Buffer.from(',"updated_at":"');
 const TIME_ROOM = 28;
 /** A message longer than its stored text by more than this holds more than one row (object()). */
 const ROW_SLACK = 256;
-/** Distinct status and verdict pairs kept: fixpoint writes 24; anything else is looked at each time. */
+/** Distinct status and verdict pairs kept: fixpoint writes a few dozen; any past these is looked at each time. */
 const PAIRS_KEPT = 64;
 
 /**
  * Page buffers given back (TaskJsonPage.release), for the pages read after them: at 10,000 tasks
  * a page, each page in fresh memory cost its page faults (4 MiB, about 1,000 faults) in the
- * process's own time. A listing holds two at once; a larger buffer than SPARE_MOST is let go.
+ * process's own time. A listing holds two at once. A larger buffer than SPARE_MOST (a page of
+ * long titles) is let go, so a long-lived process keeps 16 MiB at most.
  */
 const spare: Buffer[] = [];
 const SPARE_KEPT = 2;
-const SPARE_MOST = 32 * 2 ** 20;
+const SPARE_MOST = 8 * 2 ** 20;
 
 /** `,"status":…,"final_verdict":…` of one status and verdict, and whether fixpoint writes both. */
 interface Pair {
