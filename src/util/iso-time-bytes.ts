@@ -14,14 +14,14 @@ export class IsoTimeBytes {
 
   /** Writes the text at `at` in `out` (room for 27 bytes); returns how many bytes it wrote. */
   write(out: Buffer, at: number, ms: number): number {
+    if (!Number.isInteger(ms)) return this.whole(out, at, ms);
     if (!(ms >= this.dayStart && ms < this.dayStart + DAY_MS)) {
       const start = Math.floor(ms / DAY_MS) * DAY_MS;
       const text = new Date(start).toISOString();
-      if (text.length !== 24 || !Number.isInteger(ms)) return this.whole(out, at, ms);
+      if (text.length !== 24) return this.whole(out, at, ms);
       this.day.write(text.slice(0, 11), 0, "latin1");
       this.dayStart = start;
     }
-    if (!Number.isInteger(ms)) return this.whole(out, at, ms);
     this.day.copy(out, at);
     let t = ms - this.dayStart;
     const millis = t % 1000;
