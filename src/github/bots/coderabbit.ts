@@ -2,24 +2,11 @@ import type { Severity } from "../../domain/types.js";
 import { findLine } from "../../util/lines.js";
 import { cleanComment, dropLine, titleFrom } from "./clean.js";
 import { detailsBlocks, plainText, sentence } from "./markdown.js";
+import { isMarkerLine } from "./marker-line.js";
 import { scaled } from "./scale.js";
 import { type BotAdapter, type BotComment, type BotFinding, byLogin } from "./types.js";
 
 const LOGINS = ["coderabbitai"];
-/** `_⚠️ Potential issue_ | _🟠 Major_`, `_🧹 Nitpick (assertive)_`, `_🛠️ Refactor suggestion_`. */
-const MARKER_LINE = /^\s*_[^_\n]{1,80}_(?:\s*\|\s*_[^_\n]{1,80}_){0,4}\s*$/u;
-/**
- * Older comments spell emoji as shortcodes (`_:warning: Potential issue_`), underscores included;
- * each counts as one character of its marker. They are replaced before the test, not matched as
- * an alternative to any character: a `:` then read either way, and a line of `:a` pairs that
- * failed at its end tried every split (a 90-character line: 4 s).
- */
-const SHORTCODE = /:[a-z0-9_+-]{1,40}:/g;
-
-/** Whether `line` is CodeRabbit's severity line: italic markers only, at most five, `|` between. */
-export function isMarkerLine(line: string): boolean {
-  return MARKER_LINE.test(line.includes(":") ? line.replace(SHORTCODE, "\u00b7") : line);
-}
 const LEVEL = /(critical|major|minor|trivial|info)(?![a-z])/i;
 const KIND = /(potential issue|refactor suggestion|nitpick)/i;
 
