@@ -1,4 +1,5 @@
 import type { ReviewVerdict } from "../domain/types.js";
+import { isRegexSpace } from "../util/regex-space.js";
 import { parseVerdict } from "./lenient.js";
 
 /**
@@ -43,7 +44,7 @@ export function verdictLine(text: string): { verdict: ReviewVerdict; at: number 
 /**
  * The earliest position in [from, v] that starts a line (0, or just after a newline) and from
  * which only PREFIX characters reach `v`; -1 when there is none. \s of the regex, as far as it
- * matters here, is the ASCII whitespace in PREFIX plus the Unicode spaces checked below.
+ * matters here, is the ASCII whitespace in PREFIX plus the Unicode spaces of isRegexSpace.
  */
 function lineStartBefore(text: string, v: number, from: number): number {
   let p = v;
@@ -56,25 +57,10 @@ function lineStartBefore(text: string, v: number, from: number): number {
 }
 
 function isPrefix(c: number): boolean {
-  return PREFIX.has(String.fromCharCode(c)) || isUnicodeSpace(c);
+  return PREFIX.has(String.fromCharCode(c)) || isRegexSpace(c);
 }
 
 /** Line terminators of `^` with the `m` flag. */
 function isLineEnd(c: number): boolean {
   return c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
-}
-
-/** What `\s` matches beyond ASCII whitespace. */
-function isUnicodeSpace(c: number): boolean {
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }

@@ -13,6 +13,7 @@
  * upper bound on its units, and any marker that reaches a place has used one at least. Each place
  * is looked at once, and a shortcode read once from its `:`.
  */
+import { isRegexSpace } from "../../util/regex-space.js";
 
 const MARKERS = 5;
 const UNITS = 80;
@@ -42,7 +43,7 @@ export function isMarkerLine(line: string): boolean {
     const next = p + (cp > 0xffff ? 2 : 1);
     const at = p % WINDOW;
     const to = next % WINDOW;
-    const space = isSpace(cp);
+    const space = isRegexSpace(cp);
     let shortcode = -2;
     for (let k = 0; k < MARKERS; k++) {
       const u = inside[k * WINDOW + at] as number;
@@ -98,21 +99,4 @@ function shortcodeEnd(line: string, p: number): number {
 /** [a-z0-9_+-] */
 function inShortcode(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === UNDERSCORE || c === 0x2b || c === 0x2d;
-}
-
-/** JavaScript's `\s`: the white space and line terminators of ECMAScript. */
-function isSpace(c: number): boolean {
-  return (
-    (c >= 0x09 && c <= 0x0d) ||
-    c === 0x20 ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }
