@@ -50,7 +50,8 @@ export function isMarkerLine(line: string): boolean {
       if (u === NONE) continue;
       inside[k * WINDOW + at] = NONE;
       if (cp === UNDERSCORE) {
-        if (u >= 1) after[(k + 1) * WINDOW + to] = 1;
+        if (u === 0) continue;
+        after[(k + 1) * WINDOW + to] = 1;
         furthest = Math.max(furthest, next);
         continue;
       }

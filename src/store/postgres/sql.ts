@@ -13,6 +13,7 @@ import type { Json, NewTask } from "../../domain/types.js";
 import { TASK_SELECT } from "../sqlite/rows.js";
 import { holdingSql } from "../task-filter.js";
 import { patchColumns } from "../task-patch.js";
+import pg from "./pg-driver.js";
 
 export type PgValue = string | number | boolean | null | readonly string[];
 
@@ -32,8 +33,9 @@ export class Params {
 
 /**
  * Params written into the statement as literals: for COPY, which takes no parameters. Strings are
- * escape strings (`E'…'`, backslash and quote escaped), which read the same whatever
- * standard_conforming_strings says; numbers must be finite.
+ * node-postgres' escapeLiteral (an escape string `E'…'` when they hold a backslash), which reads
+ * the same whatever standard_conforming_strings says, NUL made U+FFFD as Params does; numbers
+ * must be finite.
  */
 export class InlineValues extends Params {
   override add(v: PgValue): string {
@@ -48,8 +50,7 @@ export class InlineValues extends Params {
   }
 }
 
-const escapeString = (v: string): string =>
-  `E'${v.replaceAll("\0", "\uFFFD").replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+const escapeString = (v: string): string => pg.escapeLiteral(v.replaceAll("\0", "\uFFFD"));
 
 /**
  * JSON text jsonb accepts: it refuses the escape `\u0000` (a NUL inside a string), which
