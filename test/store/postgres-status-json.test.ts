@@ -232,10 +232,13 @@ describe("status_json and its token hint (PostgreSQL migration 009)", () => {
     await admin.query("BEGIN");
     await admin.query("LOCK TABLE tasks IN ACCESS EXCLUSIVE MODE");
     const listing = store.listTaskJson({ limit: 10 });
-    // The listing waits for the lock; its connection is cut there, then the lock released.
+    // The listing waits for the lock; its connection is cut there, then the lock released. It is
+    // looked for from a session outside any transaction: inside one, pg_stat_activity is read
+    // once and kept, so a listing that arrives after the first look would never be seen.
+    const watcher = await session(db.url);
     let pid: number | undefined;
-    for (let waited = 0; pid === undefined && waited < 5_000; waited += 50) {
-      const r = await admin.query<{ pid: number }>(
+    for (let waited = 0; pid === undefined && waited < 10_000; waited += 50) {
+      const r = await watcher.query<{ pid: number }>(
         "SELECT pid FROM pg_stat_activity WHERE query LIKE 'COPY (SELECT status_json%' AND pid <> pg_backend_pid()",
       );
       pid = r.rows[0]?.pid;
