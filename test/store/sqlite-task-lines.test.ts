@@ -11,8 +11,6 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { statusLines } from "../../src/cli/render/status.js";
-import type { Store, TaskFilter } from "../../src/domain/store.js";
 import { FINAL_VERDICTS, TASK_STATUSES, TASK_TYPES } from "../../src/domain/types.js";
 import { migrate } from "../../src/store/sqlite/migrate.js";
 import {
@@ -22,8 +20,8 @@ import {
 } from "../../src/store/sqlite/migrations/018_task_lines.js";
 import { MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { secretValues } from "../../src/util/redact.js";
 import { newTask } from "./samples.js";
+import { checkPages, idOf, type RawTask, rawTask, SECRET } from "./task-lines-check.js";
 
 const dirs: string[] = [];
 function tempPath(): string {
@@ -34,84 +32,6 @@ function tempPath(): string {
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-/** A row of `tasks` as a hand edit or an older fixpoint may have left it. */
-interface RawTask {
-  id: string;
-  type: string;
-  title: string;
-  status: string;
-  finalVerdict: string | null;
-  reason: string | null;
-  cycle: number;
-  maxCycles: number;
-  currentStage: string | null;
-  parentId: string | null;
-  costUsd: number;
-}
-
-/** A secret value of the printing process, in some texts: a page holding it is left to the CLI. */
-const SECRET = "s3cr3t-v4lue";
-
-/** Texts around what a line cuts, pads and folds: mostly ordinary, some with every kind of whitespace and emoji. */
-const text = (max: number) => {
-  const parts = (wild: boolean) =>
-    fc.array(
-      fc.oneof(
-        { weight: 6, arbitrary: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz ABC-_:/.0123456789") },
-        { weight: 1, arbitrary: fc.constantFrom("é", "ß", "日本", "—", "…", "·", "→", "✓", SECRET) },
-        ...(wild
-          ? [
-              {
-                weight: 1,
-                arbitrary: fc.constantFrom(" ", "  ", "\t", "\n", "\u00a0", "\u2028", "\u3000", "\ufeff"),
-              },
-              { weight: 1, arbitrary: fc.constantFrom("🙂", "𝒳", "\u{10ffff}") },
-            ]
-          : []),
-      ),
-      { maxLength: max },
-    );
-  return fc
-    .oneof({ weight: 4, arbitrary: parts(false) }, { weight: 1, arbitrary: parts(true) })
-    .map((p) => p.join(""));
-};
-const odd = <T, U>(usual: fc.Arbitrary<T>, unusual: fc.Arbitrary<U>) =>
-  fc.oneof({ weight: 8, arbitrary: usual }, { weight: 1, arbitrary: unusual });
-
-const rawTask: fc.Arbitrary<Omit<RawTask, "id">> = fc.record({
-  type: odd(fc.constantFrom(...TASK_TYPES), fc.constantFrom("other", "")),
-  title: text(40),
-  status: odd(fc.constantFrom(...TASK_STATUSES), fc.constant("odd")),
-  finalVerdict: fc.oneof(
-    fc.constant(null),
-    odd(fc.constantFrom(...FINAL_VERDICTS), fc.constantFrom("", "MAYBE")),
-  ),
-  reason: fc.oneof(fc.constant(null), text(90)),
-  cycle: fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constant(1)),
-  maxCycles: fc.integer({ min: 1, max: 12 }),
-  currentStage: fc.oneof(
-    fc.constant(null),
-    fc.constant(""),
-    odd(fc.constantFrom("review", "fix-2"), fc.constantFrom("review ", "sign off\t")),
-    text(12),
-  ),
-  parentId: fc.oneof(
-    fc.constant(null),
-    fc.constant(""),
-    odd(fc.constant("t-1"), fc.constantFrom("t-2 ", "t-3\t")),
-  ),
-  costUsd: fc.oneof(
-    fc.constant(0),
-    fc.double({ min: 0, max: 1e6, noNaN: true }),
-    odd(fc.constantFrom(0.005, 0.125, 1.005, 2.675), fc.constantFrom(1e15, 3e20)),
-  ),
-});
-
-/** Ids as fixpoint makes them, and explicit ones of other lengths and alphabets. */
-const idOf = (i: number, pick: number): string =>
-  (pick < 8 ? "t-" : ["gh-owner-repo-", "é-", "🙂-", "x"][pick % 4]) +
-  String(i + 1).padStart(1 + (pick % 3), "0");
 
 const INSERT = `INSERT INTO tasks (id, seq, type, title, prompt, workflow, repo, base_branch, max_cycles, status,
   final_verdict, reason, cycle, current_stage, parent_id, cost_usd, created_at, updated_at)
@@ -125,53 +45,6 @@ function insertAll(db: Database.Database, tasks: RawTask[]): void {
       insert.run({ ...t, seq: i + 1 });
     });
   })();
-}
-
-/**
- * Lists the table page by page through listTaskLines and checks every vouched page against
- * statusLine over listTaskSummaries' page. Returns how many pages were vouched for.
- */
-async function checkPages(
-  store: Store,
-  filter: TaskFilter,
-  limit: number,
-  startWidth: number,
-  secrets: readonly string[] = secretValues(process.env),
-): Promise<number> {
-  let width = startWidth;
-  let vouched = 0;
-  let after: number | undefined;
-  for (;;) {
-    const page = await store.listTaskLines?.({
-      ...filter,
-      limit,
-      ...(after === undefined ? {} : { afterSeq: after }),
-      idWidth: width,
-      secrets,
-    });
-    if (!page) throw new Error("the SQLite store lists lines");
-    const tasks = await store.listTaskSummaries({
-      ...filter,
-      limit,
-      ...(after === undefined ? {} : { afterSeq: after }),
-    });
-    expect(page.count).toBe(tasks.length);
-    const holdsSecret = tasks.some((t) =>
-      [t.title, t.reason ?? "", t.currentStage ?? ""].some((x) => secrets.some((v) => x.includes(v))),
-    );
-    if (holdsSecret) expect(page.lines).toBeNull();
-    let expectedWidth = width;
-    for (const t of tasks) expectedWidth = Math.max(expectedWidth, t.id.length);
-    if (page.lines !== null && tasks.length > 0) {
-      expect(Buffer.from(page.lines).toString("utf8")).toBe(statusLines(tasks, expectedWidth));
-      expect(page.idWidth).toBe(expectedWidth);
-      vouched++;
-    }
-    width = expectedWidth;
-    if (page.lastSeq === null || page.count < limit) return vouched;
-    expect(page.lastSeq).toBe(tasks.at(-1)?.seq);
-    after = page.lastSeq;
-  }
 }
 
 describe("SQLite task lines (migration 018)", () => {

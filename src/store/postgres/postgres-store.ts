@@ -22,6 +22,7 @@ import type {
   StageExecution,
   TaskEvent,
   TaskSpend,
+  TaskStatus,
 } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import {
@@ -347,13 +348,16 @@ class PgOps extends PgRecordOps implements StoreOps {
 
   async taskTotals(filter: TaskFilter = {}): Promise<TaskTotals> {
     const { sql, params } = taskTotalsSql(filter);
-    const r = (await this.rows("summing tasks", sql, params))[0];
+    const rows = await this.rows("summing tasks", sql, params);
+    const whole = rows.find((r) => Number(r.whole) === 1);
+    const byStatus: TaskTotals["byStatus"] = {};
+    for (const r of rows) if (Number(r.whole) === 0) byStatus[String(r.status) as TaskStatus] = Number(r.n);
     return {
-      tasks: Number(r?.tasks ?? 0),
-      costUsd: Number(r?.cost_usd ?? 0),
-      tokens: Number(r?.tokens ?? 0),
-      agentMs: Number(r?.agent_ms ?? 0),
-      byStatus: JSON.parse(String(r?.by_status ?? "{}")) as TaskTotals["byStatus"],
+      tasks: Number(whole?.n ?? 0),
+      costUsd: Number(whole?.cost_usd ?? 0),
+      tokens: Number(whole?.tokens ?? 0),
+      agentMs: Number(whole?.agent_ms ?? 0),
+      byStatus,
     };
   }
 

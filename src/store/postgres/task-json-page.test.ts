@@ -1,5 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import {
+  COPY_HEADER,
+  COPY_TRAILER,
+  copyField,
+  copyTuple,
+  feedCopy,
+  int8Bytes,
+} from "../../../test/helpers/binary-copy-bytes.js";
 import { FINAL_VERDICTS, TASK_STATUSES } from "../../domain/types.js";
 import { BinaryCopySplitter } from "./binary-copy.js";
 import { PIECE_SEPARATOR } from "./migrations/009_status_json.js";
@@ -15,31 +23,14 @@ interface Row {
   seq: number;
 }
 
-const SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
-
-function field(bytes: Buffer | null): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeInt32BE(bytes === null ? -1 : bytes.length);
-  return bytes === null ? length : Buffer.concat([length, bytes]);
-}
-
-function int8(n: number): Buffer {
-  const b = Buffer.alloc(8);
-  b.writeBigInt64BE(BigInt(n));
-  return b;
-}
-
 /** One tuple as PostgreSQL's binary COPY sends `status_json, status, final_verdict, updated_at, seq`. */
 function tuple(r: Row): Buffer {
-  const count = Buffer.alloc(2);
-  count.writeInt16BE(TASK_JSON_FIELDS);
-  return Buffer.concat([
-    count,
-    field(Buffer.from(r.hint + r.pieces.join(PIECE_SEPARATOR))),
-    field(Buffer.from(r.status)),
-    field(r.verdict === null ? null : Buffer.from(r.verdict)),
-    field(int8(r.updatedAt)),
-    field(int8(r.seq)),
+  return copyTuple([
+    copyField(Buffer.from(r.hint + r.pieces.join(PIECE_SEPARATOR))),
+    copyField(Buffer.from(r.status)),
+    copyField(r.verdict === null ? null : Buffer.from(r.verdict)),
+    copyField(int8Bytes(r.updatedAt)),
+    copyField(int8Bytes(r.seq)),
   ]);
 }
 
@@ -69,25 +60,7 @@ const row: fc.Arbitrary<Row> = fc.record({
 
 function read(rows: Row[], messages: "row" | "all" | number[]): ReturnType<TaskJsonPageReader["end"]> {
   const splitter = new BinaryCopySplitter(new TaskJsonPageReader(rows.length), TASK_JSON_FIELDS);
-  const header = Buffer.concat([SIGNATURE, Buffer.alloc(8)]);
-  const trailer = Buffer.from([0xff, 0xff]);
-  const tuples = rows.map(tuple);
-  if (messages === "row") {
-    // As PostgreSQL sends them: the header with the first row, then a row a message.
-    for (const [i, t] of tuples.entries()) splitter.data(i === 0 ? Buffer.concat([header, t]) : t);
-    if (tuples.length === 0) splitter.data(header);
-    splitter.data(trailer);
-  } else {
-    const all = Buffer.concat([header, ...tuples, trailer]);
-    const cuts =
-      messages === "all" ? [] : [...new Set(messages.map((c) => c % all.length))].sort((a, b) => a - b);
-    let from = 0;
-    for (const to of [...cuts, all.length]) {
-      if (to <= from) continue;
-      splitter.data(Buffer.from(all.subarray(from, to)));
-      from = to;
-    }
-  }
+  feedCopy((chunk) => splitter.data(chunk), rows.map(tuple), messages);
   return splitter.end();
 }
 
@@ -126,13 +99,13 @@ describe("TaskJsonPageReader", () => {
     const stored = Buffer.from(`0{"id":"t-2"${PIECE_SEPARATOR},"x":1}`);
     const broken = Buffer.concat([
       cut.subarray(0, 2),
-      field(stored),
+      copyField(stored),
       cut.subarray(2 + 4 + cut.readInt32BE(2)),
     ]);
-    splitter.data(Buffer.concat([SIGNATURE, Buffer.alloc(8), tuple(good)]));
+    splitter.data(Buffer.concat([COPY_HEADER, tuple(good)]));
     splitter.data(broken);
     splitter.data(tuple({ ...good, seq: 3 }));
-    splitter.data(Buffer.from([0xff, 0xff]));
+    splitter.data(COPY_TRAILER);
     const page = splitter.end();
     expect(JSON.parse(`[${Buffer.from(page.json).toString("utf8")}]`)).toEqual([
       JSON.parse(expected(good)),

@@ -1,4 +1,12 @@
-import type { ClaimRequest, Lease, TaskFilter, TaskJsonPage, TaskPatch } from "../../domain/store.js";
+import type {
+  ClaimRequest,
+  Lease,
+  TaskFilter,
+  TaskJsonPage,
+  TaskLinePage,
+  TaskLineQuery,
+  TaskPatch,
+} from "../../domain/store.js";
 import type { NewTask, Task, TaskSummary } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
 import { type Cell, SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "../sqlite/rows.js";
@@ -16,6 +24,7 @@ import {
 } from "./sql.js";
 import { TaskJsonPageReader } from "./task-json-page.js";
 import { TASK_JSON_FIELDS, taskJsonPageSql } from "./task-json-sql.js";
+import { TASK_LINE_FIELDS, TaskLinePageReader, taskLinePageSql } from "./task-line-page.js";
 
 /** Any constant: serialises task creation so `t-<seq>` numbers are handed out once. */
 const TASK_SEQ_LOCK = 7_212_026_013;
@@ -104,6 +113,17 @@ export abstract class PgTaskOps extends PgQueries {
       taskJsonPageSql(clause),
       TASK_JSON_FIELDS,
       () => new TaskJsonPageReader(filter.limit),
+    );
+  }
+
+  /** The table's lines of a page, written from its columns' bytes (task-line-page.ts). */
+  async listTaskLines(q: TaskLineQuery): Promise<TaskLinePage> {
+    const clause = filterClause(q, false, new InlineValues());
+    return this.eachTuple(
+      "listing tasks",
+      taskLinePageSql(clause),
+      TASK_LINE_FIELDS,
+      () => new TaskLinePageReader(q.limit, q.idWidth, q.secrets),
     );
   }
 

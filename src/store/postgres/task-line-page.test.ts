@@ -1,0 +1,159 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  copyField,
+  copyTuple,
+  feedCopy,
+  float8Bytes,
+  int4Bytes,
+  int8Bytes,
+} from "../../../test/helpers/binary-copy-bytes.js";
+import { idOf, type RawTask, rawTask, SECRET } from "../../../test/store/task-lines-check.js";
+import { statusLines } from "../../cli/render/status.js";
+import { FINAL_VERDICTS, TASK_STATUSES, TASK_TYPES, type TaskSummary } from "../../domain/types.js";
+import { secretValues } from "../../util/redact.js";
+import { BinaryCopySplitter } from "./binary-copy.js";
+import { TASK_LINE_FIELDS, TaskLinePageReader } from "./task-line-page.js";
+
+interface Row extends RawTask {
+  seq: number;
+  hint: "0" | "1";
+}
+
+const text = (s: string | null) => (s === null ? null : Buffer.from(s));
+
+/** A row as taskLinePageSql's binary COPY sends it. */
+function tuple(r: Row): Buffer {
+  return copyTuple(
+    [
+      int8Bytes(r.seq),
+      text(r.id),
+      text(r.type),
+      text(r.title),
+      text(r.status),
+      text(r.finalVerdict),
+      text(r.reason),
+      int4Bytes(r.cycle),
+      int4Bytes(r.maxCycles),
+      text(r.currentStage),
+      text(r.parentId),
+      float8Bytes(r.costUsd),
+      text(r.hint),
+    ].map(copyField),
+  );
+}
+
+/** The row as listTaskSummaries reads it back (sqlite/rows.ts toTaskSummary), for statusLine. */
+function summary(r: Row): TaskSummary {
+  const known = <T extends string>(list: readonly T[], v: string | null, fallback: T | null) =>
+    list.includes(v as T) ? (v as T) : fallback;
+  return {
+    id: r.id,
+    seq: r.seq,
+    type: known(TASK_TYPES, r.type, "implement") ?? "implement",
+    title: r.title,
+    workflow: "default",
+    baseBranch: "main",
+    branch: null,
+    worktreePath: null,
+    status: known(TASK_STATUSES, r.status, "needs_human") ?? "needs_human",
+    finalVerdict: known(FINAL_VERDICTS, r.finalVerdict, null),
+    reason: r.reason,
+    maxCycles: r.maxCycles,
+    cycle: r.cycle,
+    currentStage: r.currentStage,
+    parentId: r.parentId,
+    createdAt: 0,
+    updatedAt: 0,
+    costUsd: r.costUsd,
+    tokens: 0,
+    priority: 0,
+  };
+}
+
+function read(rows: Row[], idWidth: number, secrets: readonly string[], messages: "row" | "all" | number[]) {
+  const splitter = new BinaryCopySplitter(
+    new TaskLinePageReader(rows.length, idWidth, secrets),
+    TASK_LINE_FIELDS,
+  );
+  feedCopy((chunk) => splitter.data(chunk), rows.map(tuple), messages);
+  return splitter.end();
+}
+
+/** A text the line cuts or folds with nothing unusual in it: printable ASCII, single spaces inside. */
+const plain = (s: string | null) => s === null || /^(?:[!-~]+(?: [!-~]+)*)?$/.test(s);
+
+const row = (i: number): fc.Arbitrary<Row> =>
+  fc
+    .record({
+      task: rawTask,
+      pick: fc.nat(11),
+      hint: fc.oneof(
+        { weight: 12, arbitrary: fc.constant<"0">("0") },
+        { weight: 1, arbitrary: fc.constant<"1">("1") },
+      ),
+    })
+    .map(({ task, pick, hint }) => ({ ...task, id: idOf(i, pick), seq: i + 1, hint }));
+const rows = fc
+  .integer({ min: 0, max: 14 })
+  .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => row(i))));
+
+describe("TaskLinePageReader", () => {
+  it("property: a page it vouches for is statusLine's, at the listing's width, however the COPY is cut", () => {
+    let vouched = 0;
+    fc.assert(
+      fc.property(
+        rows,
+        fc.integer({ min: 0, max: 12 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (page, idWidth, withSecret, cuts) => {
+          const secrets = withSecret ? [...secretValues(process.env), SECRET] : secretValues(process.env);
+          const tasks = page.map(summary);
+          let width = idWidth;
+          for (const t of tasks) width = Math.max(width, t.id.length);
+          for (const messages of ["row", "all", cuts] as const) {
+            const got = read(page, idWidth, secrets, messages);
+            expect(got.count).toBe(page.length);
+            expect(got.lastSeq).toBe(page.at(-1)?.seq ?? null);
+            if (page.length === 0) expect(got.lines).toEqual(new Uint8Array(0));
+            else if (got.lines !== null) {
+              expect(Buffer.from(got.lines).toString("utf8")).toBe(statusLines(tasks, width));
+              expect(got.idWidth).toBe(width);
+              if (messages === "row") vouched++;
+            }
+            // Never vouched for: a row whose texts may hold a token, or a page holding a secret value.
+            if (page.some((r) => r.hint === "1")) expect(got.lines).toBeNull();
+            const holds = (s: string | null) => s !== null && secrets.some((v) => s.includes(v));
+            if (page.some((r) => holds(r.title) || holds(r.reason) || holds(r.currentStage)))
+              expect(got.lines).toBeNull();
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+    expect(vouched).toBeGreaterThan(20);
+  });
+
+  it("property: ordinary rows are vouched for (the fast path is taken, not only allowed)", () => {
+    fc.assert(
+      fc.property(rows, (page) => {
+        const ordinary = page
+          .map((r) => ({ ...r, hint: "0" as const }))
+          .filter(
+            (r) =>
+              (TASK_TYPES as readonly string[]).includes(r.type) &&
+              (TASK_STATUSES as readonly string[]).includes(r.status) &&
+              (r.finalVerdict === null || (FINAL_VERDICTS as readonly string[]).includes(r.finalVerdict)) &&
+              /^[!-~]*$/.test(r.id) &&
+              [r.title, r.reason, r.currentStage, r.parentId].every(plain) &&
+              ![r.title, r.reason, r.currentStage].some((t) => t?.includes(SECRET)),
+          );
+        const got = read(ordinary, 0, [SECRET], "row");
+        expect(got.count).toBe(ordinary.length);
+        expect(got.lines).not.toBeNull();
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

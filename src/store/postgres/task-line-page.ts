@@ -1,0 +1,448 @@
+import type { TaskLinePage } from "../../domain/store.js";
+import { FINAL_VERDICTS, TASK_STATUSES, TASK_TYPES } from "../../domain/types.js";
+import { isRegexSpace } from "../../util/regex-space.js";
+import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
+
+/**
+ * `fixpoint status`'s table from PostgreSQL at 100,000 tasks (issue 10): read as rows, each
+ * task's columns made strings and its line formatted by the CLI took 1.1–1.3 s. A page is now the
+ * binary COPY of the columns a line prints, written line by line into one buffer as
+ * src/cli/render/status.ts statusLine writes them, the bytes never decoded. The twin of SQLite's
+ * `task_lines` (migration 018), made when the page is read instead of when a task is written:
+ * PostgreSQL keeps no per-task line, so a claim or a completion costs nothing more.
+ *
+ * A page is vouched for (TaskLinePage.lines) only when every row is one this text is certainly
+ * statusLine's for: a known type, status and verdict (what the store reads back unchanged); an
+ * ASCII id; no character outside the Basic Multilingual Plane in a text that is cut (JavaScript
+ * cuts and pads by UTF-16 units, this by characters); the task's `status_json` hint `0` (migration
+ * 009: no text it prints holds what may be a token, which the table would hide before cutting);
+ * and none of the printing process's secret values in the texts the table cuts. Any other row
+ * leaves the page to the CLI. `test/store/pg-task-lines.test.ts` holds the text to statusLine.
+ */
+
+/** The columns of a page, in the order the reader reads them (F). */
+export const TASK_LINE_FIELDS = 13;
+const F = {
+  seq: 0,
+  id: 1,
+  type: 2,
+  title: 3,
+  status: 4,
+  verdict: 5,
+  reason: 6,
+  cycle: 7,
+  maxCycles: 8,
+  stage: 9,
+  parent: 10,
+  cost: 11,
+  hint: 12,
+} as const;
+
+/** One page as TASK_LINE_FIELDS columns; `clause` as taskJsonPageSql's. */
+export function taskLinePageSql(clause: string): string {
+  return `SELECT seq::int8, id, type, title, status, final_verdict, reason, cycle::int4, max_cycles::int4,
+  current_stage, parent_id, cost_usd::float8, left(status_json, 1) FROM tasks${clause}`;
+}
+
+const bytes = (text: string) => Buffer.from(text, "utf8");
+
+/** statusLine's marks by status (a status it has no mark for gets a space). */
+const MARKS: Record<string, string> = {
+  queued: "·",
+  running: "→",
+  completed: "✓",
+  needs_human: "!",
+  failed: "✗",
+  cancelled: "✗",
+};
+const TYPES = TASK_TYPES.map(bytes);
+const STATUSES = TASK_STATUSES.map(bytes);
+const VERDICTS = FINAL_VERDICTS.map(bytes);
+/** `  <mark> ` per status, and the mark of a completed task whose verdict is not an approval. */
+const MARK_OF = TASK_STATUSES.map((s) => bytes(`  ${MARKS[s] ?? " "} `));
+const MARK_UNAPPROVED = bytes("  ! ");
+const APPROVED = FINAL_VERDICTS.map((v) => v.startsWith("APPROVED"));
+/** The id's two spaces and the type padded to 9, with its two spaces. */
+const TYPE_CELL = TASK_TYPES.map((t) => bytes(`  ${t.padEnd(9)}  `));
+/** The title's two spaces, the status padded to 11 and its two spaces. */
+const STATUS_CELL = TASK_STATUSES.map((s) => bytes(`  ${s.padEnd(11)}  `));
+const RUNNING = TASK_STATUSES.indexOf("running");
+const COMPLETED = TASK_STATUSES.indexOf("completed");
+const NEEDS_HUMAN = TASK_STATUSES.indexOf("needs_human");
+const FAILED = TASK_STATUSES.indexOf("failed");
+/** attention.ts needsKind for a task that needs a person, by verdict. */
+const KIND_OF: Record<string, string> = {
+  BUDGET_EXHAUSTED: "budget reached",
+  MAX_CYCLES_REACHED: "cycle limit reached",
+  NO_PROGRESS: "no progress",
+};
+const KIND = FINAL_VERDICTS.map((v) => bytes(KIND_OF[v] ?? "escalated"));
+const WAITING = bytes("waiting");
+const WAITING_AT = bytes("waiting at ");
+const FAILED_TEXT = bytes("failed");
+const COLON = bytes(": ");
+const DOT = bytes(" · ");
+const SO_FAR = bytes(" so far");
+const CYCLE = bytes("cycle ");
+const CYCLE_ONE = bytes(" cycle)");
+const CYCLES = bytes(" cycles)");
+const FROM = bytes("↳ from ");
+const WHY = bytes("  — ");
+const ELLIPSIS = bytes("…");
+
+const TITLE_WIDTH = 28;
+/** statusLine's REASON_WIDTH. */
+const REASON_WIDTH = 72;
+/** Room for a line beyond its texts' bytes (marks, cells, numbers, a verdict, the kind). */
+const LINE_ROOM = 256;
+
+/** Reads the lines of one page; `idWidth` and `secrets` as TaskLineQuery's. */
+export class TaskLinePageReader implements TupleReader<TaskLinePage> {
+  private out = Buffer.allocUnsafe(0);
+  private length = 0;
+  private count = 0;
+  private lastSeq: number | null = null;
+  private vouched = true;
+  private widest = 0;
+  private narrowest = Number.POSITIVE_INFINITY;
+  /** Per line: where its id starts in `out`, and its length. */
+  private idAt = new Int32Array(0);
+  private idLength = new Int32Array(0);
+  private readonly secrets: Buffer[];
+
+  constructor(
+    private readonly limit: number,
+    private readonly idWidth: number,
+    secrets: readonly string[],
+  ) {
+    this.secrets = secrets.filter((s) => s !== "").map(bytes);
+  }
+
+  tuple(row: Buffer, starts: Int32Array, lengths: Int32Array): void {
+    this.lastSeq = readInt8(row, starts[F.seq] as number);
+    const n = this.count++;
+    const idLength = lengths[F.id] as number;
+    this.widest = Math.max(this.widest, idLength);
+    this.narrowest = Math.min(this.narrowest, idLength);
+    if (this.vouched) this.vouched = this.line(row, starts, lengths, n);
+  }
+
+  end(): TaskLinePage {
+    const idWidth = Math.max(this.idWidth, this.widest);
+    const page = { count: this.count, lastSeq: this.count === 0 ? null : this.lastSeq, idWidth };
+    if (this.count === 0) return { ...page, lines: new Uint8Array(0) };
+    if (!this.vouched) return { ...page, lines: null };
+    if (this.narrowest >= idWidth) return { ...page, lines: this.out.subarray(0, this.length) };
+    return { ...page, lines: this.padded(idWidth) };
+  }
+
+  /** Writes row `n`'s line; false when the row is not one this text is vouched for (see the header). */
+  private line(row: Buffer, starts: Int32Array, lengths: Int32Array, n: number): boolean {
+    const hint = starts[F.hint] as number;
+    if (lengths[F.hint] !== 1 || row[hint] !== 0x30) return false;
+    const type = which(TYPES, row, starts[F.type] as number, lengths[F.type] as number);
+    const status = which(STATUSES, row, starts[F.status] as number, lengths[F.status] as number);
+    const verdictLength = lengths[F.verdict] as number;
+    const verdict = verdictLength < 0 ? -1 : which(VERDICTS, row, starts[F.verdict] as number, verdictLength);
+    if (type < 0 || status < 0 || (verdict < 0 && verdictLength >= 0)) return false;
+    if (lengths[F.cycle] !== 4 || lengths[F.maxCycles] !== 4 || lengths[F.cost] !== 8) return false;
+    const idStart = starts[F.id] as number;
+    const idEnd = idStart + (lengths[F.id] as number);
+    for (let i = idStart; i < idEnd; i++) if ((row[i] as number) >= 0x80) return false;
+    const title = starts[F.title] as number;
+    const titleEnd = title + Math.max(0, lengths[F.title] as number);
+    // The texts the table may cut, whether this line cuts them or not, as SQLite's lines have it.
+    if (this.secrets.length > 0) {
+      if (this.holdsSecret(row, title, titleEnd)) return false;
+      for (const f of [F.reason, F.stage])
+        if (
+          this.holdsSecret(
+            row,
+            starts[f] as number,
+            (starts[f] as number) + Math.max(0, lengths[f] as number),
+          )
+        )
+          return false;
+    }
+
+    let texts = idEnd - idStart + titleEnd - title + Math.max(0, lengths[F.parent] as number);
+    texts += 2 * (Math.max(0, lengths[F.stage] as number) + Math.max(0, lengths[F.reason] as number));
+    if (this.length + LINE_ROOM + texts > this.out.length) this.grow(this.length + LINE_ROOM + texts);
+    if (n >= this.idAt.length) this.growIds();
+    const out = this.out;
+    const lineStart = this.length;
+    const unapproved = status === COMPLETED && verdict >= 0 && !APPROVED[verdict];
+    let o = put(out, lineStart, unapproved ? MARK_UNAPPROVED : (MARK_OF[status] as Buffer));
+    this.idAt[n] = o;
+    this.idLength[n] = idEnd - idStart;
+    o = copyIn(out, o, row, idStart, idEnd);
+    o = put(out, o, TYPE_CELL[type] as Buffer);
+    o = cut(row, title, titleEnd, out, o, TITLE_WIDTH, true);
+    if (o < 0) return false;
+    o = put(out, o, STATUS_CELL[status] as Buffer);
+    o =
+      status === RUNNING
+        ? running(row, starts, lengths, out, o)
+        : this.stopped(row, starts, lengths, o, status, verdict);
+    if (o < 0) return false;
+    if (status !== RUNNING && verdict < 0) o = trimEnd(out, lineStart, o);
+    out[o++] = 0x0a;
+    this.length = o;
+    return true;
+  }
+
+  /**
+   * The rest of a line that is not running's, written at `o`: the verdict, the cycles, the cost and
+   * the parent, then why it stopped or needs a person (attention.ts taskReason: the kind or
+   * `failed`, and the stored reason folded), cut. -1 when the text it cuts cannot be vouched for.
+   */
+  private stopped(
+    row: Buffer,
+    starts: Int32Array,
+    lengths: Int32Array,
+    at: number,
+    status: number,
+    verdict: number,
+  ): number {
+    const out = this.out;
+    let o = at;
+    const parent = starts[F.parent] as number;
+    const parentEnd = parent + Math.max(0, lengths[F.parent] as number);
+    if (verdict >= 0) {
+      const cycle = readInt4(row, starts[F.cycle] as number);
+      o = put(out, o, VERDICTS[verdict] as Buffer);
+      out[o++] = 0x20;
+      out[o++] = 0x28;
+      o = put(out, writeInt(out, o, cycle), cycle === 1 ? CYCLE_ONE : CYCLES);
+      const cost = row.readDoubleBE(starts[F.cost] as number);
+      if (cost > 0) o += out.write(`  ${money(cost)}`, o, "latin1");
+      if (parentEnd > parent)
+        o = copyIn(out, put(out, put(out, o, TWO_SPACES), FROM), row, parent, parentEnd);
+    } else if (parentEnd > parent) o = copyIn(out, put(out, o, FROM), row, parent, parentEnd);
+
+    const why = o;
+    const text = put(out, o, WHY);
+    o = text;
+    const stage = starts[F.stage] as number;
+    const stageEnd = stage + Math.max(0, lengths[F.stage] as number);
+    if (status === NEEDS_HUMAN) {
+      if (verdict >= 0) o = put(out, o, KIND[verdict] as Buffer);
+      else
+        o =
+          stageEnd > stage
+            ? copyIn(out, put(out, o, WAITING_AT), row, stage, stageEnd)
+            : put(out, o, WAITING);
+    } else if (status === FAILED) o = put(out, o, FAILED_TEXT);
+    // The folded reason goes after room for the `: ` that joins it to a kind, written once it is not empty.
+    const kindEnd = o;
+    const reason = starts[F.reason] as number;
+    const folded = kindEnd > text ? kindEnd + COLON.length : kindEnd;
+    const foldedEnd = fold(row, reason, reason + Math.max(0, lengths[F.reason] as number), out, folded);
+    if (foldedEnd > folded) {
+      if (kindEnd > text) put(out, kindEnd, COLON);
+      o = foldedEnd;
+    }
+    if (o === text) return why;
+    if (this.holdsSecret(out, text, o)) return -1;
+    return cut(out, text, o, out, text, REASON_WIDTH, false);
+  }
+
+  /** Whether `buf[start, end)` holds one of the secret values (the table hides one before cutting). */
+  private holdsSecret(buf: Buffer, start: number, end: number): boolean {
+    if (this.secrets.length === 0) return false;
+    const text = buf.subarray(start, end);
+    return this.secrets.some((s) => text.indexOf(s) >= 0);
+  }
+
+  private grow(most: number): void {
+    const expected = this.count === 1 ? Math.min(this.limit, 100_000) * 128 : 0;
+    const grown = Buffer.allocUnsafe(Math.max(most, this.out.length * 2, expected));
+    this.out.copy(grown, 0, 0, this.length);
+    this.out = grown;
+  }
+
+  private growIds(): void {
+    const size = Math.max(16, this.idAt.length * 2, Math.min(this.limit, 16_384));
+    const idAt = new Int32Array(size);
+    const idLength = new Int32Array(size);
+    idAt.set(this.idAt);
+    idLength.set(this.idLength);
+    this.idAt = idAt;
+    this.idLength = idLength;
+  }
+
+  /** The page with every id shorter than `width` padded with spaces to it. */
+  private padded(width: number): Buffer {
+    let extra = 0;
+    for (let i = 0; i < this.count; i++) extra += width - (this.idLength[i] as number);
+    const out = Buffer.allocUnsafe(this.length + extra);
+    let from = 0;
+    let o = 0;
+    for (let i = 0; i < this.count; i++) {
+      const idEnd = (this.idAt[i] as number) + (this.idLength[i] as number);
+      o += this.out.copy(out, o, from, idEnd);
+      const pad = width - (this.idLength[i] as number);
+      out.fill(0x20, o, o + pad);
+      o += pad;
+      from = idEnd;
+    }
+    o += this.out.copy(out, o, from, this.length);
+    return out.subarray(0, o);
+  }
+}
+
+/** The rest of a running task's line, written at `o`: the cycle, the stage and the cost so far. */
+function running(row: Buffer, starts: Int32Array, lengths: Int32Array, out: Buffer, at: number): number {
+  let o = put(out, at, CYCLE);
+  o = writeInt(out, o, readInt4(row, starts[F.cycle] as number));
+  out[o++] = 0x2f;
+  o = writeInt(out, o, readInt4(row, starts[F.maxCycles] as number));
+  const stage = starts[F.stage] as number;
+  const stageEnd = stage + Math.max(0, lengths[F.stage] as number);
+  if (stageEnd > stage) o = copyIn(out, put(out, o, DOT), row, stage, stageEnd);
+  const cost = row.readDoubleBE(starts[F.cost] as number);
+  if (cost > 0) {
+    o = put(out, o, DOT);
+    o = put(out, o + out.write(money(cost), o, "latin1"), SO_FAR);
+  }
+  return o;
+}
+
+const TWO_SPACES = bytes("  ");
+
+/** format.ts money. */
+const money = (usd: number) => `$${usd.toFixed(2)}`;
+
+/** The index of the value in `list` that `row[start, start + length)` holds; -1 for none or NULL. */
+function which(list: readonly Buffer[], row: Buffer, start: number, length: number): number {
+  if (length < 0) return -1;
+  for (let v = 0; v < list.length; v++) {
+    const value = list[v] as Buffer;
+    if (value.length !== length) continue;
+    let i = 0;
+    while (i < length && value[i] === row[start + i]) i++;
+    if (i === length) return v;
+  }
+  return -1;
+}
+
+/** Writes `piece` at `o` (byte by byte: the pieces are short); returns where it ends. */
+function put(out: Buffer, o: number, piece: Buffer): number {
+  let at = o;
+  for (let i = 0; i < piece.length; i++) out[at++] = piece[i] as number;
+  return at;
+}
+
+/**
+ * Writes `from[start, end)` at `o`; returns where it ends. A short text byte by byte: a
+ * Buffer.copy call costs more than copying a title's bytes.
+ */
+function copyIn(out: Buffer, o: number, from: Buffer, start: number, end: number): number {
+  if (end - start > 64) return o + from.copy(out, o, start, end);
+  let at = o;
+  for (let i = start; i < end; i++) out[at++] = from[i] as number;
+  return at;
+}
+
+/** `String(n)` of a 32-bit integer, written at `o` as ASCII; returns where it ends. */
+function writeInt(out: Buffer, o: number, n: number): number {
+  let at = o;
+  if (n < 0) out[at++] = 0x2d;
+  let rest = Math.abs(n);
+  let digits = 1;
+  while (rest >= 10 ** digits) digits++;
+  for (let d = digits - 1; d >= 0; d--) {
+    out[at + d] = 0x30 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return at + digits;
+}
+
+/**
+ * format.ts truncate without the redaction (the header says why none is needed): `src[start,
+ * end)` written at `o` whole when it has `max` characters or fewer, else its first `max - 1` and
+ * an ellipsis; with `pad`, spaces after it up to `max` characters. `src` may be `out` with `o` at
+ * `start`. -1 for a text holding a character outside the Basic Multilingual Plane (4 UTF-8 bytes).
+ */
+function cut(
+  src: Buffer,
+  start: number,
+  end: number,
+  out: Buffer,
+  o: number,
+  max: number,
+  pad: boolean,
+): number {
+  let chars = 0;
+  let keep = end;
+  for (let i = start; i < end; i++) {
+    const b = src[i] as number;
+    if (b >= 0xf0) return -1;
+    if ((b & 0xc0) === 0x80) continue;
+    if (chars === max - 1) keep = i;
+    chars++;
+  }
+  if (chars <= max) {
+    const written = src === out && o === start ? end : copyIn(out, o, src, start, end);
+    if (!pad) return written;
+    out.fill(0x20, written, written + max - chars);
+    return written + max - chars;
+  }
+  return put(out, src === out && o === start ? keep : copyIn(out, o, src, start, keep), ELLIPSIS);
+}
+
+/**
+ * `row[start, end)` with every run of JavaScript's `\s` made one space and none at either end
+ * (attention.ts taskReason), written at `o`; returns where it ends (`o` for an empty text).
+ */
+function fold(row: Buffer, start: number, end: number, out: Buffer, o: number): number {
+  let at = o;
+  let space = false;
+  for (let i = start; i < end; ) {
+    const b = row[i] as number;
+    const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+    const code =
+      size === 1
+        ? b
+        : size === 2
+          ? ((b & 0x1f) << 6) | ((row[i + 1] as number) & 0x3f)
+          : size === 3
+            ? ((b & 0x0f) << 12) | (((row[i + 1] as number) & 0x3f) << 6) | ((row[i + 2] as number) & 0x3f)
+            : -1;
+    if (code >= 0 && isRegexSpace(code)) space = at > o;
+    else {
+      if (space) out[at++] = 0x20;
+      space = false;
+      const stop = Math.min(end, i + size);
+      for (let j = i; j < stop; j++) out[at++] = row[j] as number;
+    }
+    i += size;
+  }
+  return at;
+}
+
+/** `out[start, end)` less the JavaScript white space at its end (String.prototype.trimEnd); returns the new end. */
+function trimEnd(out: Buffer, start: number, end: number): number {
+  let e = end;
+  while (e > start) {
+    const b = out[e - 1] as number;
+    if (b < 0x80) {
+      if (!isRegexSpace(b)) return e;
+      e--;
+      continue;
+    }
+    // The start of the last character: back over its continuation bytes.
+    let s = e - 1;
+    while (s > start && ((out[s] as number) & 0xc0) === 0x80) s--;
+    const lead = out[s] as number;
+    const code =
+      e - s === 2
+        ? ((lead & 0x1f) << 6) | ((out[s + 1] as number) & 0x3f)
+        : e - s === 3
+          ? ((lead & 0x0f) << 12) | (((out[s + 1] as number) & 0x3f) << 6) | ((out[s + 2] as number) & 0x3f)
+          : -1;
+    if (code < 0 || !isRegexSpace(code)) return e;
+    e = s;
+  }
+  return e;
+}
