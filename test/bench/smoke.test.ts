@@ -128,7 +128,9 @@ describe("benchmarks at smoke-test sizes", () => {
     const results = await benchPgStatus([25]);
     expect(results.map((r) => r.name)).toEqual([
       "`fixpoint status --json` with PostgreSQL, 25 tasks, whole process, median",
+      "`fixpoint status` (the table) with PostgreSQL, 25 tasks, whole process, median",
     ]);
+    expect(results[1]?.detail).toMatch(/MiB of lines and the totals/);
     expect(results[0]?.detail).toMatch(/fixpoint \d+\.\d+× that/);
     expect(Number.isFinite(results[0]?.value)).toBe(true);
   }, 240_000);
