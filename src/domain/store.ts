@@ -117,9 +117,11 @@ export interface StoreOps {
    */
   listTaskJson(filter: TaskFilter & { limit: number }): Promise<TaskJsonPage>;
   /**
-   * One page of `fixpoint status`'s table (listTaskSummaries' filter and order) as the store
-   * recorded each task's line when it wrote the task (SQLite: migration 018). Optional: a store
-   * that keeps no lines leaves it out, and the CLI formats listTaskSummaries itself.
+   * One page of `fixpoint status`'s table (listTaskSummaries' filter and order), each task's line
+   * as statusLine writes it: as the store recorded it when it wrote the task (SQLite: migration
+   * 018), or written from the page's columns without decoding them (PostgreSQL:
+   * task-line-page.ts). Optional: a store that leaves it out has the CLI format
+   * listTaskSummaries itself.
    */
   listTaskLines?(query: TaskLineQuery): Promise<TaskLinePage>;
   countTasks(filter?: TaskFilter): Promise<number>;

@@ -79,7 +79,7 @@ async function printTable(io: Io, ctx: AppContext, filter: TaskFilter, isFiltere
   const secrets = secretValues(io.env);
   // Pages of lines are as large as the store's pages of JSON (statusJsonPage).
   const linePage = statusJsonPage(ctx.store);
-  let after: Promise<[TaskTotals, TaskHolder[]]> | undefined;
+  let extras: Promise<[TaskTotals, TaskHolder[]]> | undefined;
   const tablePage: TablePage = async (afterSeq, width) => {
     const recorded = await listTaskLinePage(ctx, filter, {
       limit: linePage,
@@ -87,7 +87,7 @@ async function printTable(io: Io, ctx: AppContext, filter: TaskFilter, isFiltere
       idWidth: width,
       secrets,
     });
-    after ??= started(
+    extras ??= started(
       (async (): Promise<[TaskTotals, TaskHolder[]]> => [
         await statusTotals(ctx, filter),
         await taskHolders(ctx.store),
@@ -109,7 +109,8 @@ async function printTable(io: Io, ctx: AppContext, filter: TaskFilter, isFiltere
     };
   };
   const shown = await writeTable(io, tablePage, isFiltered);
-  const [totals, holders] = await (after ?? Promise.all([statusTotals(ctx, filter), taskHolders(ctx.store)]));
+  const [totals, holders] = await (extras ??
+    Promise.all([statusTotals(ctx, filter), taskHolders(ctx.store)]));
   if (shown > 0) io.out(`\n${totalsLine(totals)}`);
   io.out(holdersSection(holders));
 }
