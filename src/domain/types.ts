@@ -27,6 +27,20 @@ export const TASK_STATUSES = [
 ] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/**
+ * The mark before a task of each status in `fixpoint status` (SPEC §3); a completed task whose
+ * verdict is not an approval is marked `!` instead. The CLI's statusLine and PostgreSQL's lines
+ * (store/postgres/task-line-page.ts) both print these.
+ */
+export const STATUS_MARKS: Readonly<Record<TaskStatus, string>> = {
+  queued: "·",
+  running: "→",
+  completed: "✓",
+  needs_human: "!",
+  failed: "✗",
+  cancelled: "✗",
+};
+
 /** A task not finished yet: waiting for a worker, or held by one. */
 export const ACTIVE_TASK_STATUSES: readonly TaskStatus[] = ["queued", "running"];
 export function isActiveTask(status: TaskStatus): boolean {

@@ -10,8 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../../src/domain/store.js";
 import { openPostgresStore } from "../../src/store/postgres/postgres-store.js";
 import { type TestDatabase, testDatabase } from "../helpers/pg-server.js";
-import { newTask } from "./samples.js";
-import { checkPages, idOf, type RawTask, rawTask, SECRET } from "./task-lines-check.js";
+import {
+  checkPages,
+  expectSecretsAndTokensLeftToTheCli,
+  idOf,
+  ordinaryTasks,
+  type RawTask,
+  rawTask,
+  SECRET,
+} from "./task-lines-check.js";
 
 let db: TestDatabase;
 let store: Store;
@@ -107,49 +114,14 @@ describe("PostgreSQL task lines (task-line-page.ts)", () => {
 
   it("serves ordinary tasks from their columns, padding ids that grow a digit", async () => {
     await client.query("TRUNCATE tasks CASCADE");
-    const titles = [
-      "Fix the parser",
-      "Café menu — prices in €",
-      "日本語の題名",
-      "A title far longer than the column holds",
-    ];
-    for (let i = 0; i < 23; i++) {
-      const t = await store.createTask(
-        newTask({ title: titles[i % titles.length] as string }),
-        1_700_000_000_000 + i,
-      );
-      const status = (["queued", "running", "completed", "needs_human", "failed"] as const)[i % 5];
-      await store.updateTask(
-        t.id,
-        {
-          status,
-          cycle: i % 3,
-          currentStage: i % 2 === 0 ? "review" : null,
-          ...(status === "completed" ? { finalVerdict: i % 4 === 0 ? "APPROVED" : "NO_PROGRESS" } : {}),
-          ...(status === "failed" ? { reason: "gate test failed:\n  3 tests" } : {}),
-        },
-        1_700_000_000_100 + i,
-      );
-    }
+    // A failed task's reason to fold (`\s+` → one space), which SQLite's stored lines leave to the CLI.
+    const pages = await ordinaryTasks(store, "gate test failed:\n  3 tests");
     await client.query("UPDATE tasks SET cost_usd = 0.125 * seq WHERE seq % 3 <> 0");
-    // 23 tasks in pages of 4: ids t-1 … t-23 grow from 3 to 4 characters on the third page.
-    expect(await checkPages(store, { excludeStatuses: ["cancelled"] }, 4, 0)).toBe(Math.ceil(23 / 4));
+    expect(await checkPages(store, { excludeStatuses: ["cancelled"] }, 4, 0)).toBe(pages);
   });
 
   it("leaves a page with a secret value of the environment, or a text that may hold a token, to the CLI", async () => {
     await client.query("TRUNCATE tasks CASCADE");
-    const secret = "s3cr3t-value-0123456789";
-    await store.createTask(newTask({ title: `A long title that ends with ${secret}` }), 1_700_000_000_000);
-    const page = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: [secret] });
-    expect(page?.count).toBe(1);
-    expect(page?.lines).toBeNull();
-    const plain = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: ["not-in-any-text"] });
-    expect(plain?.lines).not.toBeNull();
-
-    await store.createTask(newTask({ title: "use sk-abcdefghijklmnopqrstuvwxyz012345" }), 1_700_000_000_001);
-    const hinted = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: [] });
-    expect(hinted?.count).toBe(2);
-    expect(hinted?.lines).toBeNull();
-    expect(hinted?.lastSeq).toBe(2);
+    await expectSecretsAndTokensLeftToTheCli(store);
   });
 });

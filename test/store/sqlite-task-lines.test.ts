@@ -20,8 +20,15 @@ import {
 } from "../../src/store/sqlite/migrations/018_task_lines.js";
 import { MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { newTask } from "./samples.js";
-import { checkPages, idOf, type RawTask, rawTask, SECRET } from "./task-lines-check.js";
+import {
+  checkPages,
+  expectSecretsAndTokensLeftToTheCli,
+  idOf,
+  ordinaryTasks,
+  type RawTask,
+  rawTask,
+  SECRET,
+} from "./task-lines-check.js";
 
 const dirs: string[] = [];
 function tempPath(): string {
@@ -105,49 +112,18 @@ describe("SQLite task lines (migration 018)", () => {
     const path = tempPath();
     const store = await openSqliteStore(path);
     try {
-      const titles = [
-        "Fix the parser",
-        "Café menu — prices in €",
-        "日本語の題名",
-        "A title far longer than the column holds",
-      ];
-      for (let i = 0; i < 23; i++) {
-        const t = await store.createTask(
-          newTask({ title: titles[i % titles.length] as string }),
-          1_700_000_000_000 + i,
-        );
-        const status = (["queued", "running", "completed", "needs_human", "failed"] as const)[i % 5];
-        await store.updateTask(
-          t.id,
-          {
-            status,
-            cycle: i % 3,
-            currentStage: i % 2 === 0 ? "review" : null,
-            ...(status === "completed" ? { finalVerdict: i % 4 === 0 ? "APPROVED" : "NO_PROGRESS" } : {}),
-            ...(status === "failed" ? { reason: "gate test failed: 3 tests" } : {}),
-          },
-          1_700_000_000_100 + i,
-        );
-      }
-      // 23 tasks in pages of 4: ids t-1 … t-23 grow from 3 to 4 characters on the third page.
-      const pages = Math.ceil(23 / 4);
+      const pages = await ordinaryTasks(store, "gate test failed: 3 tests");
       expect(await checkPages(store, { excludeStatuses: ["cancelled"] }, 4, 0)).toBe(pages);
     } finally {
       await store.close();
     }
   });
 
-  it("leaves a page whose title holds a secret value of the environment to the CLI", async () => {
+  it("leaves a page with a secret value of the environment, or a text that may hold a token, to the CLI", async () => {
     const path = tempPath();
     const store = await openSqliteStore(path);
     try {
-      const secret = "s3cr3t-value-0123456789";
-      await store.createTask(newTask({ title: `A long title that ends with ${secret}` }), 1_700_000_000_000);
-      const page = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: [secret] });
-      expect(page?.count).toBe(1);
-      expect(page?.lines).toBeNull();
-      const plain = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: ["not-in-any-text"] });
-      expect(plain?.lines).not.toBeNull();
+      await expectSecretsAndTokensLeftToTheCli(store);
     } finally {
       await store.close();
     }

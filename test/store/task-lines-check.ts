@@ -9,6 +9,7 @@ import { statusLines } from "../../src/cli/render/status.js";
 import type { Store, TaskFilter } from "../../src/domain/store.js";
 import { FINAL_VERDICTS, TASK_STATUSES, TASK_TYPES } from "../../src/domain/types.js";
 import { secretValues } from "../../src/util/redact.js";
+import { newTask } from "./samples.js";
 
 /** A row of `tasks` as a hand edit or an older fixpoint may have left it. */
 export interface RawTask {
@@ -133,4 +134,56 @@ export async function checkPages(
     expect(page.lastSeq).toBe(tasks.at(-1)?.seq);
     after = page.lastSeq;
   }
+}
+
+/**
+ * 23 tasks made through the store as fixpoint makes them, of every status but cancelled, with
+ * titles in several alphabets and lengths; `reason` is a failed task's. Listed in pages of 4, their
+ * ids t-1 … t-23 grow from 3 to 4 characters on the third page. Returns how many pages that is.
+ */
+export async function ordinaryTasks(store: Store, reason: string): Promise<number> {
+  const titles = [
+    "Fix the parser",
+    "Café menu — prices in €",
+    "日本語の題名",
+    "A title far longer than the column holds",
+  ];
+  for (let i = 0; i < 23; i++) {
+    const t = await store.createTask(
+      newTask({ title: titles[i % titles.length] as string }),
+      1_700_000_000_000 + i,
+    );
+    const status = (["queued", "running", "completed", "needs_human", "failed"] as const)[i % 5];
+    await store.updateTask(
+      t.id,
+      {
+        status,
+        cycle: i % 3,
+        currentStage: i % 2 === 0 ? "review" : null,
+        ...(status === "completed" ? { finalVerdict: i % 4 === 0 ? "APPROVED" : "NO_PROGRESS" } : {}),
+        ...(status === "failed" ? { reason } : {}),
+      },
+      1_700_000_000_100 + i,
+    );
+  }
+  return Math.ceil(23 / 4);
+}
+
+/**
+ * An empty store given a task whose title holds a secret value of the printing process, then one
+ * whose title may hold a token: neither page is vouched for, and the listing still counts both.
+ */
+export async function expectSecretsAndTokensLeftToTheCli(store: Store): Promise<void> {
+  const secret = "s3cr3t-value-0123456789";
+  await store.createTask(newTask({ title: `A long title that ends with ${secret}` }), 1_700_000_000_000);
+  const page = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: [secret] });
+  expect(page?.count).toBe(1);
+  expect(page?.lines).toBeNull();
+  const plain = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: ["not-in-any-text"] });
+  expect(plain?.lines).not.toBeNull();
+  await store.createTask(newTask({ title: "use sk-abcdefghijklmnopqrstuvwxyz012345" }), 1_700_000_000_001);
+  const hinted = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: [] });
+  expect(hinted?.count).toBe(2);
+  expect(hinted?.lines).toBeNull();
+  expect(hinted?.lastSeq).toBe(2);
 }

@@ -1,16 +1,7 @@
 import { taskReason } from "../../app/attention.js";
 import type { TaskTotals } from "../../domain/store.js";
-import { TASK_STATUSES, type TaskSummary as Task } from "../../domain/types.js";
+import { STATUS_MARKS, TASK_STATUSES, type TaskSummary as Task } from "../../domain/types.js";
 import { elapsed, money, pad, plural, thousands, truncate } from "./format.js";
-
-const MARKS: Record<string, string> = {
-  queued: "·",
-  running: "→",
-  completed: "✓",
-  needs_human: "!",
-  failed: "✗",
-  cancelled: "✗",
-};
 
 /** The reason column is cut here so a line stays readable in a terminal. */
 const REASON_WIDTH = 72;
@@ -21,7 +12,7 @@ export function statusLine(t: Task, idWidth: number, env: NodeJS.ProcessEnv = pr
   const mark =
     t.status === "completed" && t.finalVerdict && !t.finalVerdict.startsWith("APPROVED")
       ? "!"
-      : (MARKS[t.status] ?? " ");
+      : (STATUS_MARKS[t.status] ?? " ");
   const head = `  ${mark} ${pad(t.id, idWidth)}  ${pad(t.type, 9)}  ${pad(cut(t.title, 28), 28)}  ${pad(t.status, 11)}  `;
   if (t.status === "running") {
     return `${head}cycle ${t.cycle}/${t.maxCycles}${t.currentStage ? ` · ${t.currentStage}` : ""}${t.costUsd > 0 ? ` · ${money(t.costUsd)} so far` : ""}`;

@@ -1,5 +1,5 @@
 import type { TaskLinePage } from "../../domain/store.js";
-import { FINAL_VERDICTS, TASK_STATUSES, TASK_TYPES } from "../../domain/types.js";
+import { FINAL_VERDICTS, STATUS_MARKS, TASK_STATUSES, TASK_TYPES } from "../../domain/types.js";
 import { isRegexSpace } from "../../util/regex-space.js";
 import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
 
@@ -46,20 +46,11 @@ export function taskLinePageSql(clause: string): string {
 
 const bytes = (text: string) => Buffer.from(text, "utf8");
 
-/** statusLine's marks by status (a status it has no mark for gets a space). */
-const MARKS: Record<string, string> = {
-  queued: "·",
-  running: "→",
-  completed: "✓",
-  needs_human: "!",
-  failed: "✗",
-  cancelled: "✗",
-};
 const TYPES = TASK_TYPES.map(bytes);
 const STATUSES = TASK_STATUSES.map(bytes);
 const VERDICTS = FINAL_VERDICTS.map(bytes);
 /** `  <mark> ` per status, and the mark of a completed task whose verdict is not an approval. */
-const MARK_OF = TASK_STATUSES.map((s) => bytes(`  ${MARKS[s] ?? " "} `));
+const MARK_OF = TASK_STATUSES.map((s) => bytes(`  ${STATUS_MARKS[s]} `));
 const MARK_UNAPPROVED = bytes("  ! ");
 const APPROVED = FINAL_VERDICTS.map((v) => v.startsWith("APPROVED"));
 /** The id's two spaces and the type padded to 9, with its two spaces. */
