@@ -1,4 +1,4 @@
-import type { TaskStatus, TaskSummary } from "../domain/types.js";
+import { ESCALATED_KIND, NEEDS_KIND_BY_VERDICT, type TaskStatus, type TaskSummary } from "../domain/types.js";
 
 /**
  * Why a task needs a person, or why it stopped: the one derivation the morning report (the
@@ -13,18 +13,8 @@ type ReasonFields = Pick<TaskSummary, "status" | "finalVerdict" | "currentStage"
 /** Why a task needs a person, in a few words (the morning report's sub-groups); null when it does not. */
 export function needsKind(t: Pick<TaskSummary, "status" | "finalVerdict" | "currentStage">): string | null {
   if (t.status !== "needs_human") return null;
-  switch (t.finalVerdict) {
-    case null:
-      return t.currentStage ? `waiting at ${t.currentStage}` : "waiting";
-    case "BUDGET_EXHAUSTED":
-      return "budget reached";
-    case "MAX_CYCLES_REACHED":
-      return "cycle limit reached";
-    case "NO_PROGRESS":
-      return "no progress";
-    default:
-      return "escalated";
-  }
+  if (t.finalVerdict === null) return t.currentStage ? `waiting at ${t.currentStage}` : "waiting";
+  return NEEDS_KIND_BY_VERDICT[t.finalVerdict] ?? ESCALATED_KIND;
 }
 
 /** True when the task waits for a person (what `status --needs-me` lists). */

@@ -77,6 +77,18 @@ export const FINAL_VERDICTS = [
 ] as const;
 export type FinalVerdict = (typeof FINAL_VERDICTS)[number];
 
+/**
+ * Why a task that needs a person does, in a few words, by the verdict it ended with
+ * (app/attention.ts needsKind); any other verdict is "escalated". PostgreSQL's status lines print
+ * them too (store/postgres/task-line-page.ts).
+ */
+export const NEEDS_KIND_BY_VERDICT: Readonly<Partial<Record<FinalVerdict, string>>> = {
+  BUDGET_EXHAUSTED: "budget reached",
+  MAX_CYCLES_REACHED: "cycle limit reached",
+  NO_PROGRESS: "no progress",
+};
+export const ESCALATED_KIND = "escalated";
+
 export function isApproval(v: FinalVerdict | ReviewVerdict | null | undefined): boolean {
   return v === "APPROVED" || v === "APPROVED_WITH_FOLLOWUPS";
 }

@@ -1,5 +1,12 @@
 import type { TaskLinePage } from "../../domain/store.js";
-import { FINAL_VERDICTS, STATUS_MARKS, TASK_STATUSES, TASK_TYPES } from "../../domain/types.js";
+import {
+  ESCALATED_KIND,
+  FINAL_VERDICTS,
+  NEEDS_KIND_BY_VERDICT,
+  STATUS_MARKS,
+  TASK_STATUSES,
+  TASK_TYPES,
+} from "../../domain/types.js";
 import { isRegexSpace } from "../../util/regex-space.js";
 import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
 
@@ -16,8 +23,9 @@ import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
  * ASCII id; no character outside the Basic Multilingual Plane in a text that is cut (JavaScript
  * cuts and pads by UTF-16 units, this by characters); the task's `status_json` hint `0` (migration
  * 009: no text it prints holds what may be a token, which the table would hide before cutting);
- * and none of the printing process's secret values in the texts the table cuts. Any other row
- * leaves the page to the CLI. `test/store/pg-task-lines.test.ts` holds the text to statusLine.
+ * and none of the printing process's secret values in its title, reason or current stage, the
+ * texts the table may cut, nor in the reason as the line joins it to its kind. Any other row leaves
+ * the page to the CLI. `test/store/pg-task-lines.test.ts` holds the text to statusLine.
  */
 
 /** The columns of a page, in the order the reader reads them (F). */
@@ -62,12 +70,7 @@ const COMPLETED = TASK_STATUSES.indexOf("completed");
 const NEEDS_HUMAN = TASK_STATUSES.indexOf("needs_human");
 const FAILED = TASK_STATUSES.indexOf("failed");
 /** attention.ts needsKind for a task that needs a person, by verdict. */
-const KIND_OF: Record<string, string> = {
-  BUDGET_EXHAUSTED: "budget reached",
-  MAX_CYCLES_REACHED: "cycle limit reached",
-  NO_PROGRESS: "no progress",
-};
-const KIND = FINAL_VERDICTS.map((v) => bytes(KIND_OF[v] ?? "escalated"));
+const KIND = FINAL_VERDICTS.map((v) => bytes(NEEDS_KIND_BY_VERDICT[v] ?? ESCALATED_KIND));
 const WAITING = bytes("waiting");
 const WAITING_AT = bytes("waiting at ");
 const FAILED_TEXT = bytes("failed");
