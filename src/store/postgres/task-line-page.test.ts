@@ -9,9 +9,10 @@ import {
   int8Bytes,
 } from "../../../test/helpers/binary-copy-bytes.js";
 import { idOf, type RawTask, rawTask, SECRET } from "../../../test/store/task-lines-check.js";
+import { tokenText } from "../../../test/store/token-hint-texts.js";
 import { statusLines } from "../../cli/render/status.js";
 import { FINAL_VERDICTS, TASK_STATUSES, TASK_TYPES, type TaskSummary } from "../../domain/types.js";
-import { secretValues } from "../../util/redact.js";
+import { redactSecrets, secretValues, TOKEN_HINT } from "../../util/redact.js";
 import { BinaryCopySplitter } from "./binary-copy.js";
 import { TASK_LINE_FIELDS, TaskLinePageReader } from "./task-line-page.js";
 
@@ -83,19 +84,34 @@ function read(rows: Row[], idWidth: number, secrets: readonly string[], messages
 /** A text the line cuts or folds with nothing unusual in it: printable ASCII, single spaces inside. */
 const plain = (s: string | null) => s === null || /^(?:[!-~]+(?: [!-~]+)*)?$/.test(s);
 
+/**
+ * A row, some of whose texts are around and inside tokens; its hint is set as the server sets it:
+ * whenever a text holds one of TOKEN_HINT's literals (and, now and then, when none does).
+ */
 const row = (i: number): fc.Arbitrary<Row> =>
   fc
     .record({
       task: rawTask,
       pick: fc.nat(11),
-      hint: fc.oneof(
-        { weight: 12, arbitrary: fc.constant<"0">("0") },
-        { weight: 1, arbitrary: fc.constant<"1">("1") },
+      tokens: fc.option(fc.record({ title: tokenText, reason: tokenText, stage: tokenText }), { freq: 6 }),
+      spare: fc.oneof(
+        { weight: 12, arbitrary: fc.constant(false) },
+        { weight: 1, arbitrary: fc.constant(true) },
       ),
     })
-    .map(({ task, pick, hint }) => ({ ...task, id: idOf(i, pick), seq: i + 1, hint }));
+    .map(({ task, pick, tokens, spare }) => {
+      const t = { ...task, id: idOf(i, pick), seq: i + 1 };
+      const texts =
+        tokens === null
+          ? t
+          : { ...t, title: tokens.title, reason: tokens.reason, currentStage: tokens.stage };
+      const hinted = [texts.id, texts.title, texts.reason, texts.currentStage, texts.parentId].some(
+        (x) => x !== null && TOKEN_HINT.test(x),
+      );
+      return { ...texts, hint: hinted || spare ? "1" : "0" };
+    });
 const rows = fc
-  .integer({ min: 0, max: 14 })
+  .integer({ min: 0, max: 8 })
   .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => row(i))));
 
 describe("TaskLinePageReader", () => {
@@ -122,8 +138,14 @@ describe("TaskLinePageReader", () => {
               expect(got.idWidth).toBe(width);
               if (messages === "row") vouched++;
             }
-            // Never vouched for: a row whose texts may hold a token, or a page holding a secret value.
-            if (page.some((r) => r.hint === "1")) expect(got.lines).toBeNull();
+            // Never vouched for: a page whose lines the print would scan and change (a token shape
+            // left in a stage, a parent or a cut), or one holding a secret value.
+            if (
+              statusLines(tasks, width)
+                .split("\n")
+                .some((l) => redactSecrets(l, {}) !== l)
+            )
+              expect(got.lines).toBeNull();
             const holds = (s: string | null) => s !== null && secrets.some((v) => s.includes(v));
             if (page.some((r) => holds(r.title) || holds(r.reason) || holds(r.currentStage)))
               expect(got.lines).toBeNull();
@@ -132,7 +154,7 @@ describe("TaskLinePageReader", () => {
       ),
       { numRuns: 400 },
     );
-    expect(vouched).toBeGreaterThan(20);
+    expect(vouched).toBeGreaterThan(10);
   });
 
   it("property: ordinary rows are vouched for (the fast path is taken, not only allowed)", () => {

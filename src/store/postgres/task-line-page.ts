@@ -7,6 +7,7 @@ import {
   TASK_STATUSES,
   TASK_TYPES,
 } from "../../domain/types.js";
+import { redactSecrets } from "../../util/redact.js";
 import { isRegexSpace } from "../../util/regex-space.js";
 import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
 
@@ -19,13 +20,18 @@ import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
  * PostgreSQL keeps no per-task line, so a claim or a completion costs nothing more.
  *
  * A page is vouched for (TaskLinePage.lines) only when every row is one this text is certainly
- * statusLine's for: a known type, status and verdict (what the store reads back unchanged); an
- * ASCII id; no character outside the Basic Multilingual Plane in a text that is cut (JavaScript
- * cuts and pads by UTF-16 units, this by characters); the task's `status_json` hint `0` (migration
- * 009: no text it prints holds what may be a token, which the table would hide before cutting);
- * and none of the printing process's secret values in its title, reason or current stage, the
- * texts the table may cut, nor in the reason as the line joins it to its kind. Any other row leaves
- * the page to the CLI. `test/store/pg-task-lines.test.ts` holds the text to statusLine.
+ * statusLine's for:
+ * - a known type, status and verdict (what the store reads back unchanged), and an ASCII id;
+ * - no character outside the Basic Multilingual Plane in a text that is cut (JavaScript cuts and
+ *   pads by UTF-16 units, this by characters);
+ * - no token shape in what it prints or cuts (the table hides one in a title or reason before
+ *   cutting it, and the print scans for them): a row whose `status_json` hint is `0` holds none
+ *   (migration 009); one whose hint is set (a URL's `://` sets it) is looked at with redact.ts
+ *   once its line is written;
+ * - none of the printing process's secret values in its title, reason or current stage (the
+ *   texts the table may cut), nor in the reason as the line joins it to its kind.
+ * Any other row leaves the page to the CLI. `test/store/pg-task-lines.test.ts` holds the text to
+ * statusLine.
  */
 
 /** The columns of a page, in the order the reader reads them (F). */
@@ -132,8 +138,8 @@ export class TaskLinePageReader implements TupleReader<TaskLinePage> {
 
   /** Writes row `n`'s line; false when the row is not one this text is vouched for (see the header). */
   private line(row: Buffer, starts: Int32Array, lengths: Int32Array, n: number): boolean {
-    const hint = starts[F.hint] as number;
-    if (lengths[F.hint] !== 1 || row[hint] !== 0x30) return false;
+    // A row whose texts may hold a token (hint `1`, or none) is looked at closely once written.
+    const hinted = lengths[F.hint] !== 1 || row[starts[F.hint] as number] !== 0x30;
     const type = which(TYPES, row, starts[F.type] as number, lengths[F.type] as number);
     const status = which(STATUSES, row, starts[F.status] as number, lengths[F.status] as number);
     const verdictLength = lengths[F.verdict] as number;
@@ -177,9 +183,11 @@ export class TaskLinePageReader implements TupleReader<TaskLinePage> {
     o =
       status === RUNNING
         ? running(row, starts, lengths, out, o)
-        : this.stopped(row, starts, lengths, o, status, verdict);
+        : this.stopped(row, starts, lengths, o, status, verdict, hinted);
     if (o < 0) return false;
     if (status !== RUNNING && verdict < 0) o = trimEnd(out, lineStart, o);
+    // The table hides a token in the whole title before cutting it, and the print scans the line.
+    if (hinted && (tokenShaped(row, title, titleEnd) || tokenShaped(out, lineStart, o))) return false;
     out[o++] = 0x0a;
     this.length = o;
     return true;
@@ -197,6 +205,7 @@ export class TaskLinePageReader implements TupleReader<TaskLinePage> {
     at: number,
     status: number,
     verdict: number,
+    hinted: boolean,
   ): number {
     const out = this.out;
     let o = at;
@@ -237,7 +246,7 @@ export class TaskLinePageReader implements TupleReader<TaskLinePage> {
       o = foldedEnd;
     }
     if (o === text) return why;
-    if (this.holdsSecret(out, text, o)) return -1;
+    if (this.holdsSecret(out, text, o) || (hinted && tokenShaped(out, text, o))) return -1;
     return cut(out, text, o, out, text, REASON_WIDTH, false);
   }
 
@@ -303,6 +312,17 @@ function running(row: Buffer, starts: Int32Array, lengths: Int32Array, out: Buff
 }
 
 const TWO_SPACES = bytes("  ");
+
+const NO_ENV: NodeJS.ProcessEnv = Object.freeze({});
+
+/**
+ * Whether `buf[start, end)` holds a token shape the CLI would hide (redact.ts with no secret
+ * values): for the rows whose `status_json` hint is set, most of them by a URL's `://`.
+ */
+function tokenShaped(buf: Buffer, start: number, end: number): boolean {
+  const text = buf.toString("utf8", start, end);
+  return redactSecrets(text, NO_ENV) !== text;
+}
 
 /** format.ts money. */
 const money = (usd: number) => `$${usd.toFixed(2)}`;
