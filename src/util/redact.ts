@@ -167,6 +167,17 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
   return redactTokenShapes(out);
 }
 
+const NO_ENV: NodeJS.ProcessEnv = Object.freeze({});
+
+/**
+ * Whether redactSecrets would change `text` for its token shapes alone (no secret values): for a
+ * store vouching that a status line it wrote needs no token hidden (TaskLinePage.lines), where the
+ * row's token hint is set (a URL's `://` sets it).
+ */
+export function holdsTokenShape(text: string): boolean {
+  return redactSecrets(text, NO_ENV) !== text;
+}
+
 /**
  * The first net of redactSecrets alone: the values of `env`'s secret variables. For text already
  * known to hold no token shape (a `status --json` page whose rows the store screened as they were

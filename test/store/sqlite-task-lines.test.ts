@@ -23,6 +23,7 @@ import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import {
   checkPages,
   expectSecretsAndTokensLeftToTheCli,
+  expectUrlsServedAndTokensNot,
   idOf,
   ordinaryTasks,
   type RawTask,
@@ -114,6 +115,16 @@ describe("SQLite task lines (migration 018)", () => {
     try {
       const pages = await ordinaryTasks(store, "gate test failed: 3 tests");
       expect(await checkPages(store, { excludeStatuses: ["cancelled"] }, 4, 0)).toBe(pages);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("serves tasks whose texts only look as if they may hold a token (a URL), and not one holding a token", async () => {
+    const path = tempPath();
+    const store = await openSqliteStore(path);
+    try {
+      await expectUrlsServedAndTokensNot(store);
     } finally {
       await store.close();
     }

@@ -187,3 +187,34 @@ export async function expectSecretsAndTokensLeftToTheCli(store: Store): Promise<
   expect(hinted?.lines).toBeNull();
   expect(hinted?.lastSeq).toBe(2);
 }
+
+/**
+ * An empty store given a failed task with a URL in its title and reason, and one whose title says
+ * `Bearer`: texts a token hint flags (`://`, `Bearer`) that hold no token shape, whose page is
+ * served (`hinted` sees the store's hints before that). Then a task whose title holds a password
+ * in a URL: that page is the CLI's.
+ */
+export async function expectUrlsServedAndTokensNot(
+  store: Store,
+  hinted: () => Promise<void> = async () => {},
+): Promise<void> {
+  const t = await store.createTask(
+    newTask({ title: "Crash from https://github.com/o/r/issues/1" }),
+    1_700_000_000_000,
+  );
+  await store.updateTask(
+    t.id,
+    { status: "failed", reason: "gate failed: see https://ci.example/run/7" },
+    1_700_000_000_001,
+  );
+  await store.createTask(newTask({ title: "Bearer of bad news" }), 1_700_000_000_002);
+  await hinted();
+  expect(await checkPages(store, {}, 10, 0)).toBe(1);
+  await store.createTask(
+    newTask({ title: "Clone https://me:hunter2hunter2@git.example/r" }),
+    1_700_000_000_003,
+  );
+  const page = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: [] });
+  expect(page?.count).toBe(3);
+  expect(page?.lines).toBeNull();
+}

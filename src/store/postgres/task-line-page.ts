@@ -7,7 +7,7 @@ import {
   TASK_STATUSES,
   TASK_TYPES,
 } from "../../domain/types.js";
-import { redactSecrets } from "../../util/redact.js";
+import { holdsTokenShape } from "../../util/redact.js";
 import { isRegexSpace } from "../../util/regex-space.js";
 import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
 
@@ -313,15 +313,9 @@ function running(row: Buffer, starts: Int32Array, lengths: Int32Array, out: Buff
 
 const TWO_SPACES = bytes("  ");
 
-const NO_ENV: NodeJS.ProcessEnv = Object.freeze({});
-
-/**
- * Whether `buf[start, end)` holds a token shape the CLI would hide (redact.ts with no secret
- * values): for the rows whose `status_json` hint is set, most of them by a URL's `://`.
- */
+/** Whether `buf[start, end)` holds a token shape the CLI would hide (redact.ts). */
 function tokenShaped(buf: Buffer, start: number, end: number): boolean {
-  const text = buf.toString("utf8", start, end);
-  return redactSecrets(text, NO_ENV) !== text;
+  return holdsTokenShape(buf.toString("utf8", start, end));
 }
 
 /** format.ts money. */

@@ -6,6 +6,7 @@
  */
 
 import type { TaskFilter } from "../../domain/store.js";
+import { exactButTokensSql } from "./migrations/018_task_lines.js";
 
 /** The parameter holding the id column's width (no filter of filterSql uses the name). */
 export const WIDTH_PARAM = "lineWidth";
@@ -75,4 +76,16 @@ FROM (SELECT seq, line, id_length, exact FROM task_lines${clause})`;
   }
   return `${select}, MAX(${found.length === 0 ? "0" : found.join(" OR ")}) AS secret, ${last}(page.seq) AS last
 FROM (SELECT seq, title, reason, current_stage FROM tasks${clause}) AS page LEFT JOIN task_lines AS l ON l.seq = page.seq`;
+}
+
+/**
+ * The rows of a page (`clause` as taskLinesPageSql's) that migration 018 left inexact, with the
+ * texts a line prints, the stored line, and `ok` 1 when the token hint alone made it so (a URL's
+ * `://` sets it): the store looks at those with redact.ts before leaving the page to the CLI.
+ */
+export function hintedRowsSql(clause: string): string {
+  return `SELECT id, title, reason, current_stage, parent_id,
+  (SELECT line FROM task_lines AS l WHERE l.seq = tasks.seq) AS line, ${exactButTokensSql} AS ok
+FROM tasks WHERE seq IN (SELECT l.seq FROM (SELECT seq FROM tasks${clause}) AS page
+  JOIN task_lines AS l ON l.seq = page.seq WHERE l.exact = 0)`;
 }

@@ -9,6 +9,7 @@ import type {
 } from "../../domain/store.js";
 import type { NewTask, Task, TaskSummary } from "../../domain/types.js";
 import { FixpointError } from "../../errors.js";
+import { holdsTokenShape } from "../../util/redact.js";
 import {
   type BackgroundCheckpoints,
   FRAMES_BEFORE_THREAD,
@@ -23,13 +24,22 @@ import { SUMMARY_SELECT, TASK_SELECT, toTask, toTaskSummary } from "./rows.js";
 import { Statements } from "./statements.js";
 import { taskJsonOnlyPageSql, taskJsonPageSql } from "./task-json-sql.js";
 import {
+  hintedRowsSql,
   linesOnly,
   MAX_PADDED_WIDTH,
   secretParams,
   taskLinesPageSql,
   WIDTH_PARAM,
 } from "./task-lines-sql.js";
-import { CLAIM_AMONG, CLAIM_ANY, filterSql, INSERT_TASK, insertTaskParams, patchSql } from "./task-sql.js";
+import {
+  CLAIM_AMONG,
+  CLAIM_ANY,
+  filterSql,
+  INSERT_TASK,
+  insertTaskParams,
+  type Params,
+  patchSql,
+} from "./task-sql.js";
 
 const NUMERIC_ID = /^\d+$/;
 
@@ -197,7 +207,10 @@ export abstract class SqliteTaskOps {
       // The table hides a secret value in a title or reason before cutting the text, so a page
       // where one is found is formatted by the CLI (as is one a stored line cannot serve).
       const exact =
-        row?.exact === 1 && row?.secret === 0 && width <= MAX_PADDED_WIDTH && lines instanceof Uint8Array;
+        (row?.exact === 1 || (count > 0 && this.onlyHinted(clause, params))) &&
+        row?.secret === 0 &&
+        width <= MAX_PADDED_WIDTH &&
+        lines instanceof Uint8Array;
       return {
         lines: count === 0 ? new Uint8Array(0) : exact ? lines : null,
         count,
@@ -205,6 +218,22 @@ export abstract class SqliteTaskOps {
         idWidth: width,
       };
     });
+  }
+
+  /**
+   * Whether every row of the page that migration 018 left inexact was left so by its token hint
+   * alone, and holds no token shape in what its line prints (nor in its whole title and reason,
+   * which the table cuts): a page with a URL in a title is then served from the stored lines.
+   */
+  private onlyHinted(clause: string, params: Params): boolean {
+    const rows = this.sql.all(hintedRowsSql(clause), params);
+    return rows.every(
+      (r) =>
+        r.ok === 1 &&
+        [r.id, r.title, r.reason, r.current_stage, r.parent_id, r.line].every(
+          (t) => typeof t !== "string" || !holdsTokenShape(t),
+        ),
+    );
   }
 
   countTasks(filter: TaskFilter = {}): Promise<number> {
