@@ -20,6 +20,7 @@ import {
 } from "../../src/store/sqlite/migrations/018_task_lines.js";
 import { MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { newTask } from "./samples.js";
 import {
   checkPages,
   expectSecretsAndTokensLeftToTheCli,
@@ -125,6 +126,28 @@ describe("SQLite task lines (migration 018)", () => {
     const store = await openSqliteStore(path);
     try {
       await expectUrlsServedAndTokensNot(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("leaves a page to the CLI when a row has no stored line, even beside a row its hint alone left inexact", async () => {
+    const path = tempPath();
+    const store = await openSqliteStore(path);
+    try {
+      await store.createTask(
+        newTask({ title: "Crash from https://github.com/o/r/issues/1" }),
+        1_700_000_000_000,
+      );
+      await store.createTask(newTask({ title: "Plain" }), 1_700_000_000_001);
+      expect((await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: [] }))?.lines).not.toBeNull();
+      const db = new Database(path);
+      db.prepare("DELETE FROM task_lines WHERE seq = 2").run();
+      db.close();
+      // Listed through the tasks (a filter task_lines cannot answer), as a secret value is too.
+      const page = await store.listTaskLines?.({ limit: 10, idWidth: 0, secrets: [], ids: ["t-1", "t-2"] });
+      expect(page?.count).toBe(2);
+      expect(page?.lines).toBeNull();
     } finally {
       await store.close();
     }

@@ -79,13 +79,14 @@ FROM (SELECT seq, title, reason, current_stage FROM tasks${clause}) AS page LEFT
 }
 
 /**
- * The rows of a page (`clause` as taskLinesPageSql's) that migration 018 left inexact, with the
- * texts a line prints, the stored line, and `ok` 1 when the token hint alone made it so (a URL's
- * `://` sets it): the store looks at those with redact.ts before leaving the page to the CLI.
+ * The rows of a page (`clause` as taskLinesPageSql's) that migration 018 left inexact or without
+ * a line, with the texts a line prints, the stored line (NULL for none), and `ok` 1 when the
+ * token hint alone made it inexact (a URL's `://` sets it): the store looks at those with
+ * redact.ts before leaving the page to the CLI.
  */
 export function hintedRowsSql(clause: string): string {
   return `SELECT id, title, reason, current_stage, parent_id,
   (SELECT line FROM task_lines AS l WHERE l.seq = tasks.seq) AS line, ${exactButTokensSql} AS ok
-FROM tasks WHERE seq IN (SELECT l.seq FROM (SELECT seq FROM tasks${clause}) AS page
-  JOIN task_lines AS l ON l.seq = page.seq WHERE l.exact = 0)`;
+FROM tasks WHERE seq IN (SELECT page.seq FROM (SELECT seq FROM tasks${clause}) AS page
+  LEFT JOIN task_lines AS l ON l.seq = page.seq WHERE l.exact IS NOT 1)`;
 }

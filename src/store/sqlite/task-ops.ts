@@ -222,7 +222,7 @@ export abstract class SqliteTaskOps {
 
   /**
    * Whether every row of the page that migration 018 left inexact was left so by its token hint
-   * alone, and holds no token shape in what its line prints (nor in its whole title and reason,
+   * alone (and has its line), and holds no token shape in what its line prints (nor in its whole title and reason,
    * which the table cuts): a page with a URL in a title is then served from the stored lines.
    */
   private onlyHinted(clause: string, params: Params): boolean {
@@ -230,6 +230,7 @@ export abstract class SqliteTaskOps {
     return rows.every(
       (r) =>
         r.ok === 1 &&
+        typeof r.line === "string" &&
         [r.id, r.title, r.reason, r.current_stage, r.parent_id, r.line].every(
           (t) => typeof t !== "string" || !holdsTokenShape(t),
         ),
