@@ -1,9 +1,7 @@
 import { formatDuration } from "../../util/duration.js";
 import { redactSecrets } from "../../util/redact.js";
 
-export function money(usd: number): string {
-  return `$${usd.toFixed(2)}`;
-}
+export { money } from "../../util/money.js";
 
 export function elapsed(ms: number): string {
   if (ms < 1000) return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;

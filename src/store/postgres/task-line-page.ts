@@ -7,6 +7,7 @@ import {
   TASK_STATUSES,
   TASK_TYPES,
 } from "../../domain/types.js";
+import { money } from "../../util/money.js";
 import { holdsTokenShape } from "../../util/redact.js";
 import { isRegexSpace } from "../../util/regex-space.js";
 import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
@@ -89,6 +90,7 @@ const CYCLES = bytes(" cycles)");
 const FROM = bytes("↳ from ");
 const WHY = bytes("  — ");
 const ELLIPSIS = bytes("…");
+const TWO_SPACES = bytes("  ");
 
 const TITLE_WIDTH = 28;
 /** statusLine's REASON_WIDTH. */
@@ -311,15 +313,10 @@ function running(row: Buffer, starts: Int32Array, lengths: Int32Array, out: Buff
   return o;
 }
 
-const TWO_SPACES = bytes("  ");
-
 /** Whether `buf[start, end)` holds a token shape the CLI would hide (redact.ts). */
 function tokenShaped(buf: Buffer, start: number, end: number): boolean {
   return holdsTokenShape(buf.toString("utf8", start, end));
 }
-
-/** format.ts money. */
-const money = (usd: number) => `$${usd.toFixed(2)}`;
 
 /** The index of the value in `list` that `row[start, start + length)` holds; -1 for none or NULL. */
 function which(list: readonly Buffer[], row: Buffer, start: number, length: number): number {

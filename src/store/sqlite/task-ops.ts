@@ -207,10 +207,10 @@ export abstract class SqliteTaskOps {
       // The table hides a secret value in a title or reason before cutting the text, so a page
       // where one is found is formatted by the CLI (as is one a stored line cannot serve).
       const exact =
-        (row?.exact === 1 || (count > 0 && this.onlyHinted(clause, params))) &&
         row?.secret === 0 &&
         width <= MAX_PADDED_WIDTH &&
-        lines instanceof Uint8Array;
+        lines instanceof Uint8Array &&
+        (row?.exact === 1 || (count > 0 && this.onlyHinted(clause, params)));
       return {
         lines: count === 0 ? new Uint8Array(0) : exact ? lines : null,
         count,
