@@ -1,8 +1,9 @@
 import { performance } from "node:perf_hooks";
 import type { RawFinding } from "../src/domain/types.js";
-import { dedupFindings } from "../src/findings/dedup.js";
+import { dedupFindings, TITLE_SCAN_MAX } from "../src/findings/dedup.js";
 import { Registry } from "../src/findings/registry.js";
 import { syntheticFindings } from "../src/findings/synthetic.js";
+import { TOKEN_CANDIDATES } from "../src/findings/title-tokens.js";
 import { type BenchResult, median } from "./util.js";
 
 /** SPEC §14: deduplicating 10,000 findings over 500 files. */
@@ -22,9 +23,11 @@ export const FILELESS_SIZES = [2_000, 10_000];
  * them: over 3,000 lines, and without lines (each of those is near every finding of the file, so
  * by SPEC §8 every one is a candidate). Before the counts of a title's characters were compared
  * first, and before a file's line index was kept in runs (src/util/sorted-runs.ts), 5,000 took
- * 804 ms and 22.2 s here (20,000 over 3,000 lines: 4.6 s).
+ * 804 ms and 22.2 s here (20,000 over 3,000 lines: 4.6 s). Without lines, each finding was then
+ * still compared with every other: 972 ms at 2,000, 5.33 s at 5,000 and 24.0 s at 10,000 (2026-12-03),
+ * until a file's titles were looked up by their tokens past TITLE_SCAN_MAX (src/findings/title-tokens.ts).
  */
-export const ONE_FILE_SIZES = [2_000, 5_000];
+export const ONE_FILE_SIZES = [2_000, 10_000];
 const BATCH = 500;
 
 /** CPU time of adding findings to an empty registry until it holds `n`. */
@@ -109,8 +112,10 @@ export async function benchDedup(
     });
   }
   for (const lines of [true, false]) {
+    const perUnit: number[] = [];
     for (const n of oneFile) {
       const m = timeSeeding(n, lines);
+      perUnit.push(m / n);
       out.push({
         name: `adding ${n.toLocaleString("en")} findings to a registry, all in one file ${lines ? "over 3,000 lines" : "without lines"}`,
         value: m,
@@ -119,9 +124,20 @@ export async function benchDedup(
         ok: true,
         detail: `CPU, batches of ${BATCH}; ${((m * 1000) / n).toFixed(1)} µs per finding; ${
           lines
-            ? "each compared with those within ±5 lines"
-            : "each compared with every finding of the file (none has a line to narrow by), most of them told apart by counting their characters"
-        } (before: ${lines ? "804 ms" : "22.2 s"} at 5,000)`,
+            ? "each compared with those within ±5 lines (before: 804 ms at 5,000)"
+            : `each compared with every finding of the file while it holds ${TITLE_SCAN_MAX} or fewer (none has a line to narrow by), then with the ${TOKEN_CANDIDATES} sharing the most of its rarer tokens (before: 5.33 s at 5,000, 24.0 s at 10,000)`
+        }`,
+      });
+    }
+    if (oneFile.length >= 2) {
+      const [first, last] = [oneFile[0] as number, oneFile.at(-1) as number];
+      out.push({
+        name: `time per finding added to one file ${lines ? "over 3,000 lines" : "without lines"}, ${last.toLocaleString("en")} ÷ ${first.toLocaleString("en")} findings`,
+        value: (perUnit.at(-1) as number) / (perUnit[0] as number),
+        unit: "×",
+        budget: "report",
+        ok: true,
+        detail: `${perUnit.map((u) => (u * 1000).toFixed(1)).join(" → ")} µs per finding: linear is 1×, comparing each with every other ${(last / first).toFixed(1)}×`,
       });
     }
   }

@@ -9,6 +9,7 @@ import {
   titleCounts,
 } from "./fingerprint.js";
 import { maxSeverity } from "./severity.js";
+import { TitleTokens } from "./title-tokens.js";
 
 /** SPEC §8 rule 2: titles closer than this (normalized Levenshtein) are the same problem. */
 export const TITLE_DISTANCE = 0.3;
@@ -18,6 +19,13 @@ export const LINE_WINDOW = 5;
 const FILELESS_DISTANCE = 0.1;
 /** Below this many findings without a file, a lookup compares with each: cheaper than its pieces. */
 export const SCAN_BELOW = 64;
+/**
+ * A lookup by title alone in a file (a finding without lines, or the findings without lines of
+ * the file of one with lines) compares with each candidate up to this many; past it, with those
+ * sharing the most of its rarer tokens (title-tokens.ts), so such a file costs a lookup a bounded
+ * time instead of one growing with the file.
+ */
+export const TITLE_SCAN_MAX = 512;
 /** Merged bodies stop growing here, so a finding raised every cycle stays a bounded size. */
 export const MAX_MERGED_BODY = 4000;
 
@@ -93,6 +101,10 @@ interface Bucket<T extends Locatable> {
   byTitle: Map<string, number[]>;
   /** Only without a file: its items by pieces of their titles. */
   pieces: PieceIndex | null;
+  /** Every item by its title's tokens; made when a lookup without a line first needs it. */
+  allTokens: TitleTokens | null;
+  /** The items of `noLine` by their titles' tokens; made when a lookup with a line first needs it. */
+  noLineTokens: TitleTokens | null;
 }
 
 /** The titles of a bucket without a file by their pieces (see titlePieces). */
@@ -190,13 +202,39 @@ function enter<T extends Locatable>(b: Bucket<T>, p: Prepared<T>): number {
     });
     pieces.titleLengths.add(p.title.length);
   }
-  if (p.item.lineStart === null) b.noLine.push(at);
+  b.allTokens?.add(at, p.title);
+  if (p.item.lineStart === null) {
+    b.noLine.push(at);
+    b.noLineTokens?.add(at, p.title);
+  }
   return at;
 }
 
 function spanOf(item: Locatable): number {
   const start = item.lineStart ?? 0;
   return (item.lineEnd ?? start) - start;
+}
+
+/** The bucket's items by their titles' tokens, made on first use and kept up by `enter`. */
+function allTokens<T extends Locatable>(b: Bucket<T>): TitleTokens {
+  if (b.allTokens === null) {
+    const t = new TitleTokens();
+    b.items.forEach((p, i) => {
+      t.add(i, p.title);
+    });
+    b.allTokens = t;
+  }
+  return b.allTokens;
+}
+
+/** The bucket's items without a line by their titles' tokens, as allTokens. */
+function noLineTokens<T extends Locatable>(b: Bucket<T>): TitleTokens {
+  if (b.noLineTokens === null) {
+    const t = new TitleTokens();
+    for (const i of b.noLine) t.add(i, b.items[i]?.title ?? "");
+    b.noLineTokens = t;
+  }
+  return b.noLineTokens;
 }
 
 /** Indexes one more item: the newest, it goes after every item with the same line start. */
@@ -270,6 +308,11 @@ function sharingTwoPieces(m: PieceIndex, items: number, title: string): number[]
  * finding over a whole file does not widen every search). An exact title match is found by hash
  * first. Findings without a file, which match on the title alone, are compared only with those
  * keeping two pieces of the title near their place (titlePieces): each of them is not a small bucket.
+ * Inside a file, a lookup by the title alone (a finding without lines, or the file's findings
+ * without lines for one with lines) compares with each candidate up to TITLE_SCAN_MAX of them, and
+ * past that with the few sharing the most of its rarer tokens (title-tokens.ts): there the rule is
+ * checked against those only, so a close title can be missed (kept as a finding of its own), never
+ * merged wrongly.
  *
  * `add` only files an item under its file; the bucket is indexed (titles normalized, lines
  * sorted) when a lookup first reaches it. A registry loads every finding of a task but a cycle's
@@ -305,6 +348,8 @@ export class DedupIndex<T extends Locatable> {
       noLine: [],
       byTitle: new Map(),
       pieces: file === null ? pieceIndex() : null,
+      allTokens: null,
+      noLineTokens: null,
     };
     if (file === null) this.fileless = b;
     else this.buckets.set(file, b);
@@ -345,10 +390,13 @@ export class DedupIndex<T extends Locatable> {
     if (b.pieces !== null && b.items.length > SCAN_BELOW) {
       for (const i of sharingTwoPieces(b.pieces, b.items.length, c.title)) consider(i);
     } else if (c.file === null || start === null) {
-      // No line to narrow by: every finding of the file is a candidate.
-      for (let i = 0; i < b.items.length; i++) consider(i);
+      // No line to narrow by: every finding of the file is a candidate (past TITLE_SCAN_MAX, the
+      // ones sharing the most tokens).
+      if (b.items.length <= TITLE_SCAN_MAX) for (let i = 0; i < b.items.length; i++) consider(i);
+      else for (const i of allTokens(b).candidates(c.title, b.items.length)) consider(i);
     } else {
-      for (const i of b.noLine) consider(i);
+      if (b.noLine.length <= TITLE_SCAN_MAX) for (const i of b.noLine) consider(i);
+      else for (const i of noLineTokens(b).candidates(c.title, b.items.length)) consider(i);
       const end = c.item.lineEnd ?? start;
       const near = (i: number): boolean => {
         if ((b.items[i]?.item.lineStart ?? 0) > end + LINE_WINDOW) return false;

@@ -51,10 +51,11 @@ describe("benchmarks at smoke-test sizes", () => {
     // Workflows: a row per size and the growth row.
     // CLI chains: a row per size and kind (no-op, edit, ignored folder). Spawn: a row per size and the growth row.
     // Resume: one row. Dedup: the budget row, a row per size without a file and their growth, a
-    // row per size of one file's registry with lines and without. Hostile text: the slowest read
+    // row per size of one file's registry with lines and without, and their growth. Hostile text: the slowest read
     // and the growth. Breadth: one growth row per case.
-    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4 + 4 + 2 + 7);
+    expect(rows).toHaveLength(4 + 1 + 1 + 1 + 3 + 2 + 1 + 1 + 3 + 6 + 4 + 1 + 4 + 6 + 2 + 7);
     expect(report).toContain("Machine: test machine.");
+    expect(report).toContain("time per finding added to one file without lines, 200 ÷ 100 findings");
     expect(report).toContain("slowest read of a hostile text of 6,554 characters");
     expect(report).toContain("time per character reading a hostile text, 6,554 ÷ 650 characters");
     expect(report).toContain("time per unit, one line of an agent's output, 419,430 ÷ 41,943 bytes");
