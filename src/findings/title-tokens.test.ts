@@ -86,7 +86,7 @@ describe("titleTokens", () => {
 });
 
 describe("TitleTokens", () => {
-  it("returns at most TOKEN_CANDIDATES, the titles sharing the most tokens among them", () => {
+  it("among at most TOKEN_CANDIDATES, finds the title a restatement was made from, every token common", () => {
     // Fifteen words: every token is shared by dozens of titles, and the restated one by most.
     const all = titles(3_000, 1, 15);
     const index = new TitleTokens();
@@ -186,7 +186,7 @@ describe(`a file with more than TITLE_SCAN_MAX (${TITLE_SCAN_MAX}) findings with
     );
   });
 
-  it("deduplicates a batch of them as comparing every pair would, for restatements", () => {
+  it("merges each restatement in a batch of them with the finding it restates", () => {
     const rnd = seededRandom(9);
     const base = titles(FINDINGS, 10);
     const raws = base.map((title) => ({
