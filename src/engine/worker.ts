@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Lease } from "../domain/store.js";
 import type { JsonObject, Task } from "../domain/types.js";
 import { errorMessage, FixpointError } from "../errors.js";
+import { pidAlive } from "../util/process-group.js";
 import { redactSecrets } from "../util/redact.js";
 import { withAgentGroups } from "./agent-groups.js";
 import { claimer } from "./claimer.js";
@@ -299,15 +300,6 @@ async function releaseDeadLocalWorkers(deps: EngineDeps): Promise<void> {
       const lease = { taskId: t.id, workerId: t.workerId, token: t.leaseToken };
       await requeue(deps, lease, "worker.lost", { workerId: t.workerId });
     }
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

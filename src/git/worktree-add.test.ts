@@ -116,6 +116,10 @@ describe("a new branch's worktree added by hand, as git adds it (worktree-add.ts
         writeFileSync(join(path, ".git"), "gitd");
       },
     ],
+    [
+      "while deleting the folder in place, as before removeFolder (its `.git` gone, files left)",
+      (path: string) => rmSync(join(path, ".git")),
+    ],
   ])(
     "a worker killed %s: its record, locked by a process gone, is removed and the worktree added again",
     async (_, leave) => {

@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { pidAlive } from "../util/process-group.js";
 import type { GitRunner } from "./exec.js";
+import { removeFolder } from "./remove-folder.js";
 
 /**
  * A worktree for a new branch added as `git worktree add -b <branch> <path> <base>` lays it out,
@@ -50,14 +52,7 @@ export function isOwnLock(reason: string): boolean {
 /** A lock written by ownLock in a process of this host that is gone: its add will never finish. */
 export function isStaleOwnLock(reason: string): boolean {
   const m = OWN_LOCK.exec(reason);
-  if (!m || m[2] !== hostname()) return false;
-  try {
-    process.kill(Number(m[1]), 0);
-    return false;
-  } catch (e) {
-    // EPERM: alive, another user's.
-    return (e as NodeJS.ErrnoException).code === "ESRCH";
-  }
+  return m !== null && m[2] === hostname() && !pidAlive(Number(m[1]));
 }
 
 /** A folder name git uses unchanged as its record's name. */
@@ -124,8 +119,10 @@ export async function addWorktreeByHand(
   } catch {
     // Undone, so git adds it from the branch and says what stops it, if anything does.
     // Made by this call (mkdir fails on one that exists), whatever it holds by now.
+    // The folder first, whole (removeFolder): a record left by a kill in between is still ours,
+    // locked, and discarded by the next add; a folder left without its record would be nobody's.
+    if (folder) await removeFolder(path);
     if (made) await rm(record, { recursive: true, force: true });
-    if (folder) await rm(path, { recursive: true, force: true });
     return "branch-made";
   }
 }
@@ -144,21 +141,34 @@ export function recordNamedFor(repo: string, path: string): string {
 
 /**
  * Removes what a dead process's add by hand left at `record` (when its lock is stale, see
- * isStaleOwnLock): the record, and the folder at `path` when its `.git` names that record or is
- * all it holds (written in part). An empty folder stays: git adds a worktree into one. Anything
- * else is left as it is.
+ * isStaleOwnLock): the record, and the folder at `path` when its `.git` names that record, is all
+ * it holds (written in part), or is gone from a folder the record names (the remains of a removal
+ * killed part way, before removeFolder). No agent has worked in such a folder: it was never
+ * finished. An empty folder stays: git adds a worktree into one. Anything else is left as it is.
  */
 export async function discardStaleAdd(record: string, path: string): Promise<void> {
   const reason = await readFile(join(record, "locked"), "utf8").catch(() => null);
   if (reason === null || !isStaleOwnLock(reason.trim())) return;
-  const named = await namedRecord(path);
-  const only = await readdir(path).then(
-    (names) => names.length === 1 && names[0] === ".git",
-    () => false,
-  );
-  if (only || (named !== null && (await samePlace(named, record))))
-    await rm(path, { recursive: true, force: true });
+  const names = await readdir(path).catch(() => null);
+  if (names !== null && names.length > 0) {
+    const named = await namedRecord(path);
+    const ours = names.includes(".git")
+      ? names.length === 1 || (named !== null && (await samePlace(named, record)))
+      : await namesFolder(record, path);
+    if (ours) await removeFolder(path);
+  }
   await rm(record, { recursive: true, force: true });
+}
+
+/** Whether the record's `gitdir` names `path/.git`, as an add by hand writes it. */
+async function namesFolder(record: string, path: string): Promise<boolean> {
+  const gitdir = await readFile(join(record, "gitdir"), "utf8").catch(() => null);
+  if (gitdir === null) return false;
+  try {
+    return resolve(record, gitdir.trim()) === join(await realpath(path), ".git");
+  } catch {
+    return false;
+  }
 }
 
 async function samePlace(a: string, b: string): Promise<boolean> {

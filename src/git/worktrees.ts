@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { FixpointError } from "../errors.js";
 import { branchExists } from "./branches.js";
 import { checkRev, type GitRunner, gitFailure } from "./exec.js";
+import { removeFolder } from "./remove-folder.js";
 import {
   addWorktreeByHand,
   discardStaleAdd,
@@ -177,7 +178,7 @@ export async function removeWorktree(
   if (status.stdout.trim() !== "") return "dirty";
   // A lock taken while the status ran is still honoured.
   if (existsSync(join(record.dir, "locked"))) return removeByGit(git, repo, abs);
-  await rm(abs, { recursive: true, force: true });
+  await removeFolder(abs);
   await rm(record.dir, { recursive: true, force: true });
   return "removed";
 }

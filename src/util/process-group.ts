@@ -8,6 +8,16 @@ const POLL_MS = 50;
 /** How long to wait for SIGKILLed processes to vanish before giving up (state D cannot be helped). */
 const AFTER_SIGKILL_MS = 1000;
 
+/** Whether process `pid` runs (EPERM: one we may not signal does). Zombies count. */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /**
  * Whether any process of the group is still running. Zombies do not count: where PID 1 reaps
  * orphans lazily (some containers) a killed grandchild lingers as a zombie for seconds, and it

@@ -1,0 +1,67 @@
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { removeFolder } from "./remove-folder.js";
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "fixpoint-remove-folder-"));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** A folder with files a few levels down, as a checkout is. */
+function checkout(path: string): void {
+  for (const d of ["src", "src/a", "docs"]) mkdirSync(join(path, d), { recursive: true });
+  for (const f of ["README.md", "src/a/x.ts", "docs/y.md", ".git"]) writeFileSync(join(path, f), f);
+}
+
+describe("removeFolder", () => {
+  it("removes the folder and leaves nothing beside it; a folder already gone is no error", async () => {
+    const path = join(root, "t-1");
+    checkout(path);
+    await removeFolder(path);
+    expect(existsSync(path)).toBe(false);
+    expect(readdirSync(join(root, ".removed"))).toEqual([]);
+    await removeFolder(path);
+  });
+
+  it("frees the path at once while a process left running keeps writing in the folder", async () => {
+    const path = join(root, "t-2");
+    checkout(path);
+    // A git checkout that outlived its worker: it writes by paths relative to its folder.
+    const writer = spawn(
+      "sh",
+      ["-c", "i=0; while [ $i -lt 100000 ]; do mkdir -p d$i && echo x > d$i/f; i=$((i+1)); done"],
+      {
+        cwd: path,
+        stdio: "ignore",
+      },
+    );
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      await removeFolder(path);
+      expect(existsSync(path)).toBe(false);
+      await new Promise((r) => setTimeout(r, 100));
+      // Whatever it still wrote went to the folder's new name, not to a new folder at the old one.
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      const exited = new Promise((r) => writer.once("exit", r));
+      writer.kill("SIGKILL");
+      await exited;
+    }
+  });
+
+  it("deletes what a remover killed part way left, unless that remover still runs", async () => {
+    const dead = spawnSync(process.execPath, ["-e", "0"]).pid as number;
+    const left = join(root, ".removed", `t-3.${dead}.1`);
+    const busy = join(root, ".removed", `t-4.${process.pid}.1`);
+    checkout(left);
+    checkout(busy);
+    const path = join(root, "t-5");
+    checkout(path);
+    await removeFolder(path);
+    expect(readdirSync(join(root, ".removed"))).toEqual([`t-4.${process.pid}.1`]);
+  });
+});
