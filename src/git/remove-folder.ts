@@ -23,7 +23,13 @@ export async function removeFolder(path: string): Promise<void> {
     await mkdir(trash, { recursive: true });
     await rename(path, moved);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    // A folder that cannot be renamed (a mount point, another filesystem): deleted where it is.
+    if (code === "EXDEV" || code === "EBUSY" || code === "EPERM" || code === "EACCES") {
+      await rm(path, { recursive: true, force: true });
+      return;
+    }
     throw e;
   }
   // A git left running may still be writing in it: what it adds meanwhile is swept later.
