@@ -366,7 +366,7 @@ async function keepLeftWork(
   const cycle = state.cycle + (next?.nextCycle ? 1 : 0);
   const at = (id: string) => ({ id, cycle, visit: (getCount(state.visits, id) ?? 0) + 1 });
   const stages = next ? [at(next.id), ...next.children.map((c) => at(c.id))] : [];
-  if (!(await hasSavedTurns({ task, runId, deps }, stages))) {
+  if (!(await hasSavedTurns({ task, runId, deps, workdir }, stages))) {
     await saveInterruptedWork(task, workdir, deps, state.next);
   }
 }

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import type { AgentResult } from "../domain/agent.js";
 import type { ArtifactInput } from "../domain/store.js";
 import type { Json, JsonObject } from "../domain/types.js";
@@ -18,7 +19,28 @@ import type { TurnWrite } from "./held-reply.js";
  */
 interface SavedTurns {
   visit: string;
+  /**
+   * Where the agent worked (placeOf): its work is on that machine's disk only. Absent from a
+   * marker written before it was recorded, which is trusted as it was.
+   */
+  at?: string;
   turns: Record<string, AgentResult>;
+}
+
+/**
+ * A worktree as one machine knows it. A reply saved by a worker in another clone (another host,
+ * or another folder of this one) does not stand in for what this worktree holds: its work is
+ * there, and what is here may be the half-done work of a run killed in this clone, which the
+ * reply would have committed as the stage's (the PostgreSQL chaos suite caught "t-6 one (half)"
+ * on the remote). The stage runs again; what was left here is kept first (keepLeftWork).
+ */
+function placeOf(workdir: string): string {
+  return `${hostname()}:${workdir}`;
+}
+
+/** Whether replies saved as `saved` stand in for the work in `workdir`. */
+function savedHere(saved: SavedTurns, workdir: string): boolean {
+  return saved.at === undefined || saved.at === placeOf(workdir);
 }
 
 function markerKey(ctx: Pick<StageContext, "task" | "runId">, stageId: string): string {
@@ -42,7 +64,7 @@ export async function loadTurns(ctx: StageContext, stageId: string): Promise<Map
   const raw = await ctx.deps.store.getMarker(key);
   const saved = parseSaved(raw);
   const out = new Map<number, AgentResult>();
-  if (saved === null || saved.visit !== visitKey(ctx)) return out;
+  if (saved === null || saved.visit !== visitKey(ctx) || !savedHere(saved, ctx.workdir)) return out;
   for (const [attempt, result] of Object.entries(saved.turns)) out.set(Number(attempt), result);
   return out;
 }
@@ -67,7 +89,7 @@ export function turnWrite(
     earlier.set(attempt, result);
     const turns: Record<string, AgentResult> = {};
     for (const [n, r] of earlier) turns[String(n)] = redactTurn(r);
-    value = { visit: visitKey(ctx), turns } as unknown as JsonObject;
+    value = { visit: visitKey(ctx), at: placeOf(ctx.workdir), turns } as unknown as JsonObject;
   }
   const key = markerKey(ctx, stageId);
   // Noted before the write: a write that fails may still have been committed.
@@ -92,7 +114,7 @@ function parseSaved(raw: Json | null): SavedTurns | null {
   for (const [k, v] of Object.entries(turns)) {
     if (isAgentResult(v)) out[k] = v;
   }
-  return { visit, turns: out };
+  return typeof raw.at === "string" ? { visit, at: raw.at, turns: out } : { visit, turns: out };
 }
 
 function isAgentResult(v: unknown): v is AgentResult {
@@ -113,12 +135,13 @@ function isAgentResult(v: unknown): v is AgentResult {
  * stage itself. `stages` gives each stage's cycle and visit number as the resumed run computes them.
  */
 export async function hasSavedTurns(
-  ctx: Pick<StageContext, "task" | "runId" | "deps">,
+  ctx: Pick<StageContext, "task" | "runId" | "deps" | "workdir">,
   stages: { id: string; cycle: number; visit: number }[],
 ): Promise<boolean> {
   for (const st of stages) {
     const saved = parseSaved(await ctx.deps.store.getMarker(markerKey(ctx, st.id)));
-    if (saved !== null && saved.visit === `${st.cycle}.${st.visit}`) return true;
+    if (saved !== null && saved.visit === `${st.cycle}.${st.visit}` && savedHere(saved, ctx.workdir))
+      return true;
   }
   return false;
 }

@@ -6,10 +6,10 @@
  * (leased against the remote's sha) replaces the orphan commit. The remote branch ends with each
  * stage's commit exactly once.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { exited, git, isolatedEnv, runCli, startCli, tempDir } from "../helpers/cli.js";
+import { exited, git, isolatedEnv, runCli, startCli, tempDir, waitFor } from "../helpers/cli.js";
 import { readJsonLines } from "../helpers/jsonl.js";
 import {
   bareWithClones,
@@ -89,6 +89,27 @@ describe("a task branch handed over through the remote", () => {
     expect(commits).toHaveLength(3);
     expect(new Set(commits.map((c) => c.patchId)).size).toBe(3);
     expect(git(bare, "show", `${branch}:t-1-one.txt`)).toBe("t-1 one\n");
+  }, 120_000);
+
+  it("a reply saved in the other clone does not commit this clone's half-done work as the stage's", async () => {
+    const { bare, a, b, counts, env } = twoClonesOneTask();
+    // Clone A's worker dies in the middle of stage one, its work half done and not committed.
+    const first = startCli(["work"], { cwd: a, env: { ...env, FIXPOINT_TEST_HOLD_STAGE: "one" } });
+    await waitFor(() => existsSync(`${counts}.holding`), 30_000, "stage one to hold");
+    first.kill("SIGKILL");
+    await exited(first);
+    // Clone B's worker runs stage one's agent to its answer, saved, and dies before committing.
+    const second = startCli(["work"], { cwd: b, env: { ...env, FIXPOINT_CRASH_AT: "agent-exited:1" } });
+    await exited(second);
+    expect(second.signalCode).toBe("SIGKILL");
+
+    // Back in clone A: the reply is clone B's, its work on B's disk. Stage one runs again here.
+    expect(runCli(["work"], { cwd: a, env, timeoutMs: 60_000 }).code).toBe(0);
+    const [branch] = taskBranches(bare);
+    for (const stage of ["one", "two", "three"]) {
+      expect(git(bare, "show", `${branch}:t-1-${stage}.txt`)).toBe(`t-1 ${stage}\n`);
+    }
+    expect(invocations(counts)).toEqual(["t-1:one", "t-1:one", "t-1:one", "t-1:two", "t-1:three"]);
   }, 120_000);
 
   it("a remote that declines the push: one line naming remote and branch; retry finishes, nothing lost", () => {
