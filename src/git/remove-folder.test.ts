@@ -9,7 +9,7 @@ let root: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "fixpoint-remove-folder-"));
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => rmSync(root, { recursive: true, force: true, maxRetries: 3 }));
 
 /** A folder with files a few levels down, as a checkout is. */
 function checkout(path: string): void {
@@ -30,17 +30,16 @@ describe("removeFolder", () => {
   it("frees the path at once while a process left running keeps writing in the folder", async () => {
     const path = join(root, "t-2");
     checkout(path);
-    // A git checkout that outlived its worker: it writes by paths relative to its folder.
-    const writer = spawn(
-      "sh",
-      ["-c", "i=0; while [ $i -lt 100000 ]; do mkdir -p d$i && echo x > d$i/f; i=$((i+1)); done"],
-      {
-        cwd: path,
-        stdio: "ignore",
-      },
-    );
+    // A git checkout that outlived its worker: one process writing by paths relative to its folder
+    // (no child processes of its own, which could outlive it and write after the test).
+    const script =
+      "const fs = require('node:fs'); for (let i = 0; i < 1e6; i++) { fs.mkdirSync('d' + i, { recursive: true }); fs.writeFileSync('d' + i + '/f', 'x'); }";
+    const writer = spawn(process.execPath, ["-e", script], { cwd: path, stdio: "ignore" });
     try {
-      await new Promise((r) => setTimeout(r, 100));
+      // Writing already: the removal meets it at work.
+      for (let waited = 0; !existsSync(join(path, "d10")) && waited < 10_000; waited += 10)
+        await new Promise((r) => setTimeout(r, 10));
+      expect(existsSync(join(path, "d10"))).toBe(true);
       await removeFolder(path);
       expect(existsSync(path)).toBe(false);
       await new Promise((r) => setTimeout(r, 100));
