@@ -224,26 +224,11 @@ function spanOf(item: Locatable): number {
   return (item.lineEnd ?? start) - start;
 }
 
-/** The bucket's items by their titles' tokens, made on first use and kept up by `enter`. */
-function allTokens<T extends Locatable>(b: Bucket<T>): TitleTokens {
-  if (b.allTokens === null) {
-    const t = new TitleTokens();
-    b.items.forEach((p, i) => {
-      t.add(i, p.title);
-    });
-    b.allTokens = t;
-  }
-  return b.allTokens;
-}
-
-/** The bucket's items without a line by their titles' tokens, as allTokens. */
-function noLineTokens<T extends Locatable>(b: Bucket<T>): TitleTokens {
-  if (b.noLineTokens === null) {
-    const t = new TitleTokens();
-    for (const i of b.noLine) t.add(i, b.items[i]?.title ?? "");
-    b.noLineTokens = t;
-  }
-  return b.noLineTokens;
+/** The bucket's items at `indexes` by their titles' tokens; `enter` keeps it up once made. */
+function tokenIndex<T extends Locatable>(b: Bucket<T>, indexes: Iterable<number>): TitleTokens {
+  const t = new TitleTokens();
+  for (const i of indexes) t.add(i, b.items[i]?.title ?? "");
+  return t;
 }
 
 /** Indexes one more item: the newest, it goes after every item with the same line start. */
@@ -402,10 +387,16 @@ export class DedupIndex<T extends Locatable> {
       // No line to narrow by: every finding of the file is a candidate (past TITLE_SCAN_MAX, the
       // ones sharing the most tokens).
       if (b.items.length <= TITLE_SCAN_MAX) for (let i = 0; i < b.items.length; i++) consider(i);
-      else for (const i of allTokens(b).candidates(c.title, b.items.length)) consider(i);
+      else {
+        b.allTokens ??= tokenIndex(b, b.items.keys());
+        for (const i of b.allTokens.candidates(c.title, b.items.length)) consider(i);
+      }
     } else {
       if (b.noLine.length <= TITLE_SCAN_MAX) for (const i of b.noLine) consider(i);
-      else for (const i of noLineTokens(b).candidates(c.title, b.items.length)) consider(i);
+      else {
+        b.noLineTokens ??= tokenIndex(b, b.noLine);
+        for (const i of b.noLineTokens.candidates(c.title, b.items.length)) consider(i);
+      }
       const end = c.item.lineEnd ?? start;
       const near = (i: number): boolean => {
         if ((b.items[i]?.item.lineStart ?? 0) > end + LINE_WINDOW) return false;
