@@ -5,6 +5,12 @@
       "sources": ["native/spawn.cc"],
       "cflags_cc": ["-std=c++17", "-O2"],
       "conditions": [["OS!='linux'", {"type": "none", "sources": []}]]
+    },
+    {
+      "target_name": "fixpoint_copy_json",
+      "sources": ["native/copy-json.cc"],
+      "cflags_cc": ["-std=c++17", "-O2"],
+      "conditions": [["OS!='linux'", {"type": "none", "sources": []}]]
     }
   ]
 }

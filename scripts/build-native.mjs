@@ -1,7 +1,9 @@
-// Builds fixpoint's native child starter (native/spawn.cc → build/Release/fixpoint_spawn.node)
-// with the node-gyp that npm ships; run by `npm install` / `npm ci` (the "install" script) and by
-// `npm run build:native`. On Linux only. It never fails the install: without the addon fixpoint
-// starts children with Node's own spawn, as before (src/util/native-spawn.ts).
+// Builds fixpoint's native addons (binding.gyp) with the node-gyp that npm ships: the child
+// starter (native/spawn.cc → build/Release/fixpoint_spawn.node) and the writer of PostgreSQL's
+// `status --json` rows (native/copy-json.cc → build/Release/fixpoint_copy_json.node). Run by
+// `npm install` / `npm ci` (the "install" script) and by `npm run build:native`. On Linux only. It
+// never fails the install: without the addons fixpoint starts children with Node's own spawn
+// (src/util/native-spawn.ts) and writes those rows in JavaScript (src/store/postgres/task-json-page.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -36,7 +38,7 @@ function main() {
   const gyp = nodeGyp();
   if (gyp === undefined) {
     console.error(
-      "fixpoint: node-gyp not found; children will be started with Node's spawn (slower from a large worker)",
+      "fixpoint: node-gyp not found; children will be started with Node's spawn (slower from a large worker), and PostgreSQL listings read in JavaScript",
     );
     return;
   }
@@ -44,7 +46,7 @@ function main() {
   if (r.status === 0) return;
   const tail = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim().split("\n").slice(-8).join("\n");
   console.error(
-    `fixpoint: building the native child starter failed; children will be started with Node's spawn (slower from a large worker).\n${tail}`,
+    `fixpoint: building the native addons failed; children will be started with Node's spawn (slower from a large worker), and PostgreSQL listings read in JavaScript.\n${tail}`,
   );
 }
 

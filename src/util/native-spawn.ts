@@ -1,9 +1,7 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { Socket } from "node:net";
 import { constants } from "node:os";
-import { fileURLToPath } from "node:url";
 import type { ChildEvents, ChildSpec } from "./child-spec.js";
+import { loadNativeAddon, nativeAddonPath } from "./native-addon.js";
 
 /**
  * Starting children with posix_spawn (native/spawn.cc, built by `npm install` on Linux into
@@ -29,29 +27,14 @@ interface Addon {
   probeGroup?(pgid: number): number;
 }
 
-const ADDON = "build/Release/fixpoint_spawn.node";
-/**
- * Where `npm install` puts the starter: build/Release in fixpoint's folder, two folders up from
- * this module in the sources (src/util), the library (dist/util) and the CLI bundle (dist/bin),
- * three from the benchmarks' build (dist-bench/src/util).
- */
-export const NATIVE_SPAWNER_PATH =
-  [`../../${ADDON}`, `../../../${ADDON}`]
-    .map((rel) => fileURLToPath(new URL(rel, import.meta.url)))
-    .find((path) => existsSync(path)) ?? fileURLToPath(new URL(`../../${ADDON}`, import.meta.url));
+/** Where `npm install` puts the starter (native-addon.ts). */
+export const NATIVE_SPAWNER_PATH = nativeAddonPath("fixpoint_spawn");
 
 let loaded: Addon | null | undefined;
 
 /** The native starter, or null where it is not built (or not Linux): children are then forked. */
 export function nativeSpawner(): Addon | null {
-  if (loaded !== undefined) return loaded;
-  loaded = null;
-  if (process.platform !== "linux" || !existsSync(NATIVE_SPAWNER_PATH)) return loaded;
-  try {
-    loaded = createRequire(import.meta.url)(NATIVE_SPAWNER_PATH) as Addon;
-  } catch {
-    // Built for another Node or another machine: fork as before.
-  }
+  if (loaded === undefined) loaded = loadNativeAddon<Addon>("fixpoint_spawn");
   return loaded;
 }
 

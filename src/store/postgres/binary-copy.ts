@@ -15,6 +15,13 @@ export interface TupleReader<T> {
    */
   tuple(bytes: Buffer, starts: Int32Array, lengths: Int32Array): void;
   end(): T;
+  /**
+   * Reads whole protocol messages at `input[at, end)` itself, as many CopyData messages of one
+   * tuple each as it can in a row, and returns where it stopped (`at` for none): a reader that
+   * writes rows natively (TaskJsonPageReader), handed the socket's bytes (copy-socket.ts). Absent,
+   * or where it cannot, every tuple comes through `tuple`.
+   */
+  messages?: ((input: Buffer, at: number, end: number) => number) | null;
 }
 
 /** PGCOPY\n\377\r\n\0 */
@@ -68,6 +75,21 @@ export class BinaryCopySplitter<T> {
       }
       at = next;
     }
+  }
+
+  /** Whether the reader reads whole messages itself (TupleReader.messages). */
+  get readsMessages(): boolean {
+    return typeof this.reader.messages === "function";
+  }
+
+  /**
+   * Whole CopyData messages at `input[at, end)`, each one tuple, handed to the reader's own
+   * message reader while no header or cut tuple is pending; returns where it stopped (`at` when
+   * it read none). The messages it leaves are read the usual way, through `data`.
+   */
+  messages(input: Buffer, at: number, end: number): number {
+    if (!this.headerRead || this.carry !== null || this.ended || !this.reader.messages) return at;
+    return this.reader.messages(input, at, end);
   }
 
   end(): T {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Cell, Row } from "../sqlite/rows.js";
 import { BinaryCopySplitter, type TupleReader } from "./binary-copy.js";
 import { backoffMs } from "./connection.js";
+import { readCopyFromSocket } from "./copy-socket.js";
 import { isConnectionError, toPgStoreError } from "./errors.js";
 import pg from "./pg-driver.js";
 import type { Params } from "./sql.js";
@@ -33,7 +34,26 @@ class CopyStream extends pg.Query {
     private readonly into: BinaryCopySplitter<unknown>,
     done: (err: Error | undefined) => void,
   ) {
-    super({ text }, (err) => done(err ?? undefined));
+    let giveBack = (): void => {};
+    super({ text }, (err) => {
+      giveBack();
+      done(err ?? undefined);
+    });
+    // A reader that writes whole messages natively reads them from the socket (copy-socket.ts).
+    if (into.readsMessages) {
+      const submit = this.submit;
+      this.submit = (connection) => {
+        giveBack = readCopyFromSocket(
+          connection.stream,
+          into,
+          () => this.failure !== undefined,
+          (e) => {
+            this.failure = e ?? new Error("a COPY's data could not be read");
+          },
+        );
+        return submit.call(this, connection);
+      };
+    }
   }
 
   handleCopyData(msg: { chunk: Buffer }): void {

@@ -3,6 +3,7 @@ import { FINAL_VERDICTS, TASK_STATUSES } from "../../domain/types.js";
 import { IsoTimeBytes } from "../../util/iso-time-bytes.js";
 import { readInt8, type TupleReader } from "./binary-copy.js";
 import { PIECE_SEPARATOR } from "./migrations/009_status_json.js";
+import { type JsonRows, nativeJsonRows } from "./native-json-rows.js";
 
 /** The JSON text of each status and final verdict fixpoint writes, none of which holds a token literal. */
 const KNOWN_JSON: ReadonlyMap<string, string> = new Map(
@@ -56,7 +57,31 @@ export class TaskJsonPageReader implements TupleReader<TaskJsonPage> {
   private readonly time = new IsoTimeBytes();
   private readonly pairs: Pair[] = [];
 
-  constructor(private readonly limit: number) {}
+  /**
+   * Whole CopyData messages written by the native writer (native-json-rows.ts), when built: the
+   * same bytes as `tuple`'s, without V8's interpreter on the first pages (TupleReader.messages).
+   */
+  readonly messages: ((input: Buffer, at: number, end: number) => number) | null;
+
+  constructor(
+    private readonly limit: number,
+    native: JsonRows | null = nativeJsonRows(),
+  ) {
+    this.messages = native === null ? null : (input, at, end) => this.nativeMessages(native, input, at, end);
+  }
+
+  private nativeMessages(native: JsonRows, input: Buffer, at: number, end: number): number {
+    for (;;) {
+      const r = native(input, at, end, this.bytes, this.length, this.count);
+      at = r.at;
+      this.length = r.outAt;
+      this.count = r.count;
+      if (!Number.isNaN(r.lastSeq)) this.lastSeq = r.lastSeq;
+      if (r.hinted) this.hinted = true;
+      if (r.room === 0) return at;
+      this.grow(this.length + r.room);
+    }
+  }
 
   tuple(row: Buffer, starts: Int32Array, lengths: Int32Array): void {
     const start = starts[0] as number;

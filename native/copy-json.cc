@@ -1,0 +1,261 @@
+// `status --json`'s objects from PostgreSQL's binary COPY, written in C++
+// (src/store/postgres/native-json-rows.ts). The JavaScript reader (task-json-page.ts) does the
+// same and remains the reference: on two cores it spent the first 20,000 of 100,000 rows in
+// V8's interpreter while the compiler's threads shared the machine with the server, about 100 ms
+// of a 330 ms `status --json` (docs/benchmarks.md). This reads the socket's bytes as they come,
+// whole CopyData messages one after another, and writes each object into the page's buffer.
+//
+// jsonRows(input, at, end, out, outAt, count, known, result)
+//   input[at, end): protocol messages (a type byte, a 32-bit length that counts itself, the body);
+//   out: the page's buffer, written from outAt; count: the objects already in it (a comma
+//     goes before each but the first);
+//   known: the statuses and final verdicts fixpoint writes, each followed by a NUL byte, none
+//     needing an escape in JSON;
+//   result (Float64Array of 6): where it stopped in input, where in out, the count, the last row's
+//     seq (NaN when it wrote none), 1 when a row's token hint was not `0` (else 0), and the bytes
+//     of out a row needed when it stopped for room (else 0).
+// It stops at the first message it does not write whole: another type than CopyData ('d'), one
+// not all in input, a CopyData that is not exactly one tuple of the five fields
+// (status_json, status, final_verdict, updated_at, seq), a status or verdict not in `known`, an
+// update time outside the years 1970-9999, a stored text without its two separators, or a row
+// that needs more room than out has. The caller reads that message its own way.
+
+#include <node_api.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include <cmath>
+
+namespace {
+
+constexpr uint8_t kSeparator = 0x01;
+constexpr int64_t kDayMs = 86400000;
+// 9999-12-31T23:59:59.999Z
+constexpr int64_t kLastMs = 253402300799999;
+
+inline int32_t Int4(const uint8_t* p) {
+  return static_cast<int32_t>((static_cast<uint32_t>(p[0]) << 24) | (static_cast<uint32_t>(p[1]) << 16) |
+                              (static_cast<uint32_t>(p[2]) << 8) | static_cast<uint32_t>(p[3]));
+}
+
+inline int64_t Int8(const uint8_t* p) {
+  return static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(Int4(p))) << 32) |
+                              static_cast<uint32_t>(Int4(p + 4)));
+}
+
+/** As JavaScript reads the 8 bytes: the high half times 2^32 plus the low half, one rounding. */
+inline double Int8AsNumber(const uint8_t* p) {
+  return static_cast<double>(Int4(p)) * 4294967296.0 + static_cast<double>(static_cast<uint32_t>(Int4(p + 4)));
+}
+
+/** Whether `s[0, n)` is one of `known`'s NUL-ended names. */
+bool Known(const uint8_t* known, size_t knownLength, const uint8_t* s, size_t n) {
+  size_t i = 0;
+  while (i < knownLength) {
+    size_t j = i;
+    while (j < knownLength && known[j] != 0) j++;
+    if (j - i == n && memcmp(known + i, s, n) == 0) return true;
+    i = j + 1;
+  }
+  return false;
+}
+
+inline uint8_t* Two(uint8_t* o, int64_t n) {
+  o[0] = static_cast<uint8_t>('0' + n / 10);
+  o[1] = static_cast<uint8_t>('0' + n % 10);
+  return o + 2;
+}
+
+/** `new Date(ms).toISOString()` for 0 <= ms <= kLastMs: 24 bytes. */
+uint8_t* Iso(uint8_t* o, int64_t ms) {
+  int64_t days = ms / kDayMs;
+  int64_t t = ms % kDayMs;
+  // The civil date of a day count (days since 1970-01-01), in the proleptic Gregorian calendar.
+  int64_t z = days + 719468;
+  int64_t era = z / 146097;
+  int64_t doe = z - era * 146097;
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  int64_t y = yoe + era * 400;
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  int64_t mp = (5 * doy + 2) / 153;
+  int64_t d = doy - (153 * mp + 2) / 5 + 1;
+  int64_t m = mp < 10 ? mp + 3 : mp - 9;
+  if (m <= 2) y++;
+  o = Two(o, y / 100);
+  o = Two(o, y % 100);
+  *o++ = '-';
+  o = Two(o, m);
+  *o++ = '-';
+  o = Two(o, d);
+  *o++ = 'T';
+  int64_t millis = t % 1000;
+  t /= 1000;
+  o = Two(o, t / 3600);
+  *o++ = ':';
+  o = Two(o, (t / 60) % 60);
+  *o++ = ':';
+  o = Two(o, t % 60);
+  *o++ = '.';
+  *o++ = static_cast<uint8_t>('0' + millis / 100);
+  o = Two(o, millis % 100);
+  *o++ = 'Z';
+  return o;
+}
+
+inline uint8_t* Put(uint8_t* o, const char* s, size_t n) {
+  memcpy(o, s, n);
+  return o + n;
+}
+
+const char kStatus[] = ",\"status\":\"";
+const char kVerdict[] = "\",\"final_verdict\":";
+const char kUpdatedAt[] = ",\"updated_at\":\"";
+
+bool Bytes(napi_env env, napi_value v, uint8_t** data, size_t* length) {
+  bool is = false;
+  if (napi_is_buffer(env, v, &is) != napi_ok || !is) return false;
+  void* p = nullptr;
+  if (napi_get_buffer_info(env, v, &p, length) != napi_ok) return false;
+  *data = static_cast<uint8_t*>(p);
+  return true;
+}
+
+bool Integer(napi_env env, napi_value v, int64_t* out) {
+  double d = 0;
+  if (napi_get_value_double(env, v, &d) != napi_ok || !std::isfinite(d) || d < 0) return false;
+  *out = static_cast<int64_t>(d);
+  return true;
+}
+
+napi_value Fail(napi_env env, const char* message) {
+  napi_throw_type_error(env, nullptr, message);
+  return nullptr;
+}
+
+napi_value JsonRows(napi_env env, napi_callback_info info) {
+  size_t argc = 8;
+  napi_value argv[8];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  if (argc < 8) return Fail(env, "jsonRows: 8 arguments");
+  uint8_t *in = nullptr, *out = nullptr, *known = nullptr;
+  size_t inLength = 0, outLength = 0, knownLength = 0;
+  int64_t at = 0, end = 0, outAt = 0, count = 0;
+  if (!Bytes(env, argv[0], &in, &inLength) || !Bytes(env, argv[3], &out, &outLength) ||
+      !Bytes(env, argv[6], &known, &knownLength))
+    return Fail(env, "jsonRows: input, out and known are Buffers");
+  if (!Integer(env, argv[1], &at) || !Integer(env, argv[2], &end) || !Integer(env, argv[4], &outAt) ||
+      !Integer(env, argv[5], &count))
+    return Fail(env, "jsonRows: at, end, outAt and count are integers");
+  bool isTyped = false;
+  napi_is_typedarray(env, argv[7], &isTyped);
+  if (!isTyped) return Fail(env, "jsonRows: result is a Float64Array");
+  napi_typedarray_type type;
+  size_t resultLength = 0;
+  void* resultData = nullptr;
+  napi_get_typedarray_info(env, argv[7], &type, &resultLength, &resultData, nullptr, nullptr);
+  if (type != napi_float64_array || resultLength < 6) return Fail(env, "jsonRows: result is a Float64Array of 6");
+  if (end > static_cast<int64_t>(inLength) || at > end || outAt > static_cast<int64_t>(outLength))
+    return Fail(env, "jsonRows: a range outside its buffer");
+  double* result = static_cast<double*>(resultData);
+
+  double lastSeq = NAN;
+  bool hinted = false;
+  int64_t room = 0;
+  while (at + 5 <= end) {
+    const uint8_t* m = in + at;
+    if (m[0] != 'd') break;
+    int64_t length = Int4(m + 1);
+    if (length < 4 || at + 1 + length > end) break;
+    const uint8_t* p = m + 5;
+    const uint8_t* bodyEnd = m + 1 + length;
+    // One tuple of five fields, all of the message.
+    if (bodyEnd - p < 2 || p[0] != 0 || p[1] != 5) break;
+    p += 2;
+    const uint8_t* field[5];
+    int32_t size[5];
+    bool whole = true;
+    for (int i = 0; i < 5; i++) {
+      if (bodyEnd - p < 4) {
+        whole = false;
+        break;
+      }
+      size[i] = Int4(p);
+      p += 4;
+      field[i] = p;
+      if (size[i] > 0) {
+        if (bodyEnd - p < size[i]) {
+          whole = false;
+          break;
+        }
+        p += size[i];
+      }
+    }
+    if (!whole || p != bodyEnd) break;
+    // status_json: the hint, then three pieces between two separators.
+    if (size[0] < 1) break;
+    const uint8_t* text = field[0];
+    const uint8_t* textEnd = text + size[0];
+    const uint8_t* first = static_cast<const uint8_t*>(memchr(text + 1, kSeparator, textEnd - text - 1));
+    if (first == nullptr) break;
+    const uint8_t* second = static_cast<const uint8_t*>(memchr(first + 1, kSeparator, textEnd - first - 1));
+    if (second == nullptr) break;
+    if (size[1] < 0 || !Known(known, knownLength, field[1], size[1])) break;
+    if (size[2] >= 0 && !Known(known, knownLength, field[2], size[2])) break;
+    if (size[3] != 8 || size[4] != 8) break;
+    int64_t ms = Int8(field[3]);
+    if (ms < 0 || ms > kLastMs) break;
+    int64_t need = (count > 0 ? 1 : 0) + (size[0] - 3) + (sizeof kStatus - 1) + size[1] + (sizeof kVerdict - 1) +
+                   (size[2] < 0 ? 4 : size[2] + 2) + (sizeof kUpdatedAt - 1) + 24 + 1;
+    if (outAt + need > static_cast<int64_t>(outLength)) {
+      room = need;
+      break;
+    }
+    uint8_t* o = out + outAt;
+    if (count > 0) *o++ = ',';
+    memcpy(o, text + 1, first - text - 1);
+    o += first - text - 1;
+    o = Put(o, kStatus, sizeof kStatus - 1);
+    memcpy(o, field[1], size[1]);
+    o += size[1];
+    o = Put(o, kVerdict, sizeof kVerdict - 1);
+    if (size[2] < 0) {
+      o = Put(o, "null", 4);
+    } else {
+      *o++ = '"';
+      memcpy(o, field[2], size[2]);
+      o += size[2];
+      *o++ = '"';
+    }
+    memcpy(o, first + 1, second - first - 1);
+    o += second - first - 1;
+    o = Put(o, kUpdatedAt, sizeof kUpdatedAt - 1);
+    o = Iso(o, ms);
+    *o++ = '"';
+    memcpy(o, second + 1, textEnd - second - 1);
+    o += textEnd - second - 1;
+    outAt = o - out;
+    count++;
+    if (text[0] != '0') hinted = true;
+    lastSeq = Int8AsNumber(field[4]);
+    at += 1 + length;
+  }
+  result[0] = static_cast<double>(at);
+  result[1] = static_cast<double>(outAt);
+  result[2] = static_cast<double>(count);
+  result[3] = lastSeq;
+  result[4] = hinted ? 1 : 0;
+  result[5] = static_cast<double>(room);
+  return nullptr;
+}
+
+napi_value Init(napi_env env, napi_value exports) {
+  napi_value fn;
+  napi_create_function(env, "jsonRows", NAPI_AUTO_LENGTH, JsonRows, nullptr, &fn);
+  napi_set_named_property(env, exports, "jsonRows", fn);
+  return exports;
+}
+
+}  // namespace
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, Init)

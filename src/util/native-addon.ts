@@ -1,0 +1,35 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+/**
+ * fixpoint's native addons (binding.gyp's targets, native/*.cc), built by `npm install` on Linux
+ * into build/Release (scripts/build-native.mjs). Each is optional: without it, the code that uses
+ * it does the same in JavaScript.
+ */
+
+/**
+ * Where `npm install` puts addon `name`: build/Release in fixpoint's folder, two folders up from
+ * this module in the sources (src/util), the library (dist/util) and the CLI bundle (dist/bin),
+ * three from the benchmarks' build (dist-bench/src/util).
+ */
+export function nativeAddonPath(name: string): string {
+  const file = `build/Release/${name}.node`;
+  return (
+    [`../../${file}`, `../../../${file}`]
+      .map((rel) => fileURLToPath(new URL(rel, import.meta.url)))
+      .find((path) => existsSync(path)) ?? fileURLToPath(new URL(`../../${file}`, import.meta.url))
+  );
+}
+
+/** Addon `name`, or null where it is not built, not Linux, or built for another Node or machine. */
+export function loadNativeAddon<T>(name: string): T | null {
+  if (process.platform !== "linux") return null;
+  const path = nativeAddonPath(name);
+  if (!existsSync(path)) return null;
+  try {
+    return createRequire(import.meta.url)(path) as T;
+  } catch {
+    return null;
+  }
+}
