@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { openStore } from "../src/store/open.js";
+import { STORED_KEYS } from "../src/store/postgres/migrations/010_status_values.js";
+import { STATUS_AFTER, UPDATED_AFTER } from "../src/store/postgres/task-json-sql.js";
 import { benchDatabase } from "./pg-database.js";
 import { CLI, timed } from "./status.js";
 import { type BenchResult, median } from "./util.js";
@@ -15,8 +17,8 @@ import { type BenchResult, median } from "./util.js";
  * `fixpoint status` (the table: its lines written from each page's columns, task-line-page.ts, and
  * the totals) and:
  * - a bare `node -e 0`;
- * - a Node program that loads node-postgres, connects, reads the same stored objects
- *   (`tasks.status_json`) as rows of one query and writes the same bytes: what a script printing
+ * - a Node program that loads node-postgres, connects, reads the same stored values
+ *   (`tasks.status_json`) as rows of one query and writes the same objects: what a script printing
  *   them with this driver's rows pays. fixpoint reads them as binary COPY instead, in pages of
  *   10,000 (src/store/postgres/task-json-page.ts), so it can be faster than this program.
  *
@@ -59,13 +61,14 @@ async function populate(url: string, root: string, n: number): Promise<void> {
 }
 
 /**
- * The floor program: node-postgres, one query over the stored objects with the status, verdict and
- * time they leave out (migration 009), the same bytes out.
+ * The floor program: node-postgres, one query over the stored values with the status, verdict and
+ * time they leave out, the keys put between them (migration 010), the same bytes out.
  */
 const floorProgram = (url: string): string[] => [
   "-e",
   `const pg = require(${JSON.stringify(createRequire(import.meta.url).resolve("pg"))});
 (async () => {
+  const keys = ${JSON.stringify(STORED_KEYS)};
   const c = new pg.Client({ connectionString: ${JSON.stringify(url)} });
   await c.connect();
   let out = [], size = 0, first = true;
@@ -74,8 +77,14 @@ const floorProgram = (url: string): string[] => [
   process.stdout.write("[");
   const q = new pg.Query({ text: "SELECT status_json, status, final_verdict, updated_at FROM tasks WHERE status <> 'cancelled' ORDER BY seq", rowMode: "array" });
   q.on("row", ([s, status, verdict, updated]) => {
-    const [head, middle, tail] = s.slice(1).split("\\u0001");
-    const o = head + ',"status":' + JSON.stringify(status) + ',"final_verdict":' + JSON.stringify(verdict) + middle + ',"updated_at":"' + new Date(Number(updated)).toISOString() + '"' + tail;
+    const values = s.slice(1).split("\\u0001");
+    let o = "{";
+    for (let i = 0; i < keys.length; i++) {
+      o += (i > 0 ? "," : "") + JSON.stringify(keys[i]) + ":" + values[i];
+      if (i === ${STATUS_AFTER}) o += ',"status":' + JSON.stringify(status) + ',"final_verdict":' + JSON.stringify(verdict);
+      if (i === ${UPDATED_AFTER}) o += ',"updated_at":"' + new Date(Number(updated)).toISOString() + '"';
+    }
+    o += "}";
     out.push(first ? o : "," + o); first = false; size += o.length;
     if (size > 400000) flush();
   });

@@ -5,20 +5,23 @@
 // of a 330 ms `status --json` (docs/benchmarks.md). This reads the socket's bytes as they come,
 // whole CopyData messages one after another, and writes each object into the page's buffer.
 //
-// jsonRows(input, at, end, out, outAt, count, known, result)
+// jsonRows(input, at, end, out, outAt, count, known, keys, statusAfter, updatedAfter, result)
 //   input[at, end): protocol messages (a type byte, a 32-bit length that counts itself, the body);
 //   out: the page's buffer, written from outAt; count: the objects already in it (a comma
 //     goes before each but the first);
 //   known: the statuses and final verdicts fixpoint writes, each followed by a NUL byte, none
 //     needing an escape in JSON;
+//   keys: what goes before each stored value (`{"id":`, `,"type":`, ...), each followed by a NUL
+//     byte; statusAfter, updatedAfter: the values after which the status and final verdict, and
+//     the update time, are written (migration 010 stores the values between U+0001 separators);
 //   result (Float64Array of 6): where it stopped in input, where in out, the count, the last row's
 //     seq (NaN when it wrote none), 1 when a row's token hint was not `0` (else 0), and the bytes
 //     of out a row needed when it stopped for room (else 0).
 // It stops at the first message it does not write whole: another type than CopyData ('d'), one
 // not all in input, a CopyData that is not exactly one tuple of the five fields
 // (status_json, status, final_verdict, updated_at, seq), a status or verdict not in `known`, an
-// update time outside the years 1970-9999, a stored text without its two separators, or a row
-// that needs more room than out has. The caller reads that message its own way.
+// update time outside the years 1970-9999, a stored text without one separator fewer than
+// keys, or a row that needs more room than out has. The caller reads that message its own way.
 
 #include <node_api.h>
 
@@ -30,6 +33,7 @@
 namespace {
 
 constexpr uint8_t kSeparator = 0x01;
+constexpr int kMostKeys = 64;
 constexpr int64_t kDayMs = 86400000;
 // 9999-12-31T23:59:59.999Z
 constexpr int64_t kLastMs = 253402300799999;
@@ -134,34 +138,53 @@ napi_value Fail(napi_env env, const char* message) {
 }
 
 napi_value JsonRows(napi_env env, napi_callback_info info) {
-  size_t argc = 8;
-  napi_value argv[8];
+  size_t argc = 11;
+  napi_value argv[11];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 8) return Fail(env, "jsonRows: 8 arguments");
-  uint8_t *in = nullptr, *out = nullptr, *known = nullptr;
-  size_t inLength = 0, outLength = 0, knownLength = 0;
-  int64_t at = 0, end = 0, outAt = 0, count = 0;
+  if (argc < 11) return Fail(env, "jsonRows: 11 arguments");
+  uint8_t *in = nullptr, *out = nullptr, *known = nullptr, *keyBytes = nullptr;
+  size_t inLength = 0, outLength = 0, knownLength = 0, keyLength = 0;
+  int64_t at = 0, end = 0, outAt = 0, count = 0, statusAfter = 0, updatedAfter = 0;
   if (!Bytes(env, argv[0], &in, &inLength) || !Bytes(env, argv[3], &out, &outLength) ||
-      !Bytes(env, argv[6], &known, &knownLength))
-    return Fail(env, "jsonRows: input, out and known are Buffers");
+      !Bytes(env, argv[6], &known, &knownLength) || !Bytes(env, argv[7], &keyBytes, &keyLength))
+    return Fail(env, "jsonRows: input, out, known and keys are Buffers");
   if (!Integer(env, argv[1], &at) || !Integer(env, argv[2], &end) || !Integer(env, argv[4], &outAt) ||
-      !Integer(env, argv[5], &count))
-    return Fail(env, "jsonRows: at, end, outAt and count are integers");
+      !Integer(env, argv[5], &count) || !Integer(env, argv[8], &statusAfter) ||
+      !Integer(env, argv[9], &updatedAfter))
+    return Fail(env, "jsonRows: at, end, outAt, count, statusAfter and updatedAfter are integers");
   bool isTyped = false;
-  napi_is_typedarray(env, argv[7], &isTyped);
+  napi_is_typedarray(env, argv[10], &isTyped);
   if (!isTyped) return Fail(env, "jsonRows: result is a Float64Array");
   napi_typedarray_type type;
   size_t resultLength = 0;
   void* resultData = nullptr;
-  napi_get_typedarray_info(env, argv[7], &type, &resultLength, &resultData, nullptr, nullptr);
+  napi_get_typedarray_info(env, argv[10], &type, &resultLength, &resultData, nullptr, nullptr);
   if (type != napi_float64_array || resultLength < 6) return Fail(env, "jsonRows: result is a Float64Array of 6");
   if (end > static_cast<int64_t>(inLength) || at > end || outAt > static_cast<int64_t>(outLength))
     return Fail(env, "jsonRows: a range outside its buffer");
+  // The keys, and how many bytes they add to a row.
+  const uint8_t* key[kMostKeys];
+  int64_t keySize[kMostKeys];
+  int keys = 0;
+  int64_t allKeys = 0;
+  for (size_t i = 0; i < keyLength;) {
+    size_t j = i;
+    while (j < keyLength && keyBytes[j] != 0) j++;
+    if (keys == kMostKeys) return Fail(env, "jsonRows: too many keys");
+    key[keys] = keyBytes + i;
+    keySize[keys] = static_cast<int64_t>(j - i);
+    allKeys += keySize[keys];
+    keys++;
+    i = j + 1;
+  }
+  if (keys < 1 || statusAfter >= keys || updatedAfter >= keys)
+    return Fail(env, "jsonRows: statusAfter and updatedAfter name a key");
   double* result = static_cast<double*>(resultData);
 
   double lastSeq = NAN;
   bool hinted = false;
   int64_t room = 0;
+  const uint8_t* cut[kMostKeys];
   while (at + 5 <= end) {
     const uint8_t* m = in + at;
     if (m[0] != 'd') break;
@@ -192,48 +215,60 @@ napi_value JsonRows(napi_env env, napi_callback_info info) {
       }
     }
     if (!whole || p != bodyEnd) break;
-    // status_json: the hint, then three pieces between two separators.
+    // status_json: the hint, then one value per key between separators.
     if (size[0] < 1) break;
     const uint8_t* text = field[0];
     const uint8_t* textEnd = text + size[0];
-    const uint8_t* first = static_cast<const uint8_t*>(memchr(text + 1, kSeparator, textEnd - text - 1));
-    if (first == nullptr) break;
-    const uint8_t* second = static_cast<const uint8_t*>(memchr(first + 1, kSeparator, textEnd - first - 1));
-    if (second == nullptr) break;
+    const uint8_t* from = text + 1;
+    int cuts = 0;
+    while (cuts < keys) {
+      const uint8_t* c = static_cast<const uint8_t*>(memchr(from, kSeparator, textEnd - from));
+      if (c == nullptr) break;
+      cut[cuts++] = c;
+      from = c + 1;
+    }
+    if (cuts != keys - 1) break;
+    cut[cuts] = textEnd;
     if (size[1] < 0 || !Known(known, knownLength, field[1], size[1])) break;
     if (size[2] >= 0 && !Known(known, knownLength, field[2], size[2])) break;
     if (size[3] != 8 || size[4] != 8) break;
     int64_t ms = Int8(field[3]);
     if (ms < 0 || ms > kLastMs) break;
-    int64_t need = (count > 0 ? 1 : 0) + (size[0] - 3) + (sizeof kStatus - 1) + size[1] + (sizeof kVerdict - 1) +
-                   (size[2] < 0 ? 4 : size[2] + 2) + (sizeof kUpdatedAt - 1) + 24 + 1;
+    int64_t need = (count > 0 ? 1 : 0) + allKeys + (size[0] - 1 - (keys - 1)) + (sizeof kStatus - 1) + size[1] +
+                   (sizeof kVerdict - 1) + (size[2] < 0 ? 4 : size[2] + 2) + (sizeof kUpdatedAt - 1) + 24 + 1 + 1;
     if (outAt + need > static_cast<int64_t>(outLength)) {
       room = need;
       break;
     }
     uint8_t* o = out + outAt;
     if (count > 0) *o++ = ',';
-    memcpy(o, text + 1, first - text - 1);
-    o += first - text - 1;
-    o = Put(o, kStatus, sizeof kStatus - 1);
-    memcpy(o, field[1], size[1]);
-    o += size[1];
-    o = Put(o, kVerdict, sizeof kVerdict - 1);
-    if (size[2] < 0) {
-      o = Put(o, "null", 4);
-    } else {
-      *o++ = '"';
-      memcpy(o, field[2], size[2]);
-      o += size[2];
-      *o++ = '"';
+    const uint8_t* value = text + 1;
+    for (int i = 0; i < keys; i++) {
+      memcpy(o, key[i], keySize[i]);
+      o += keySize[i];
+      memcpy(o, value, cut[i] - value);
+      o += cut[i] - value;
+      value = cut[i] + 1;
+      if (i == statusAfter) {
+        o = Put(o, kStatus, sizeof kStatus - 1);
+        memcpy(o, field[1], size[1]);
+        o += size[1];
+        o = Put(o, kVerdict, sizeof kVerdict - 1);
+        if (size[2] < 0) {
+          o = Put(o, "null", 4);
+        } else {
+          *o++ = '"';
+          memcpy(o, field[2], size[2]);
+          o += size[2];
+          *o++ = '"';
+        }
+      } else if (i == updatedAfter) {
+        o = Put(o, kUpdatedAt, sizeof kUpdatedAt - 1);
+        o = Iso(o, ms);
+        *o++ = '"';
+      }
     }
-    memcpy(o, first + 1, second - first - 1);
-    o += second - first - 1;
-    o = Put(o, kUpdatedAt, sizeof kUpdatedAt - 1);
-    o = Iso(o, ms);
-    *o++ = '"';
-    memcpy(o, second + 1, textEnd - second - 1);
-    o += textEnd - second - 1;
+    *o++ = '}';
     outAt = o - out;
     count++;
     if (text[0] != '0') hinted = true;

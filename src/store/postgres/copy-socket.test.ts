@@ -12,6 +12,7 @@ import { FINAL_VERDICTS, TASK_STATUSES } from "../../domain/types.js";
 import { BinaryCopySplitter } from "./binary-copy.js";
 import { readCopyFromSocket } from "./copy-socket.js";
 import { PIECE_SEPARATOR } from "./migrations/009_status_json.js";
+import { STORED_KEYS } from "./migrations/010_status_values.js";
 import { type JsonRows, nativeJsonRows } from "./native-json-rows.js";
 import { TaskJsonPageReader } from "./task-json-page.js";
 import { TASK_JSON_FIELDS } from "./task-json-sql.js";
@@ -104,13 +105,16 @@ function readThroughSocket(bytes: Buffer, cuts: number[], limit: number, writer 
 const piece = fc
   .string({ unit: fc.oneof(fc.constantFrom('"', ",", "é", "😀", "\\u0001"), fc.string({ maxLength: 1 })) })
   .map((s) => s.replaceAll(PIECE_SEPARATOR, "\\u0001"));
+const values = (n: number) =>
+  fc.array(piece, { minLength: n, maxLength: n }).map((p) => p.join(PIECE_SEPARATOR));
 const rowArb: fc.Arbitrary<Row> = fc.record({
   hint: fc.constantFrom("0", "0", "0", "1"),
-  // Usually the three pieces migration 009 stores; sometimes a text with fewer separators.
+  // Usually one value per key, as migration 010 stores them; sometimes one short or one over.
   text: fc.oneof(
-    fc.tuple(piece, piece, piece).map((p) => p.join(PIECE_SEPARATOR)),
-    fc.tuple(piece, piece, piece).map((p) => p.join(PIECE_SEPARATOR)),
-    piece,
+    values(STORED_KEYS.length),
+    values(STORED_KEYS.length),
+    values(STORED_KEYS.length - 1),
+    values(STORED_KEYS.length + 1),
   ),
   status: fc.oneof(
     fc.constantFrom(...TASK_STATUSES),
@@ -170,9 +174,9 @@ describe("a binary COPY read from the socket, its rows written natively", () => 
   it("writes a thousand rows cut by the socket into 64 KiB reads, as the JavaScript reader does", () => {
     const rows: Row[] = Array.from({ length: 1000 }, (_, i) => ({
       hint: "0",
-      text: [`{"id":"t-${i}","title":"task ${"x".repeat(i % 300)}"`, ',"cycle":1', ',"tokens":0}'].join(
-        PIECE_SEPARATOR,
-      ),
+      text: STORED_KEYS.map((key) =>
+        key === "title" ? `"task ${"x".repeat(i % 300)}"` : `"${key} ${i}"`,
+      ).join(PIECE_SEPARATOR),
       status: TASK_STATUSES[i % TASK_STATUSES.length] as string,
       verdict: i % 3 === 0 ? null : (FINAL_VERDICTS[i % FINAL_VERDICTS.length] as string),
       updatedAt: 1_764_000_000_000 + i * 3_600_123,

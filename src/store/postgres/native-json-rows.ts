@@ -1,5 +1,6 @@
 import { FINAL_VERDICTS, TASK_STATUSES } from "../../domain/types.js";
 import { loadNativeAddon } from "../../util/native-addon.js";
+import { STATUS_AFTER, STATUS_KEY_BYTES, UPDATED_AFTER } from "./task-json-sql.js";
 
 /**
  * `status --json`'s objects written from the socket's bytes by native/copy-json.cc (the addon
@@ -15,6 +16,9 @@ interface Addon {
     outAt: number,
     count: number,
     known: Buffer,
+    keys: Buffer,
+    statusAfter: number,
+    updatedAfter: number,
     result: Float64Array,
   ): void;
 }
@@ -55,6 +59,9 @@ const KNOWN = Buffer.from(
     .join(""),
 );
 
+/** What goes before each stored value (migration 010), each NUL-ended. */
+const KEYS = Buffer.concat(STATUS_KEY_BYTES.flatMap((k) => [k, Buffer.from([0])]));
+
 let loaded: JsonRows | null | undefined;
 
 /** The native writer, or null where the addon is not built (or not Linux, or set off with FIXPOINT_NATIVE_JSON=0). */
@@ -70,7 +77,7 @@ function bind(addon: Addon): JsonRows {
   const raw = new Float64Array(6);
   const result: JsonRowsResult = { at: 0, outAt: 0, count: 0, lastSeq: Number.NaN, hinted: false, room: 0 };
   return (input, at, end, out, outAt, count) => {
-    addon.jsonRows(input, at, end, out, outAt, count, KNOWN, raw);
+    addon.jsonRows(input, at, end, out, outAt, count, KNOWN, KEYS, STATUS_AFTER, UPDATED_AFTER, raw);
     result.at = raw[0] as number;
     result.outAt = raw[1] as number;
     result.count = raw[2] as number;

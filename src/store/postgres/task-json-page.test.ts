@@ -11,12 +11,14 @@ import {
 import { FINAL_VERDICTS, TASK_STATUSES } from "../../domain/types.js";
 import { BinaryCopySplitter } from "./binary-copy.js";
 import { PIECE_SEPARATOR } from "./migrations/009_status_json.js";
+import { STORED_KEYS } from "./migrations/010_status_values.js";
 import { TaskJsonPageReader } from "./task-json-page.js";
 import { TASK_JSON_FIELDS } from "./task-json-sql.js";
 
 interface Row {
   hint: "0" | "1";
-  pieces: [string, string, string];
+  /** One text per stored key (migration 010). */
+  values: string[];
   status: string;
   verdict: string | null;
   updatedAt: number;
@@ -26,7 +28,7 @@ interface Row {
 /** One tuple as PostgreSQL's binary COPY sends `status_json, status, final_verdict, updated_at, seq`. */
 function tuple(r: Row): Buffer {
   return copyTuple([
-    copyField(Buffer.from(r.hint + r.pieces.join(PIECE_SEPARATOR))),
+    copyField(Buffer.from(r.hint + r.values.join(PIECE_SEPARATOR))),
     copyField(Buffer.from(r.status)),
     copyField(r.verdict === null ? null : Buffer.from(r.verdict)),
     copyField(int8Bytes(r.updatedAt)),
@@ -36,8 +38,15 @@ function tuple(r: Row): Buffer {
 
 /** The object the CLI's taskJson writes for the row (docs/cli.md's key order). */
 function expected(r: Row): string {
-  const [head, middle, tail] = r.pieces;
-  return `${head},"status":${JSON.stringify(r.status)},"final_verdict":${JSON.stringify(r.verdict)}${middle},"updated_at":"${new Date(r.updatedAt).toISOString()}"${tail}`;
+  const parts = r.values.map((v, i) => {
+    const key = `${i === 0 ? "{" : ","}"${STORED_KEYS[i]}":${v}`;
+    if (STORED_KEYS[i] === "title")
+      return `${key},"status":${JSON.stringify(r.status)},"final_verdict":${JSON.stringify(r.verdict)}`;
+    if (STORED_KEYS[i] === "created_at")
+      return `${key},"updated_at":"${new Date(r.updatedAt).toISOString()}"`;
+    return key;
+  });
+  return `${parts.join("")}}`;
 }
 
 /** Text a stored piece can hold: JSON escapes its control characters, the separator among them. */
@@ -51,7 +60,7 @@ const piece = fc
   .map((s) => s.replaceAll(PIECE_SEPARATOR, "\\u0001"));
 const row: fc.Arbitrary<Row> = fc.record({
   hint: fc.constantFrom("0", "1"),
-  pieces: fc.tuple(piece, piece, piece),
+  values: fc.array(piece, { minLength: STORED_KEYS.length, maxLength: STORED_KEYS.length }),
   status: fc.oneof(fc.constantFrom(...TASK_STATUSES), fc.string({ unit: "binary", minLength: 1 })),
   verdict: fc.oneof(fc.constant(null), fc.constantFrom(...FINAL_VERDICTS), fc.string({ unit: "binary" })),
   updatedAt: fc.integer({ min: 0, max: 4_102_444_800_000 }),
@@ -84,34 +93,29 @@ describe("TaskJsonPageReader", () => {
     );
   });
 
-  it("prints null for a stored text without its two separators, and the rows around it as they are", () => {
+  it("prints null for a stored text without one value per key, and the rows around it as they are", () => {
     const good: Row = {
       hint: "0",
-      pieces: ['{"id":"t-1"', ',"x":1', "}"],
+      values: STORED_KEYS.map((_, i) => String(i)),
       status: "queued",
       verdict: null,
       updatedAt: 0,
       seq: 1,
     };
-    const splitter = new BinaryCopySplitter(new TaskJsonPageReader(3), TASK_JSON_FIELDS);
-    const cut = tuple({ ...good, seq: 2 });
-    // The second row's stored text with one separator only, as no write of migration 009 leaves it.
-    const stored = Buffer.from(`0{"id":"t-2"${PIECE_SEPARATOR},"x":1}`);
-    const broken = Buffer.concat([
-      cut.subarray(0, 2),
-      copyField(stored),
-      cut.subarray(2 + 4 + cut.readInt32BE(2)),
-    ]);
+    const splitter = new BinaryCopySplitter(new TaskJsonPageReader(4), TASK_JSON_FIELDS);
     splitter.data(Buffer.concat([COPY_HEADER, tuple(good)]));
-    splitter.data(broken);
-    splitter.data(tuple({ ...good, seq: 3 }));
+    // A value short and a value over, as no write of migration 010 leaves them.
+    splitter.data(tuple({ ...good, values: good.values.slice(1), seq: 2 }));
+    splitter.data(tuple({ ...good, values: [...good.values, "1"], seq: 3 }));
+    splitter.data(tuple({ ...good, seq: 4 }));
     splitter.data(COPY_TRAILER);
     const page = splitter.end();
     expect(JSON.parse(`[${Buffer.from(page.json).toString("utf8")}]`)).toEqual([
       JSON.parse(expected(good)),
       null,
+      null,
       JSON.parse(expected(good)),
     ]);
-    expect(page.lastSeq).toBe(3);
+    expect(page.lastSeq).toBe(4);
   });
 });

@@ -4,6 +4,7 @@ import { IsoTimeBytes } from "../../util/iso-time-bytes.js";
 import { readInt8, type TupleReader } from "./binary-copy.js";
 import { PIECE_SEPARATOR } from "./migrations/009_status_json.js";
 import { type JsonRows, nativeJsonRows } from "./native-json-rows.js";
+import { STATUS_AFTER, STATUS_KEY_BYTES, UPDATED_AFTER } from "./task-json-sql.js";
 
 /** The JSON text of each status and final verdict fixpoint writes, none of which holds a token literal. */
 const KNOWN_JSON: ReadonlyMap<string, string> = new Map(
@@ -12,6 +13,9 @@ const KNOWN_JSON: ReadonlyMap<string, string> = new Map(
 const SEPARATOR = PIECE_SEPARATOR.charCodeAt(0);
 const NULL_OBJECT = Buffer.from("null");
 const UPDATED_AT = Buffer.from(',"updated_at":"');
+const KEYS = STATUS_KEY_BYTES;
+/** The keys' bytes and the closing brace. */
+const KEY_BYTES = KEYS.reduce((n, k) => n + k.length, 0) + 1;
 /** The longest text IsoTimeBytes writes, and the quote after it. */
 const TIME_ROOM = 28;
 /** A message longer than its stored text by more than this holds more than one row (object()). */
@@ -40,9 +44,10 @@ interface Pair {
 
 /**
  * A page of `status --json`'s objects from the binary COPY of `status_json, status,
- * final_verdict, updated_at, seq` (taskJsonPageSql): each object is the stored pieces with the
- * status and final verdict after the first and the update time after the second (migration 009),
- * copied byte for byte into one buffer, comma-separated, the text never decoded. The page vouches
+ * final_verdict, updated_at, seq` (taskJsonPageSql): each object is the stored values, each after
+ * its key, with the status and final verdict after the title and the update time after
+ * `created_at` (migration 010), copied byte for byte into one buffer, comma-separated, the text
+ * never decoded. The page vouches
  * for no token shape when every stored hint is `0` and every status and verdict is one fixpoint
  * writes. The buffer is sized from the first row for the page's `limit` rows, and doubled if they
  * turn out longer: buffers grown from small ones cost the copies and, outside V8's heap, the
@@ -56,6 +61,8 @@ export class TaskJsonPageReader implements TupleReader<TaskJsonPage> {
   private hinted = false;
   private readonly time = new IsoTimeBytes();
   private readonly pairs: Pair[] = [];
+  /** Where the separators of the row being written are. */
+  private readonly cuts = new Int32Array(KEYS.length - 1);
 
   /**
    * Whole CopyData messages written by the native writer (native-json-rows.ts), when built: the
@@ -96,7 +103,8 @@ export class TaskJsonPageReader implements TupleReader<TaskJsonPage> {
     const from = alone ? start : 0;
     // Room for the object (the stored text less its hint and separators, with the pair and the
     // time put in) and for the text's message copied after it (object()).
-    const most = this.length + 1 + pair.bytes.length + UPDATED_AT.length + TIME_ROOM + text.length;
+    const most =
+      this.length + 1 + KEY_BYTES + pair.bytes.length + UPDATED_AT.length + TIME_ROOM + text.length;
     if (most > this.bytes.length) this.grow(most);
     const out = this.bytes;
     if (this.count > 0) out[this.length++] = 0x2c;
@@ -123,11 +131,11 @@ export class TaskJsonPageReader implements TupleReader<TaskJsonPage> {
   }
 
   /**
-   * Writes one object at `at` from the stored text at `text[start, end)`; returns where it ends.
-   * `text` is copied whole past where the object can reach, then each stored piece moved down into
-   * place (copyWithin) and the pair and the time written between them: on Node 20 a Buffer.copy
-   * of part of a buffer makes a view object, three a row, and their collection cost more than the
-   * copying.
+   * Writes one object at `at` from the stored text at `text[start, end)`: its values, each after
+   * its key, the pair after the title and the time after `created_at`; returns where it ends.
+   * `text` is copied whole past where the object can reach, then each value moved down into place
+   * (copyWithin) with the keys written between them: on Node 20 a Buffer.copy of part of a buffer
+   * makes a view object, and their collection cost more than the copying.
    */
   private object(
     text: Buffer,
@@ -138,24 +146,48 @@ export class TaskJsonPageReader implements TupleReader<TaskJsonPage> {
     pair: Pair,
     ms: number | null,
   ): number {
-    const first = start < end ? text.indexOf(SEPARATOR, start + 1) : -1;
-    const second = first < 0 || first >= end ? -1 : text.indexOf(SEPARATOR, first + 1);
-    // Not a row migration 009 wrote (a hand edit cannot reach a generated column): nothing to print.
-    if (second < 0 || second >= end || ms === null) {
+    // Not a row migration 010 wrote (a hand edit cannot reach a generated column): nothing to print.
+    if (ms === null || start >= end || !this.separators(text, start, end)) {
       out.set(NULL_OBJECT, at);
       return at + NULL_OBJECT.length;
     }
-    // Where the text's byte 0 lands: each piece moves down to its place, never over bytes not yet moved.
-    const base = at + pair.bytes.length + UPDATED_AT.length + TIME_ROOM;
+    // Where the text's byte 0 lands: each value moves down to its place, never over bytes not yet moved.
+    const base = at + KEY_BYTES + pair.bytes.length + UPDATED_AT.length + TIME_ROOM;
     out.set(text, base);
-    let o = move(out, at, base + start + 1, base + first);
-    out.set(pair.bytes, o);
-    o = move(out, o + pair.bytes.length, base + first + 1, base + second);
-    out.set(UPDATED_AT, o);
-    o += UPDATED_AT.length;
-    o += this.time.write(out, o, ms);
-    out[o++] = 0x22;
-    return move(out, o, base + second + 1, base + end);
+    let o = at;
+    let from = start + 1;
+    const cuts = this.cuts;
+    for (let i = 0; i < KEYS.length; i++) {
+      const key = KEYS[i] as Buffer;
+      out.set(key, o);
+      const to = i + 1 < KEYS.length ? (cuts[i] as number) : end;
+      o = move(out, o + key.length, base + from, base + to);
+      from = to + 1;
+      if (i === STATUS_AFTER) {
+        out.set(pair.bytes, o);
+        o += pair.bytes.length;
+      } else if (i === UPDATED_AFTER) {
+        out.set(UPDATED_AT, o);
+        o += UPDATED_AT.length;
+        o += this.time.write(out, o, ms);
+        out[o++] = 0x22;
+      }
+    }
+    out[o++] = 0x7d;
+    return o;
+  }
+
+  /** Finds the separators between the values in `text[start + 1, end)`: whether there is one fewer than values. */
+  private separators(text: Buffer, start: number, end: number): boolean {
+    let from = start + 1;
+    for (let i = 0; i < KEYS.length - 1; i++) {
+      const cut = text.indexOf(SEPARATOR, from);
+      if (cut < 0 || cut >= end) return false;
+      this.cuts[i] = cut;
+      from = cut + 1;
+    }
+    const extra = text.indexOf(SEPARATOR, from);
+    return extra < 0 || extra >= end;
   }
 
   /** The status and verdict's JSON, found by their bytes. */

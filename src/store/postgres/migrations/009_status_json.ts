@@ -35,14 +35,14 @@
  * migration that replaces the function and recomputes the column.
  */
 
-const str = (param: string) => `COALESCE(to_json(${param})::text, 'null')`;
+export const str = (param: string) => `COALESCE(to_json(${param})::text, 'null')`;
 /** Epoch ms → `"2026-01-31T08:00:00.123Z"`, in integer arithmetic so milliseconds never round. */
-const iso = (param: string) =>
+export const iso = (param: string) =>
   `'"' || to_char(to_timestamp(${param} / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || '.' || lpad((${param} % 1000)::text, 3, '0') || 'Z"'`;
-const text = (param: string) => `${param}::text`;
+export const text = (param: string) => `${param}::text`;
 
 /** [key, column, SQL type, how the value prints]. */
-type Field = [key: string, column: string, type: string, print: (param: string) => string];
+export type Field = [key: string, column: string, type: string, print: (param: string) => string];
 
 /**
  * The object in docs/cli.md's key order, as the stored pieces between the two places where the

@@ -7,6 +7,7 @@ import { sql as artifacts } from "./006_artifacts.js";
 import { sql as hotClaims } from "./007_hot_claims.js";
 import { sql as findingsOrder } from "./008_findings_order.js";
 import { sql as statusJson } from "./009_status_json.js";
+import { sql as statusValues } from "./010_status_values.js";
 
 export interface PgMigration {
   /** Increasing from 1 (versions are assigned up front and may leave gaps); `fixpoint_schema_migrations` records each one applied. */
@@ -29,6 +30,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 7, name: "hot_claims", sql: hotClaims },
   { version: 8, name: "findings_order", sql: findingsOrder },
   { version: 9, name: "status_json", sql: statusJson },
+  { version: 10, name: "status_values", sql: statusValues },
 ];
 
 /** The last migration's version (not the count: there may be gaps). */
