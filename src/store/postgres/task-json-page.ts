@@ -158,17 +158,14 @@ export class TaskJsonPageReader implements TupleReader<TaskJsonPage> {
     let from = start + 1;
     const cuts = this.cuts;
     for (let i = 0; i < KEYS.length; i++) {
-      const key = KEYS[i] as Buffer;
-      out.set(key, o);
+      o = put(out, o, KEYS[i] as Buffer);
       const to = i + 1 < KEYS.length ? (cuts[i] as number) : end;
-      o = move(out, o + key.length, base + from, base + to);
+      o = move(out, o, base + from, base + to);
       from = to + 1;
       if (i === STATUS_AFTER) {
-        out.set(pair.bytes, o);
-        o += pair.bytes.length;
+        o = put(out, o, pair.bytes);
       } else if (i === UPDATED_AFTER) {
-        out.set(UPDATED_AT, o);
-        o += UPDATED_AT.length;
+        o = put(out, o, UPDATED_AT);
         o += this.time.write(out, o, ms);
         out[o++] = 0x22;
       }
@@ -179,15 +176,14 @@ export class TaskJsonPageReader implements TupleReader<TaskJsonPage> {
 
   /** Finds the separators between the values in `text[start + 1, end)`: whether there is one fewer than values. */
   private separators(text: Buffer, start: number, end: number): boolean {
-    let from = start + 1;
-    for (let i = 0; i < KEYS.length - 1; i++) {
-      const cut = text.indexOf(SEPARATOR, from);
-      if (cut < 0 || cut >= end) return false;
-      this.cuts[i] = cut;
-      from = cut + 1;
+    const cuts = this.cuts;
+    let n = 0;
+    for (let i = start + 1; i < end; i++) {
+      if (text[i] !== SEPARATOR) continue;
+      if (n === cuts.length) return false;
+      cuts[n++] = i;
     }
-    const extra = text.indexOf(SEPARATOR, from);
-    return extra < 0 || extra >= end;
+    return n === cuts.length;
   }
 
   /** The status and verdict's JSON, found by their bytes. */
@@ -232,10 +228,32 @@ function giveBack(bytes: Buffer): void {
     spare.push(bytes);
 }
 
+/**
+ * Copies of this many bytes or fewer are made byte by byte: most values and keys are shorter,
+ * and a call of copyWithin or set costs more than copying them.
+ */
+const SHORT = 16;
+
 /** Moves `out[from, to)` down to `at`; returns where it ends there. */
 function move(out: Buffer, at: number, from: number, to: number): number {
-  out.copyWithin(at, from, to);
-  return at + to - from;
+  if (to - from > SHORT) {
+    out.copyWithin(at, from, to);
+    return at + to - from;
+  }
+  let o = at;
+  for (let i = from; i < to; i++) out[o++] = out[i] as number;
+  return o;
+}
+
+/** Writes `bytes` at `at` in `out`; returns where they end. */
+function put(out: Buffer, at: number, bytes: Buffer): number {
+  if (bytes.length > SHORT) {
+    out.set(bytes, at);
+    return at + bytes.length;
+  }
+  let o = at;
+  for (let i = 0; i < bytes.length; i++) out[o++] = bytes[i] as number;
+  return o;
 }
 
 /** Whether `row[start, start + length)` (NULL when length is -1) holds `kept`'s bytes. */
