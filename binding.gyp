@@ -10,7 +10,7 @@
       "target_name": "fixpoint_copy_json",
       "sources": ["native/copy-json.cc"],
       "cflags_cc": ["-std=c++17", "-O2"],
-      "conditions": [["OS!='linux'", {"type": "none", "sources": []}]]
+      "xcode_settings": {"CLANG_CXX_LANGUAGE_STANDARD": "c++17", "GCC_OPTIMIZATION_LEVEL": "2"}
     }
   ]
 }

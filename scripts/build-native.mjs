@@ -33,7 +33,8 @@ function nodeGyp() {
 }
 
 function main() {
-  if (process.platform !== "linux") return;
+  // The starter is Linux's (binding.gyp builds nothing of it elsewhere); the row writer is portable.
+  if (process.platform !== "linux" && process.platform !== "darwin") return;
   if (process.env.FIXPOINT_SKIP_NATIVE === "1") return;
   const gyp = nodeGyp();
   if (gyp === undefined) {

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 
 /**
  * fixpoint's native addons (binding.gyp's targets, native/*.cc), built by `npm install` on Linux
- * into build/Release (scripts/build-native.mjs). Each is optional: without it, the code that uses
+ * and macOS into build/Release (scripts/build-native.mjs). Each is optional: without it, the code that uses
  * it does the same in JavaScript.
  */
 
@@ -22,9 +22,12 @@ export function nativeAddonPath(name: string): string {
   );
 }
 
-/** Addon `name`, or null where it is not built, not Linux, or built for another Node or machine. */
-export function loadNativeAddon<T>(name: string): T | null {
-  if (process.platform !== "linux") return null;
+/**
+ * Addon `name`, or null where it is not built, on another system than `systems`, or built for
+ * another Node or machine.
+ */
+export function loadNativeAddon<T>(name: string, systems: readonly NodeJS.Platform[] = ["linux"]): T | null {
+  if (!systems.includes(process.platform)) return null;
   const path = nativeAddonPath(name);
   if (!existsSync(path)) return null;
   try {
