@@ -201,6 +201,37 @@ describe("a binary COPY read from the socket, its rows written natively", () => 
     expect(JSON.parse(`[${Buffer.from(page.json).toString("utf8")}]`)).toHaveLength(1000);
   });
 
+  it("given back before the COPY's end (a timeout), hands node-postgres the message cut between two reads from its start", () => {
+    const rows: Row[] = [1, 2].map((seq) => ({
+      hint: "0",
+      text: STORED_KEYS.map((k) => `"${k}"`).join(PIECE_SEPARATOR),
+      status: "queued",
+      verdict: null,
+      updatedAt: 0,
+      seq,
+    }));
+    const bytes = response(rows);
+    // The second row's message, cut in its middle.
+    const second = bytes.indexOf(message("d", tuple(rows[1] as Row)));
+    const cutAt = second + 20;
+    const socket = new PassThrough();
+    const parser: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => parser.push(Buffer.from(chunk)));
+    const splitter = new BinaryCopySplitter(new TaskJsonPageReader(2), TASK_JSON_FIELDS);
+    const giveBack = readCopyFromSocket(
+      socket,
+      splitter,
+      () => false,
+      (e) => {
+        throw e;
+      },
+    );
+    socket.emit("data", bytes.subarray(0, cutAt));
+    giveBack();
+    socket.emit("data", bytes.subarray(cutAt));
+    expect(Buffer.concat(parser).equals(bytes.subarray(second))).toBe(true);
+  });
+
   it("gives node-postgres every byte when the answer is not the COPY's (an error first)", () => {
     const error = message("E", Buffer.from("SERROR\0Mno such table\0\0"));
     const ready = message("Z", Buffer.from("I"));

@@ -110,5 +110,7 @@ export function readCopyFromSocket(
     read(chunk, at, chunk.length);
   };
   stream.on("data", onData);
-  return () => giveBack(null);
+  // Given back before the COPY's end (the statement timed out): the start of a message cut
+  // between two reads goes first, so that node-postgres reads the socket from a message's start.
+  return () => giveBack(carry);
 }

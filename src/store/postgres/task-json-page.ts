@@ -47,9 +47,8 @@ interface Pair {
  * final_verdict, updated_at, seq` (taskJsonPageSql): each object is the stored values, each after
  * its key, with the status and final verdict after the title and the update time after
  * `created_at` (migration 010), copied byte for byte into one buffer, comma-separated, the text
- * never decoded. The page vouches
- * for no token shape when every stored hint is `0` and every status and verdict is one fixpoint
- * writes. The buffer is sized from the first row for the page's `limit` rows, and doubled if they
+ * never decoded. The page vouches for no token shape when every stored hint is `0` and every
+ * status and verdict is one fixpoint writes. The buffer is sized from the first row for the page's `limit` rows, and doubled if they
  * turn out longer: buffers grown from small ones cost the copies and, outside V8's heap, the
  * collections they prompt.
  */

@@ -27,7 +27,7 @@ import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
  *   pads by UTF-16 units, this by characters);
  * - no token shape in what it prints or cuts (the table hides one in a title or reason before
  *   cutting it, and the print scans for them): a row whose `status_json` hint is `0` holds none
- *   (migration 009); one whose hint is set (a URL's `://` sets it) is looked at with redact.ts
+ *   (migrations 009 and 010); one whose hint is set (a URL's `://` sets it) is looked at with redact.ts
  *   once its line is written;
  * - none of the printing process's secret values in its title, reason or current stage (the
  *   texts the table may cut), nor in the reason as the line joins it to its kind.
