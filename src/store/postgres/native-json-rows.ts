@@ -5,21 +5,21 @@ import { STATUS_AFTER, STATUS_KEY_BYTES, UPDATED_AFTER } from "./task-json-sql.j
 /**
  * `status --json`'s objects written from the socket's bytes by native/copy-json.cc (the addon
  * `fixpoint_copy_json`), for TaskJsonPageReader. Without the addon the reader writes every row in
- * JavaScript, the same bytes (task-json-page.test.ts compares the two).
+ * JavaScript, the same bytes (copy-socket.test.ts compares the two).
  */
+/** A call's input and the page it writes into: `input[at, end)`, the page's buffer from `outAt`, holding `count` objects. */
+type RowsArgs = [input: Buffer, at: number, end: number, out: Buffer, outAt: number, count: number];
+
 interface Addon {
   jsonRows(
-    input: Buffer,
-    at: number,
-    end: number,
-    out: Buffer,
-    outAt: number,
-    count: number,
-    known: Buffer,
-    keys: Buffer,
-    statusAfter: number,
-    updatedAfter: number,
-    result: Float64Array,
+    ...args: [
+      ...RowsArgs,
+      known: Buffer,
+      keys: Buffer,
+      statusAfter: number,
+      updatedAfter: number,
+      result: Float64Array,
+    ]
   ): void;
 }
 
@@ -39,14 +39,7 @@ export interface JsonRowsResult {
   room: number;
 }
 
-export type JsonRows = (
-  input: Buffer,
-  at: number,
-  end: number,
-  out: Buffer,
-  outAt: number,
-  count: number,
-) => JsonRowsResult;
+export type JsonRows = (...args: RowsArgs) => JsonRowsResult;
 
 /**
  * The statuses and verdicts fixpoint writes, each NUL-ended: the addon writes these as `"name"`

@@ -35,14 +35,14 @@
  * migration that replaces the function and recomputes the column.
  */
 
-export const str = (param: string) => `COALESCE(to_json(${param})::text, 'null')`;
+const str = (param: string) => `COALESCE(to_json(${param})::text, 'null')`;
 /** Epoch ms → `"2026-01-31T08:00:00.123Z"`, in integer arithmetic so milliseconds never round. */
-export const iso = (param: string) =>
+const iso = (param: string) =>
   `'"' || to_char(to_timestamp(${param} / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || '.' || lpad((${param} % 1000)::text, 3, '0') || 'Z"'`;
-export const text = (param: string) => `${param}::text`;
+const text = (param: string) => `${param}::text`;
 
 /** [key, column, SQL type, how the value prints]. */
-export type Field = [key: string, column: string, type: string, print: (param: string) => string];
+type Field = [key: string, column: string, type: string, print: (param: string) => string];
 
 /**
  * The object in docs/cli.md's key order, as the stored pieces between the two places where the
@@ -78,7 +78,8 @@ const PIECES: Field[][] = [
 /** Separates the pieces: U+0001, which JSON text escapes (`\u0001`) wherever a value holds it. */
 export const PIECE_SEPARATOR = "\u0001";
 
-const FIELDS = PIECES.flat();
+/** The fields in the object's order. */
+export const FIELDS = PIECES.flat();
 const param = (column: string) => `p_${column}`;
 const PARAMS = FIELDS.map(([, column, type]) => `${param(column)} ${type}`).join(", ");
 const piece = (fields: Field[], first: boolean) =>

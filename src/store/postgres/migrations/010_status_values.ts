@@ -14,28 +14,10 @@
  * expression, so the column is dropped and added again, which rewrites the table under an
  * exclusive lock once, as migration 009 did.
  */
-import { type Field, iso, PIECE_SEPARATOR, str, text, tokenHintRegex } from "./009_status_json.js";
+import { FIELDS, PIECE_SEPARATOR, tokenHintRegex } from "./009_status_json.js";
 
-/** [key, column, SQL type, how the value prints], in the object's order. */
-const VALUES: Field[] = [
-  ["id", "id", "text", str],
-  ["type", "type", "text", str],
-  ["title", "title", "text", str],
-  ["reason", "reason", "text", str],
-  ["cycle", "cycle", "integer", text],
-  ["max_cycles", "max_cycles", "integer", text],
-  ["priority", "priority", "integer", text],
-  ["current_stage", "current_stage", "text", str],
-  ["workflow", "workflow", "text", str],
-  ["base_branch", "base_branch", "text", str],
-  ["branch", "branch", "text", str],
-  ["worktree", "worktree_path", "text", str],
-  ["parent_id", "parent_id", "text", str],
-  ["created_at", "created_at", "bigint", iso],
-  // float8's text is the shortest that reads back the same (`0`, `1.5`, `1e-07`).
-  ["cost_usd", "cost_usd", "double precision", text],
-  ["tokens", "tokens", "bigint", text],
-];
+/** [key, column, SQL type, how the value prints], in the object's order: migration 009's. */
+const VALUES = FIELDS;
 
 /** The keys in the order the values are stored, for the test that holds the readers to them. */
 export const STORED_KEYS: readonly string[] = VALUES.map(([key]) => key);
