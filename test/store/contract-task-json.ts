@@ -177,6 +177,57 @@ export function taskJsonContract(getStore: () => Store): void {
       });
     });
 
+    it("a listing of thousands of long rows, read in pages, equals the summaries row for row", async () => {
+      // Pages of megabytes: PostgreSQL's arrive in many socket reads, rows cut between them
+      // (copy-socket.ts and the native writer, where built).
+      const store = getStore();
+      const rng = fc.sample(
+        fc.record({
+          title: fc.string({ unit: "grapheme", minLength: 0, maxLength: 700 }),
+          reason: fc.option(fc.string({ unit: "grapheme-ascii", maxLength: 300 }), { nil: undefined }),
+          verdict: fc.constantFrom("APPROVED", "MAX_CYCLES_REACHED", null),
+        }),
+        { numRuns: 2_000, seed: 20261203 },
+      );
+      const ids: string[] = [];
+      for (const [i, r] of rng.entries()) {
+        const t = await store.createTask(newTask({ title: r.title }), 1_700_000_000_000 + i * 997);
+        ids.push(t.id);
+        if (i % 3 === 0)
+          await store.updateTask(
+            t.id,
+            {
+              status: r.verdict === null ? "failed" : "completed",
+              finalVerdict: r.verdict,
+              ...(r.reason === undefined ? {} : { reason: r.reason }),
+              cycle: i % 5,
+            },
+            1_700_000_500_000 + i,
+          );
+      }
+      const filter = { ids };
+      let afterSeq: number | undefined;
+      let listed = 0;
+      for (;;) {
+        const page = await store.listTaskJson({
+          ...filter,
+          limit: 700,
+          ...(afterSeq === undefined ? {} : { afterSeq }),
+        });
+        const summaries = await store.listTaskSummaries({
+          ...filter,
+          limit: 700,
+          ...(afterSeq === undefined ? {} : { afterSeq }),
+        });
+        expect(parsePage(page.json)).toEqual(summaries.map(taskJson));
+        page.release?.();
+        listed += page.count;
+        if (page.count < 700) break;
+        afterSeq = page.lastSeq ?? undefined;
+      }
+      expect(listed).toBe(2_000);
+    }, 120_000);
+
     it("any title or reason reads back as the same string", async () => {
       const store = getStore();
       await fc.assert(
