@@ -11,6 +11,12 @@
       "sources": ["native/copy-json.cc"],
       "cflags_cc": ["-std=c++17", "-O2"],
       "xcode_settings": {"CLANG_CXX_LANGUAGE_STANDARD": "c++17", "GCC_OPTIMIZATION_LEVEL": "2"}
+    },
+    {
+      "target_name": "fixpoint_copy_lines",
+      "sources": ["native/copy-lines.cc"],
+      "cflags_cc": ["-std=c++17", "-O2"],
+      "xcode_settings": {"CLANG_CXX_LANGUAGE_STANDARD": "c++17", "GCC_OPTIMIZATION_LEVEL": "2"}
     }
   ]
 }

@@ -23,35 +23,28 @@
 // update time outside the years 1970-9999, a stored text without one separator fewer than
 // keys, or a row that needs more room than out has. The caller reads that message its own way.
 
-#include <node_api.h>
-
-#include <stdint.h>
-#include <string.h>
-
-#include <cmath>
+#include "copy-rows.h"
 
 namespace {
+
+using copy_rows::Bytes;
+using copy_rows::Fail;
+using copy_rows::Int4;
+using copy_rows::Int8;
+using copy_rows::Int8AsNumber;
+using copy_rows::Integer;
+using copy_rows::Tuple;
+using copy_rows::Typed;
+
+inline uint8_t* Put(uint8_t* o, const char* s, size_t n) {
+  return copy_rows::Put(o, reinterpret_cast<const uint8_t*>(s), n);
+}
 
 constexpr uint8_t kSeparator = 0x01;
 constexpr int kMostKeys = 64;
 constexpr int64_t kDayMs = 86400000;
 // 9999-12-31T23:59:59.999Z
 constexpr int64_t kLastMs = 253402300799999;
-
-inline int32_t Int4(const uint8_t* p) {
-  return static_cast<int32_t>((static_cast<uint32_t>(p[0]) << 24) | (static_cast<uint32_t>(p[1]) << 16) |
-                              (static_cast<uint32_t>(p[2]) << 8) | static_cast<uint32_t>(p[3]));
-}
-
-inline int64_t Int8(const uint8_t* p) {
-  return static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(Int4(p))) << 32) |
-                              static_cast<uint32_t>(Int4(p + 4)));
-}
-
-/** As JavaScript reads the 8 bytes: the high half times 2^32 plus the low half, one rounding. */
-inline double Int8AsNumber(const uint8_t* p) {
-  return static_cast<double>(Int4(p)) * 4294967296.0 + static_cast<double>(static_cast<uint32_t>(Int4(p + 4)));
-}
 
 /** Whether `s[0, n)` is one of `known`'s NUL-ended names. */
 bool Known(const uint8_t* known, size_t knownLength, const uint8_t* s, size_t n) {
@@ -107,35 +100,9 @@ uint8_t* Iso(uint8_t* o, int64_t ms) {
   return o;
 }
 
-inline uint8_t* Put(uint8_t* o, const char* s, size_t n) {
-  memcpy(o, s, n);
-  return o + n;
-}
-
 const char kStatus[] = ",\"status\":\"";
 const char kVerdict[] = "\",\"final_verdict\":";
 const char kUpdatedAt[] = ",\"updated_at\":\"";
-
-bool Bytes(napi_env env, napi_value v, uint8_t** data, size_t* length) {
-  bool is = false;
-  if (napi_is_buffer(env, v, &is) != napi_ok || !is) return false;
-  void* p = nullptr;
-  if (napi_get_buffer_info(env, v, &p, length) != napi_ok) return false;
-  *data = static_cast<uint8_t*>(p);
-  return true;
-}
-
-bool Integer(napi_env env, napi_value v, int64_t* out) {
-  double d = 0;
-  if (napi_get_value_double(env, v, &d) != napi_ok || !std::isfinite(d) || d < 0) return false;
-  *out = static_cast<int64_t>(d);
-  return true;
-}
-
-napi_value Fail(napi_env env, const char* message) {
-  napi_throw_type_error(env, nullptr, message);
-  return nullptr;
-}
 
 napi_value JsonRows(napi_env env, napi_callback_info info) {
   size_t argc = 11;
@@ -152,14 +119,11 @@ napi_value JsonRows(napi_env env, napi_callback_info info) {
       !Integer(env, argv[5], &count) || !Integer(env, argv[8], &statusAfter) ||
       !Integer(env, argv[9], &updatedAfter))
     return Fail(env, "jsonRows: at, end, outAt, count, statusAfter and updatedAfter are integers");
-  bool isTyped = false;
-  napi_is_typedarray(env, argv[10], &isTyped);
-  if (!isTyped) return Fail(env, "jsonRows: result is a Float64Array");
-  napi_typedarray_type type;
   size_t resultLength = 0;
   void* resultData = nullptr;
-  napi_get_typedarray_info(env, argv[10], &type, &resultLength, &resultData, nullptr, nullptr);
-  if (type != napi_float64_array || resultLength < 6) return Fail(env, "jsonRows: result is a Float64Array of 6");
+  if (!Typed(env, argv[10], napi_float64_array, 6, &resultData, &resultLength))
+    return Fail(env, "jsonRows: result is a Float64Array of 6");
+  double* result = static_cast<double*>(resultData);
   if (end > static_cast<int64_t>(inLength) || at > end || outAt > static_cast<int64_t>(outLength))
     return Fail(env, "jsonRows: a range outside its buffer");
   // The keys, and how many bytes they add to a row.
@@ -179,42 +143,16 @@ napi_value JsonRows(napi_env env, napi_callback_info info) {
   }
   if (keys < 1 || statusAfter >= keys || updatedAfter >= keys)
     return Fail(env, "jsonRows: statusAfter and updatedAfter name a key");
-  double* result = static_cast<double*>(resultData);
 
   double lastSeq = NAN;
   bool hinted = false;
   int64_t room = 0;
   const uint8_t* cut[kMostKeys];
-  while (at + 5 <= end) {
-    const uint8_t* m = in + at;
-    if (m[0] != 'd') break;
-    int64_t length = Int4(m + 1);
-    if (length < 4 || at + 1 + length > end) break;
-    const uint8_t* p = m + 5;
-    const uint8_t* bodyEnd = m + 1 + length;
-    // One tuple of five fields, all of the message.
-    if (bodyEnd - p < 2 || p[0] != 0 || p[1] != 5) break;
-    p += 2;
-    const uint8_t* field[5];
-    int32_t size[5];
-    bool whole = true;
-    for (int i = 0; i < 5; i++) {
-      if (bodyEnd - p < 4) {
-        whole = false;
-        break;
-      }
-      size[i] = Int4(p);
-      p += 4;
-      field[i] = p;
-      if (size[i] > 0) {
-        if (bodyEnd - p < size[i]) {
-          whole = false;
-          break;
-        }
-        p += size[i];
-      }
-    }
-    if (!whole || p != bodyEnd) break;
+  const uint8_t* field[5];
+  int32_t size[5];
+  for (;;) {
+    int64_t length = Tuple(in, at, end, 5, field, size);
+    if (length == 0) break;
     // status_json: the hint, then one value per key between separators.
     if (size[0] < 1) break;
     const uint8_t* text = field[0];
@@ -273,7 +211,7 @@ napi_value JsonRows(napi_env env, napi_callback_info info) {
     count++;
     if (text[0] != '0') hinted = true;
     lastSeq = Int8AsNumber(field[4]);
-    at += 1 + length;
+    at += length;
   }
   result[0] = static_cast<double>(at);
   result[1] = static_cast<double>(outAt);

@@ -1,9 +1,11 @@
 // Builds fixpoint's native addons (binding.gyp) with the node-gyp that npm ships: the child
-// starter (native/spawn.cc → build/Release/fixpoint_spawn.node) and the writer of PostgreSQL's
-// `status --json` rows (native/copy-json.cc → build/Release/fixpoint_copy_json.node). Run by
-// `npm install` / `npm ci` (the "install" script) and by `npm run build:native`. On Linux only. It
+// starter (native/spawn.cc → build/Release/fixpoint_spawn.node) and the writers of a PostgreSQL
+// store's `status --json` objects and `status` lines (native/copy-json.cc, native/copy-lines.cc →
+// fixpoint_copy_json.node, fixpoint_copy_lines.node). Run by `npm install` / `npm ci` (the
+// "install" script) and by `npm run build:native`. On Linux (all three) and macOS (the writers). It
 // never fails the install: without the addons fixpoint starts children with Node's own spawn
-// (src/util/native-spawn.ts) and writes those rows in JavaScript (src/store/postgres/task-json-page.ts).
+// (src/util/native-spawn.ts) and writes those rows in JavaScript (src/store/postgres/task-json-page.ts,
+// task-line-page.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -33,7 +35,7 @@ function nodeGyp() {
 }
 
 function main() {
-  // The starter is Linux's (binding.gyp builds nothing of it elsewhere); the row writer is portable.
+  // The starter is Linux's (binding.gyp builds nothing of it elsewhere); the row writers are portable.
   if (process.platform !== "linux" && process.platform !== "darwin") return;
   if (process.env.FIXPOINT_SKIP_NATIVE === "1") return;
   const gyp = nodeGyp();

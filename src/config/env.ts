@@ -78,11 +78,11 @@ const CONFIG_VARS: Readonly<Record<string, Apply>> = {
     value === "0" || value === "1"
       ? undefined
       : "0 (start agents and git from this process) or 1 (always from the helper process)",
-  // Read by src/store/postgres/native-json-rows.ts; checked here so a bad value is an error.
-  FIXPOINT_NATIVE_JSON: (_layer, value) =>
+  // Read by src/store/postgres/native-json-rows.ts and native-line-rows.ts; checked here so a bad value is an error.
+  FIXPOINT_NATIVE_ROWS: (_layer, value) =>
     value === "0" || value === "1"
       ? undefined
-      : "0 (write PostgreSQL's `status --json` rows in JavaScript) or 1 (with the native addon, where built)",
+      : "0 (write a PostgreSQL store's `status` rows in JavaScript) or 1 (with the native addons, where built)",
 };
 
 /** Read by `loadConfig` itself or by other parts of fixpoint; known, so never called typos. */

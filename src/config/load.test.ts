@@ -227,10 +227,10 @@ describe("loadConfig errors", () => {
       'FIXPOINT_SPAWN_HELPER must be 0 (start agents and git from this process) or 1 (always from the helper process), got "yes"',
     );
     await expect(load({ FIXPOINT_SPAWN_HELPER: "0" })).resolves.toBeDefined();
-    expect((await rejection(load({ FIXPOINT_NATIVE_JSON: "off" }))).message).toBe(
-      'FIXPOINT_NATIVE_JSON must be 0 (write PostgreSQL\'s `status --json` rows in JavaScript) or 1 (with the native addon, where built), got "off"',
+    expect((await rejection(load({ FIXPOINT_NATIVE_ROWS: "off" }))).message).toBe(
+      'FIXPOINT_NATIVE_ROWS must be 0 (write a PostgreSQL store\'s `status` rows in JavaScript) or 1 (with the native addons, where built), got "off"',
     );
-    await expect(load({ FIXPOINT_NATIVE_JSON: "0" })).resolves.toBeDefined();
+    await expect(load({ FIXPOINT_NATIVE_ROWS: "0" })).resolves.toBeDefined();
   });
 
   test("a FIXPOINT_ variable one typo from a known one is an error; unrelated ones are ignored", async () => {

@@ -8,6 +8,12 @@ import {
   copyTuple,
   int8Bytes,
 } from "../../../test/helpers/binary-copy-bytes.js";
+import {
+  COPY_ENDING,
+  copyAnswer,
+  readThroughSocket as feedSocket,
+  message,
+} from "../../../test/helpers/copy-socket-feed.js";
 import { FINAL_VERDICTS, TASK_STATUSES } from "../../domain/types.js";
 import { BinaryCopySplitter } from "./binary-copy.js";
 import { readCopyFromSocket } from "./copy-socket.js";
@@ -20,23 +26,6 @@ import { TASK_JSON_FIELDS } from "./task-json-sql.js";
 // `npm install` builds the writer on Linux (scripts/build-native.mjs); a missing one fails here
 // rather than letting every listing quietly run in JavaScript.
 const native = nativeJsonRows();
-
-/** One protocol message: its type, a length that counts itself, the body. */
-function message(type: string, body: Buffer): Buffer {
-  const head = Buffer.alloc(5);
-  head.write(type, 0, "latin1");
-  head.writeInt32BE(body.length + 4, 1);
-  return Buffer.concat([head, body]);
-}
-
-/** CopyOutResponse for five binary columns. */
-const COPY_OUT = message("H", Buffer.from([1, 0, 5, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]));
-/** What ends the statement, for node-postgres: CopyDone, CommandComplete, ReadyForQuery. */
-const ENDING = Buffer.concat([
-  message("c", Buffer.alloc(0)),
-  message("C", Buffer.from("COPY 3\0")),
-  message("Z", Buffer.from("I")),
-]);
 
 interface Row {
   hint: string;
@@ -57,12 +46,9 @@ function tuple(r: Row): Buffer {
   ]);
 }
 
-/** The response as PostgreSQL sends it: the header with the first row, a row a message, the trailer alone. */
-function response(rows: Row[]): Buffer {
-  const data = rows.map((r, i) => message("d", i === 0 ? Buffer.concat([COPY_HEADER, tuple(r)]) : tuple(r)));
-  if (rows.length === 0) data.push(message("d", COPY_HEADER));
-  return Buffer.concat([COPY_OUT, ...data, message("d", COPY_TRAILER), ENDING]);
-}
+/** The answer as PostgreSQL sends it. */
+const response = (rows: Row[]): Buffer => copyAnswer(rows.map(tuple), TASK_JSON_FIELDS);
+const ENDING = COPY_ENDING;
 
 /** The page the JavaScript reader writes from the same rows. */
 function reference(rows: Row[]) {
@@ -74,32 +60,10 @@ function reference(rows: Row[]) {
   return splitter.end();
 }
 
-/** Feeds `bytes` cut at `cuts` to a socket read by readCopyFromSocket; what node-postgres' parser was handed. */
+/** The answer cut at `cuts`, read from a socket by a reader writing with `writer`. */
 function readThroughSocket(bytes: Buffer, cuts: number[], limit: number, writer = native) {
-  const socket = new PassThrough();
-  const parser: Buffer[] = [];
-  socket.on("data", (chunk: Buffer) => parser.push(Buffer.from(chunk)));
   const splitter = new BinaryCopySplitter(new TaskJsonPageReader(limit, writer), TASK_JSON_FIELDS);
-  let failure: unknown;
-  const giveBack = readCopyFromSocket(
-    socket,
-    splitter,
-    () => failure !== undefined,
-    (e) => {
-      failure = e;
-    },
-  );
-  let from = 0;
-  for (const to of [...new Set(cuts.map((c) => c % bytes.length))]
-    .sort((a, b) => a - b)
-    .concat(bytes.length)) {
-    if (to <= from) continue;
-    socket.emit("data", Buffer.from(bytes.subarray(from, to)));
-    from = to;
-  }
-  giveBack();
-  if (failure !== undefined) throw failure;
-  return { splitter, parser: Buffer.concat(parser), socket };
+  return { splitter, ...feedSocket(bytes, cuts, splitter) };
 }
 
 const piece = fc

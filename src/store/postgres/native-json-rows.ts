@@ -57,11 +57,11 @@ const KEYS = Buffer.concat(STATUS_KEY_BYTES.flatMap((k) => [k, Buffer.from([0])]
 
 let loaded: JsonRows | null | undefined;
 
-/** The native writer, or null where the addon is not built (Linux and macOS build it), or set off with FIXPOINT_NATIVE_JSON=0. */
+/** The native writer, or null where the addon is not built (Linux and macOS build it), or set off with FIXPOINT_NATIVE_ROWS=0. */
 export function nativeJsonRows(): JsonRows | null {
   if (loaded !== undefined) return loaded;
   const addon =
-    process.env.FIXPOINT_NATIVE_JSON === "0"
+    process.env.FIXPOINT_NATIVE_ROWS === "0"
       ? null
       : loadNativeAddon<Addon>("fixpoint_copy_json", ["linux", "darwin"]);
   loaded = addon === null ? null : bind(addon);

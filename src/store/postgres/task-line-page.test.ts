@@ -8,12 +8,14 @@ import {
   int4Bytes,
   int8Bytes,
 } from "../../../test/helpers/binary-copy-bytes.js";
+import { copyAnswer, readThroughSocket } from "../../../test/helpers/copy-socket-feed.js";
 import { idOf, type RawTask, rawTask, SECRET } from "../../../test/store/task-lines-check.js";
 import { tokenText } from "../../../test/store/token-hint-texts.js";
 import { statusLines } from "../../cli/render/status.js";
 import { FINAL_VERDICTS, TASK_STATUSES, TASK_TYPES, type TaskSummary } from "../../domain/types.js";
 import { redactSecrets, secretValues, TOKEN_HINT } from "../../util/redact.js";
 import { BinaryCopySplitter } from "./binary-copy.js";
+import { type LineRows, nativeLineRows } from "./native-line-rows.js";
 import { TASK_LINE_FIELDS, TaskLinePageReader } from "./task-line-page.js";
 
 interface Row extends RawTask {
@@ -22,6 +24,9 @@ interface Row extends RawTask {
 }
 
 const text = (s: string | null) => (s === null ? null : Buffer.from(s));
+
+// `npm install` builds the writer on Linux (scripts/build-native.mjs); a missing one fails below.
+const native = nativeLineRows();
 
 /** A row as taskLinePageSql's binary COPY sends it. */
 function tuple(r: Row): Buffer {
@@ -74,7 +79,7 @@ function summary(r: Row): TaskSummary {
 
 function read(rows: Row[], idWidth: number, secrets: readonly string[], messages: "row" | "all" | number[]) {
   const splitter = new BinaryCopySplitter(
-    new TaskLinePageReader(rows.length, idWidth, secrets),
+    new TaskLinePageReader(rows.length, idWidth, secrets, null),
     TASK_LINE_FIELDS,
   );
   feedCopy((chunk) => splitter.data(chunk), rows.map(tuple), messages);
@@ -179,6 +184,92 @@ describe("TaskLinePageReader", () => {
         expect(got.lines).not.toBeNull();
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("is built on Linux", () => {
+    if (process.platform !== "linux") return;
+    expect(
+      native,
+      "build/Release/fixpoint_copy_lines.node is missing: run `npm run build:native`",
+    ).not.toBeNull();
+  });
+
+  it("property: the native writer, reading the socket cut anywhere, writes the page the JavaScript reader writes", () => {
+    let natively = 0;
+    const counting: LineRows | null =
+      native === null
+        ? null
+        : (...args) => {
+            const r = native(...args);
+            natively += r.count - args[5];
+            return r;
+          };
+    fc.assert(
+      fc.property(
+        rows,
+        fc.integer({ min: 0, max: 12 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (page, idWidth, plainHints, withSecret, cuts) => {
+          // Most rows as the server hints them when no text holds a token's literal.
+          const rowsRead = plainHints ? page.map((r) => ({ ...r, hint: "0" as const })) : page;
+          const secrets = withSecret ? [SECRET] : [];
+          const want = read(rowsRead, idWidth, secrets, "row");
+          const splitter = new BinaryCopySplitter(
+            new TaskLinePageReader(rowsRead.length, idWidth, secrets, counting),
+            TASK_LINE_FIELDS,
+          );
+          readThroughSocket(copyAnswer(rowsRead.map(tuple), TASK_LINE_FIELDS), cuts, splitter);
+          const got = splitter.end();
+          expect(got.count).toBe(want.count);
+          expect(got.lastSeq).toBe(want.lastSeq);
+          expect(got.idWidth).toBe(want.idWidth);
+          expect(got.lines === null ? null : Buffer.from(got.lines).toString("utf8")).toBe(
+            want.lines === null ? null : Buffer.from(want.lines).toString("utf8"),
+          );
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    // The writer is not only allowed: it wrote lines (the generator's rows are often ones it leaves).
+    if (native !== null) expect(natively).toBeGreaterThan(20);
+  });
+
+  it("property: the native writer writes every ordinary row but the first and those cut between reads", () => {
+    if (native === null) return;
+    fc.assert(
+      fc.property(rows, fc.array(fc.nat(), { maxLength: 6 }), (page, cuts) => {
+        const ordinary = page
+          .map((r) => ({ ...r, hint: "0" as const }))
+          .filter(
+            (r) =>
+              (TASK_TYPES as readonly string[]).includes(r.type) &&
+              (TASK_STATUSES as readonly string[]).includes(r.status) &&
+              (r.finalVerdict === null || (FINAL_VERDICTS as readonly string[]).includes(r.finalVerdict)) &&
+              /^[!-~]*$/.test(r.id) &&
+              [r.title, r.reason, r.currentStage, r.parentId].every(plain) &&
+              r.costUsd < 1e15,
+          );
+        let natively = 0;
+        const splitter = new BinaryCopySplitter(
+          new TaskLinePageReader(ordinary.length, 0, [], (...args) => {
+            const r = native(...args);
+            natively += r.count - args[5];
+            return r;
+          }),
+          TASK_LINE_FIELDS,
+        );
+        readThroughSocket(copyAnswer(ordinary.map(tuple), TASK_LINE_FIELDS), cuts, splitter);
+        const got = splitter.end();
+        const want = read(ordinary, 0, [], "row");
+        expect(got.lines === null ? null : Buffer.from(got.lines).toString("utf8")).toBe(
+          want.lines === null ? null : Buffer.from(want.lines).toString("utf8"),
+        );
+        expect(natively).toBeGreaterThanOrEqual(ordinary.length - 1 - cuts.length);
+      }),
+      { numRuns: 300 },
     );
   });
 });

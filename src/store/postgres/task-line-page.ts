@@ -11,6 +11,7 @@ import { money } from "../../util/money.js";
 import { holdsTokenShape } from "../../util/redact.js";
 import { isRegexSpace } from "../../util/regex-space.js";
 import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
+import { type LineRows, nativeLineRows } from "./native-line-rows.js";
 
 /**
  * `fixpoint status`'s table from PostgreSQL at 100,000 tasks (issue 10): read as rows, each
@@ -98,6 +99,51 @@ const REASON_WIDTH = 72;
 /** Room for a line beyond its texts' bytes (marks, cells, numbers, a verdict, the kind). */
 const LINE_ROOM = 256;
 
+/**
+ * What a line is made of, for the native writer (native-line-rows.ts, native/copy-lines.cc, whose
+ * Parse reads it in this order): NUL-ended texts and numbers.
+ */
+const NATIVE_TABLE = Buffer.concat(
+  [
+    String(TYPES.length),
+    ...TYPES.flatMap((t, i) => [t, TYPE_CELL[i] as Buffer]),
+    String(STATUSES.length),
+    ...STATUSES.flatMap((s, i) => [s, MARK_OF[i] as Buffer, STATUS_CELL[i] as Buffer]),
+    String(VERDICTS.length),
+    ...VERDICTS.flatMap((v, i) => [v, KIND[i] as Buffer, APPROVED[i] ? "1" : "0"]),
+    MARK_UNAPPROVED,
+    WAITING,
+    WAITING_AT,
+    FAILED_TEXT,
+    COLON,
+    DOT,
+    SO_FAR,
+    CYCLE,
+    CYCLE_ONE,
+    CYCLES,
+    FROM,
+    WHY,
+    ELLIPSIS,
+    TWO_SPACES,
+    ...[RUNNING, COMPLETED, NEEDS_HUMAN, FAILED, TITLE_WIDTH, REASON_WIDTH, LINE_ROOM].map(String),
+    ...[
+      F.seq,
+      F.id,
+      F.type,
+      F.title,
+      F.status,
+      F.verdict,
+      F.reason,
+      F.cycle,
+      F.maxCycles,
+      F.stage,
+      F.parent,
+      F.cost,
+      F.hint,
+    ].map(String),
+  ].flatMap((piece) => [typeof piece === "string" ? Buffer.from(piece) : piece, Buffer.from([0])]),
+);
+
 /** Reads the lines of one page; `idWidth` and `secrets` as TaskLineQuery's. */
 export class TaskLinePageReader implements TupleReader<TaskLinePage> {
   private out = Buffer.allocUnsafe(0);
@@ -112,12 +158,51 @@ export class TaskLinePageReader implements TupleReader<TaskLinePage> {
   private idLength = new Int32Array(0);
   private readonly secrets: Buffer[];
 
+  /**
+   * Whole CopyData messages written by the native writer (native-line-rows.ts), when built and no
+   * secret value is to be looked for: the same lines as `tuple`'s (TupleReader.messages).
+   */
+  readonly messages: ((input: Buffer, at: number, end: number) => number) | null;
+
   constructor(
     private readonly limit: number,
     private readonly idWidth: number,
     secrets: readonly string[],
+    native: LineRows | null = nativeLineRows(),
   ) {
     this.secrets = secrets.filter((s) => s !== "").map(bytes);
+    this.messages =
+      native === null || this.secrets.length > 0
+        ? null
+        : (input, at, end) => this.nativeMessages(native, input, at, end);
+  }
+
+  private nativeMessages(native: LineRows, input: Buffer, at: number, end: number): number {
+    while (this.vouched) {
+      const r = native(
+        input,
+        at,
+        end,
+        this.out,
+        this.length,
+        this.count,
+        NATIVE_TABLE,
+        this.idAt,
+        this.idLength,
+      );
+      at = r.at;
+      this.length = r.outAt;
+      this.count = r.count;
+      if (!Number.isNaN(r.lastSeq)) this.lastSeq = r.lastSeq;
+      if (r.widest >= 0) {
+        this.widest = Math.max(this.widest, r.widest);
+        this.narrowest = Math.min(this.narrowest, r.narrowest);
+      }
+      if (r.stop === "message") return at;
+      if (r.stop === "room") this.grow(this.out.length + LINE_ROOM);
+      else this.growIds();
+    }
+    return at;
   }
 
   tuple(row: Buffer, starts: Int32Array, lengths: Int32Array): void {
@@ -260,7 +345,7 @@ export class TaskLinePageReader implements TupleReader<TaskLinePage> {
   }
 
   private grow(most: number): void {
-    const expected = this.count === 1 ? Math.min(this.limit, 100_000) * 128 : 0;
+    const expected = this.count <= 1 ? Math.min(this.limit, 100_000) * 128 : 0;
     const grown = Buffer.allocUnsafe(Math.max(most, this.out.length * 2, expected));
     this.out.copy(grown, 0, 0, this.length);
     this.out = grown;
