@@ -5,19 +5,21 @@ import { loadNativeAddon } from "../../util/native-addon.js";
  * `fixpoint_copy_lines`), for TaskLinePageReader. Without the addon the reader writes every line
  * in JavaScript, the same bytes (task-line-page.test.ts compares the two).
  */
+/** A call's input, the page it writes into (from `outAt`, holding `count` lines), a line's pieces, the ids' places. */
+type RowsArgs = [
+  input: Buffer,
+  at: number,
+  end: number,
+  out: Buffer,
+  outAt: number,
+  count: number,
+  table: Buffer,
+  idAt: Int32Array,
+  idLength: Int32Array,
+];
+
 interface Addon {
-  lineRows(
-    input: Buffer,
-    at: number,
-    end: number,
-    out: Buffer,
-    outAt: number,
-    count: number,
-    table: Buffer,
-    idAt: Int32Array,
-    idLength: Int32Array,
-    result: Float64Array,
-  ): void;
+  lineRows(...args: [...RowsArgs, result: Float64Array]): void;
 }
 
 /** Where one call stopped (copy-lines.cc's `result`). */
@@ -34,17 +36,7 @@ export interface LineRowsResult {
   stop: "message" | "room" | "ids";
 }
 
-export type LineRows = (
-  input: Buffer,
-  at: number,
-  end: number,
-  out: Buffer,
-  outAt: number,
-  count: number,
-  table: Buffer,
-  idAt: Int32Array,
-  idLength: Int32Array,
-) => LineRowsResult;
+export type LineRows = (...args: RowsArgs) => LineRowsResult;
 
 const STOPS = ["message", "room", "ids"] as const;
 

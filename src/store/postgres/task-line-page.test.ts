@@ -115,6 +115,18 @@ const row = (i: number): fc.Arbitrary<Row> =>
       );
       return { ...texts, hint: hinted || spare ? "1" : "0" };
     });
+/** The page's rows a line is ordinarily made of: known type, status and verdict, plain texts, no hint. */
+const ordinaryRows = (page: readonly Row[]): Row[] =>
+  page
+    .map((r) => ({ ...r, hint: "0" as const }))
+    .filter(
+      (r) =>
+        (TASK_TYPES as readonly string[]).includes(r.type) &&
+        (TASK_STATUSES as readonly string[]).includes(r.status) &&
+        (r.finalVerdict === null || (FINAL_VERDICTS as readonly string[]).includes(r.finalVerdict)) &&
+        /^[!-~]*$/.test(r.id) &&
+        [r.title, r.reason, r.currentStage, r.parentId].every(plain),
+    );
 const rows = fc
   .integer({ min: 0, max: 8 })
   .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => row(i))));
@@ -168,17 +180,9 @@ describe("TaskLinePageReader", () => {
   it("property: ordinary rows are vouched for (the fast path is taken, not only allowed)", () => {
     fc.assert(
       fc.property(rows, (page) => {
-        const ordinary = page
-          .map((r) => ({ ...r, hint: "0" as const }))
-          .filter(
-            (r) =>
-              (TASK_TYPES as readonly string[]).includes(r.type) &&
-              (TASK_STATUSES as readonly string[]).includes(r.status) &&
-              (r.finalVerdict === null || (FINAL_VERDICTS as readonly string[]).includes(r.finalVerdict)) &&
-              /^[!-~]*$/.test(r.id) &&
-              [r.title, r.reason, r.currentStage, r.parentId].every(plain) &&
-              ![r.title, r.reason, r.currentStage].some((t) => t?.includes(SECRET)),
-          );
+        const ordinary = ordinaryRows(page).filter(
+          (r) => ![r.title, r.reason, r.currentStage].some((t) => t?.includes(SECRET)),
+        );
         const got = read(ordinary, 0, [SECRET], "row");
         expect(got.count).toBe(ordinary.length);
         expect(got.lines).not.toBeNull();
@@ -241,17 +245,7 @@ describe("TaskLinePageReader", () => {
     if (native === null) return;
     fc.assert(
       fc.property(rows, fc.array(fc.nat(), { maxLength: 6 }), (page, cuts) => {
-        const ordinary = page
-          .map((r) => ({ ...r, hint: "0" as const }))
-          .filter(
-            (r) =>
-              (TASK_TYPES as readonly string[]).includes(r.type) &&
-              (TASK_STATUSES as readonly string[]).includes(r.status) &&
-              (r.finalVerdict === null || (FINAL_VERDICTS as readonly string[]).includes(r.finalVerdict)) &&
-              /^[!-~]*$/.test(r.id) &&
-              [r.title, r.reason, r.currentStage, r.parentId].every(plain) &&
-              r.costUsd < 1e15,
-          );
+        const ordinary = ordinaryRows(page).filter((r) => r.costUsd < 1e15);
         let natively = 0;
         const splitter = new BinaryCopySplitter(
           new TaskLinePageReader(ordinary.length, 0, [], (...args) => {
