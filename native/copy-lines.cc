@@ -4,11 +4,14 @@
 // leaves every other row to it: a listing's first pages cost that reader about 90 ms in V8's
 // interpreter at 100,000 tasks (docs/benchmarks.md).
 //
-// lineRows(input, at, end, out, outAt, count, table, idAt, idLength, result)
+// lineRows(input, at, end, out, outAt, count, table, secrets, idAt, idLength, result)
 //   input[at, end): protocol messages; out: the page's buffer, written from outAt; count: the
 //     lines already in it;
-//   table: what a line is made of, built once by native-line-rows.ts (NUL-ended texts and
-//     numbers, in the order Table reads them);
+//   table: what a line is made of, built once by task-line-page.ts (NUL-ended texts and
+//     numbers, in the order Parse reads them);
+//   secrets: the printing process's secret values, each NUL-ended (an environment's values hold
+//     no NUL): a row holding one in its title, reason or stage, or in the text its reason is
+//     joined into, is left (the table hides them);
 //   idAt, idLength (Int32Array): where each line's id is written and its length, from index
 //     count on;
 //   result (Float64Array of 7): where it stopped in input, where in out, the count, the last
@@ -17,7 +20,8 @@
 //     idAt.
 // A row it leaves: a token hint that is not `0`, a type, status or verdict it does not know, a
 // non-ASCII id, stage, parent or reason, a title with a character outside the Basic
-// Multilingual Plane, a cost it cannot print as toFixed(2) does, or any field of another size.
+// Multilingual Plane, a secret value, a cost it cannot print as toFixed(2) does, or any field of
+// another size.
 
 #include <stdio.h>
 
@@ -138,6 +142,20 @@ bool Ascii(const uint8_t* s, int32_t n) {
 
 inline uint8_t* Put(uint8_t* o, const Text& t) { return copy_rows::Put(o, t.p, t.n); }
 
+/** Whether s[0, n) holds one of `secrets`' NUL-ended values. */
+bool HoldsSecret(const uint8_t* s, size_t n, const uint8_t* secrets, size_t length) {
+  for (size_t i = 0; i < length;) {
+    size_t j = i;
+    while (j < length && secrets[j] != 0) j++;
+    size_t k = j - i;
+    if (k > 0 && k <= n)
+      for (size_t at = 0; at + k <= n; at++)
+        if (s[at] == secrets[i] && memcmp(s + at, secrets + i, k) == 0) return true;
+    i = j + 1;
+  }
+  return false;
+}
+
 /** String(n) of a 32-bit integer. */
 uint8_t* WriteInt(uint8_t* o, int64_t n) {
   if (n < 0) {
@@ -218,24 +236,24 @@ uint8_t* Fold(const uint8_t* s, int32_t n, uint8_t* o) {
 Table table;
 
 napi_value LineRows(napi_env env, napi_callback_info info) {
-  size_t argc = 10;
-  napi_value argv[10];
+  size_t argc = 11;
+  napi_value argv[11];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  if (argc < 10) return Fail(env, "lineRows: 10 arguments");
-  uint8_t *in = nullptr, *out = nullptr, *tableBytes = nullptr;
-  size_t inLength = 0, outLength = 0, tableLength = 0;
+  if (argc < 11) return Fail(env, "lineRows: 11 arguments");
+  uint8_t *in = nullptr, *out = nullptr, *tableBytes = nullptr, *secrets = nullptr;
+  size_t inLength = 0, outLength = 0, tableLength = 0, secretsLength = 0;
   int64_t at = 0, end = 0, outAt = 0, count = 0;
   if (!Bytes(env, argv[0], &in, &inLength) || !Bytes(env, argv[3], &out, &outLength) ||
-      !Bytes(env, argv[6], &tableBytes, &tableLength))
-    return Fail(env, "lineRows: input, out and table are Buffers");
+      !Bytes(env, argv[6], &tableBytes, &tableLength) || !Bytes(env, argv[7], &secrets, &secretsLength))
+    return Fail(env, "lineRows: input, out, table and secrets are Buffers");
   if (!Integer(env, argv[1], &at) || !Integer(env, argv[2], &end) || !Integer(env, argv[4], &outAt) ||
       !Integer(env, argv[5], &count))
     return Fail(env, "lineRows: at, end, outAt and count are integers");
   size_t idsLength = 0, idLengthsLength = 0, resultLength = 0;
   void *idAtData = nullptr, *idLengthData = nullptr, *resultData = nullptr;
-  if (!Typed(env, argv[7], napi_int32_array, 0, &idAtData, &idsLength) ||
-      !Typed(env, argv[8], napi_int32_array, 0, &idLengthData, &idLengthsLength) ||
-      !Typed(env, argv[9], napi_float64_array, 7, &resultData, &resultLength))
+  if (!Typed(env, argv[8], napi_int32_array, 0, &idAtData, &idsLength) ||
+      !Typed(env, argv[9], napi_int32_array, 0, &idLengthData, &idLengthsLength) ||
+      !Typed(env, argv[10], napi_float64_array, 7, &resultData, &resultLength))
     return Fail(env, "lineRows: idAt and idLength are Int32Arrays, result a Float64Array of 7");
   int32_t* idAt = static_cast<int32_t*>(idAtData);
   int32_t* idLength = static_cast<int32_t*>(idLengthData);
@@ -273,6 +291,10 @@ napi_value LineRows(napi_env env, napi_callback_info info) {
     int32_t parent = z[t.fParent] < 0 ? 0 : z[t.fParent];
     if (!Ascii(f[t.fId], z[t.fId]) || !Ascii(f[t.fReason], reason) || !Ascii(f[t.fStage], stage) ||
         !Ascii(f[t.fParent], parent))
+      break;
+    if (secretsLength > 0 && (HoldsSecret(f[t.fTitle], title, secrets, secretsLength) ||
+                              HoldsSecret(f[t.fReason], reason, secrets, secretsLength) ||
+                              HoldsSecret(f[t.fStage], stage, secrets, secretsLength)))
       break;
     uint64_t costBits = static_cast<uint64_t>(copy_rows::Int8(f[t.fCost]));
     double cost;
@@ -347,6 +369,8 @@ napi_value LineRows(napi_env env, napi_callback_info info) {
       if (o == text) {
         o = why;
       } else {
+        // The reason as the line joins it to its kind: folding can make a secret value whole.
+        if (secretsLength > 0 && HoldsSecret(text, o - text, secrets, secretsLength)) break;
         o = Cut(text, o - text, text, t.reasonWidth, false, t.ellipsis);
         if (o == nullptr) break;
       }

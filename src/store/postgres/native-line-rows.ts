@@ -5,7 +5,10 @@ import { loadNativeAddon } from "../../util/native-addon.js";
  * `fixpoint_copy_lines`), for TaskLinePageReader. Without the addon the reader writes every line
  * in JavaScript, the same bytes (task-line-page.test.ts compares the two).
  */
-/** A call's input, the page it writes into (from `outAt`, holding `count` lines), a line's pieces, the ids' places. */
+/**
+ * A call's input, the page it writes into (from `outAt`, holding `count` lines), a line's pieces,
+ * the secret values to look for (each NUL-ended), the ids' places.
+ */
 type RowsArgs = [
   input: Buffer,
   at: number,
@@ -14,6 +17,7 @@ type RowsArgs = [
   outAt: number,
   count: number,
   table: Buffer,
+  secrets: Buffer,
   idAt: Int32Array,
   idLength: Int32Array,
 ];
@@ -64,8 +68,8 @@ function bind(addon: Addon): LineRows {
     narrowest: -1,
     stop: "message",
   };
-  return (input, at, end, out, outAt, count, table, idAt, idLength) => {
-    addon.lineRows(input, at, end, out, outAt, count, table, idAt, idLength, raw);
+  return (input, at, end, out, outAt, count, table, secrets, idAt, idLength) => {
+    addon.lineRows(input, at, end, out, outAt, count, table, secrets, idAt, idLength, raw);
     result.at = raw[0] as number;
     result.outAt = raw[1] as number;
     result.count = raw[2] as number;

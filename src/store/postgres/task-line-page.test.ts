@@ -245,10 +245,13 @@ describe("TaskLinePageReader", () => {
     if (native === null) return;
     fc.assert(
       fc.property(rows, fc.array(fc.nat(), { maxLength: 6 }), (page, cuts) => {
-        const ordinary = ordinaryRows(page).filter((r) => r.costUsd < 1e15);
+        // A secret value to look for, as a process with keys in its environment has; no row holds it.
+        const ordinary = ordinaryRows(page).filter(
+          (r) => r.costUsd < 1e15 && ![r.title, r.reason, r.currentStage].some((t) => t?.includes(SECRET)),
+        );
         let natively = 0;
         const splitter = new BinaryCopySplitter(
-          new TaskLinePageReader(ordinary.length, 0, [], (...args) => {
+          new TaskLinePageReader(ordinary.length, 0, [SECRET], (...args) => {
             const r = native(...args);
             natively += r.count - args[5];
             return r;
@@ -257,7 +260,7 @@ describe("TaskLinePageReader", () => {
         );
         readThroughSocket(copyAnswer(ordinary.map(tuple), TASK_LINE_FIELDS), cuts, splitter);
         const got = splitter.end();
-        const want = read(ordinary, 0, [], "row");
+        const want = read(ordinary, 0, [SECRET], "row");
         expect(got.lines === null ? null : Buffer.from(got.lines).toString("utf8")).toBe(
           want.lines === null ? null : Buffer.from(want.lines).toString("utf8"),
         );

@@ -159,10 +159,12 @@ export class TaskLinePageReader implements TupleReader<TaskLinePage> {
   private readonly secrets: Buffer[];
 
   /**
-   * Whole CopyData messages written by the native writer (native-line-rows.ts), when built and no
-   * secret value is to be looked for: the same lines as `tuple`'s (TupleReader.messages).
+   * Whole CopyData messages written by the native writer (native-line-rows.ts), when built: the
+   * same lines as `tuple`'s (TupleReader.messages).
    */
   readonly messages: ((input: Buffer, at: number, end: number) => number) | null;
+  /** The secret values, each NUL-ended, for the native writer. */
+  private readonly secretBytes: Buffer;
 
   constructor(
     private readonly limit: number,
@@ -171,8 +173,10 @@ export class TaskLinePageReader implements TupleReader<TaskLinePage> {
     native: LineRows | null = nativeLineRows(),
   ) {
     this.secrets = secrets.filter((s) => s !== "").map(bytes);
+    this.secretBytes = Buffer.concat(this.secrets.flatMap((s) => [s, Buffer.from([0])]));
+    // A value holding a NUL (no environment's does) could not be told apart in secretBytes.
     this.messages =
-      native === null || this.secrets.length > 0
+      native === null || this.secrets.some((s) => s.includes(0))
         ? null
         : (input, at, end) => this.nativeMessages(native, input, at, end);
   }
@@ -187,6 +191,7 @@ export class TaskLinePageReader implements TupleReader<TaskLinePage> {
         this.length,
         this.count,
         NATIVE_TABLE,
+        this.secretBytes,
         this.idAt,
         this.idLength,
       );
