@@ -36,3 +36,11 @@ export function loadNativeAddon<T>(name: string, systems: readonly NodeJS.Platfo
     return null;
   }
 }
+
+/**
+ * A writer of a PostgreSQL store's `status` rows (native/copy-json.cc, native/copy-lines.cc):
+ * built on Linux and macOS, and set aside with FIXPOINT_NATIVE_ROWS=0.
+ */
+export function loadRowWriter<T>(name: string): T | null {
+  return process.env.FIXPOINT_NATIVE_ROWS === "0" ? null : loadNativeAddon<T>(name, ["linux", "darwin"]);
+}

@@ -1,5 +1,5 @@
 import { FINAL_VERDICTS, TASK_STATUSES } from "../../domain/types.js";
-import { loadNativeAddon } from "../../util/native-addon.js";
+import { loadRowWriter } from "../../util/native-addon.js";
 import { STATUS_AFTER, STATUS_KEY_BYTES, UPDATED_AFTER } from "./task-json-sql.js";
 
 /**
@@ -60,10 +60,7 @@ let loaded: JsonRows | null | undefined;
 /** The native writer, or null where the addon is not built (Linux and macOS build it), or set off with FIXPOINT_NATIVE_ROWS=0. */
 export function nativeJsonRows(): JsonRows | null {
   if (loaded !== undefined) return loaded;
-  const addon =
-    process.env.FIXPOINT_NATIVE_ROWS === "0"
-      ? null
-      : loadNativeAddon<Addon>("fixpoint_copy_json", ["linux", "darwin"]);
+  const addon = loadRowWriter<Addon>("fixpoint_copy_json");
   loaded = addon === null ? null : bind(addon);
   return loaded;
 }

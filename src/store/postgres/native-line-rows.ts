@@ -1,4 +1,4 @@
-import { loadNativeAddon } from "../../util/native-addon.js";
+import { loadRowWriter } from "../../util/native-addon.js";
 
 /**
  * `fixpoint status`'s lines written from the socket's bytes by native/copy-lines.cc (the addon
@@ -49,10 +49,7 @@ let loaded: LineRows | null | undefined;
 /** The native writer, or null where the addon is not built (Linux and macOS build it), or set off with FIXPOINT_NATIVE_ROWS=0. */
 export function nativeLineRows(): LineRows | null {
   if (loaded !== undefined) return loaded;
-  const addon =
-    process.env.FIXPOINT_NATIVE_ROWS === "0"
-      ? null
-      : loadNativeAddon<Addon>("fixpoint_copy_lines", ["linux", "darwin"]);
+  const addon = loadRowWriter<Addon>("fixpoint_copy_lines");
   loaded = addon === null ? null : bind(addon);
   return loaded;
 }

@@ -1,5 +1,6 @@
 import type { TaskJsonPage } from "../../domain/store.js";
 import { FINAL_VERDICTS, TASK_STATUSES } from "../../domain/types.js";
+import { put } from "../../util/byte-copy.js";
 import { IsoTimeBytes } from "../../util/iso-time-bytes.js";
 import { readInt8, type TupleReader } from "./binary-copy.js";
 import { PIECE_SEPARATOR } from "./migrations/009_status_json.js";
@@ -227,10 +228,7 @@ function giveBack(bytes: Buffer): void {
     spare.push(bytes);
 }
 
-/**
- * Copies of this many bytes or fewer are made byte by byte: most values and keys are shorter,
- * and a call of copyWithin or set costs more than copying them.
- */
+/** Moves of this many bytes or fewer are made byte by byte: most values are shorter, and a call of copyWithin costs more. */
 const SHORT = 16;
 
 /** Moves `out[from, to)` down to `at`; returns where it ends there. */
@@ -241,17 +239,6 @@ function move(out: Buffer, at: number, from: number, to: number): number {
   }
   let o = at;
   for (let i = from; i < to; i++) out[o++] = out[i] as number;
-  return o;
-}
-
-/** Writes `bytes` at `at` in `out`; returns where they end. */
-function put(out: Buffer, at: number, bytes: Buffer): number {
-  if (bytes.length > SHORT) {
-    out.set(bytes, at);
-    return at + bytes.length;
-  }
-  let o = at;
-  for (let i = 0; i < bytes.length; i++) out[o++] = bytes[i] as number;
   return o;
 }
 

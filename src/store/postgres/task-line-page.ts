@@ -1,16 +1,45 @@
 import type { TaskLinePage } from "../../domain/store.js";
-import {
-  ESCALATED_KIND,
-  FINAL_VERDICTS,
-  NEEDS_KIND_BY_VERDICT,
-  STATUS_MARKS,
-  TASK_STATUSES,
-  TASK_TYPES,
-} from "../../domain/types.js";
+import { copyIn, put } from "../../util/byte-copy.js";
 import { money } from "../../util/money.js";
 import { holdsTokenShape } from "../../util/redact.js";
-import { isRegexSpace } from "../../util/regex-space.js";
 import { readInt4, readInt8, type TupleReader } from "./binary-copy.js";
+import {
+  APPROVED,
+  bytes,
+  COLON,
+  COMPLETED,
+  CYCLE,
+  CYCLE_ONE,
+  CYCLES,
+  cut,
+  DOT,
+  ELLIPSIS,
+  FAILED,
+  FAILED_TEXT,
+  FROM,
+  fold,
+  KIND,
+  LINE_ROOM,
+  MARK_OF,
+  MARK_UNAPPROVED,
+  NEEDS_HUMAN,
+  REASON_WIDTH,
+  RUNNING,
+  SO_FAR,
+  STATUS_CELL,
+  STATUSES,
+  TITLE_WIDTH,
+  TWO_SPACES,
+  TYPE_CELL,
+  TYPES,
+  trimEnd,
+  VERDICTS,
+  WAITING,
+  WAITING_AT,
+  WHY,
+  which,
+  writeInt,
+} from "./line-bytes.js";
 import { type LineRows, nativeLineRows } from "./native-line-rows.js";
 
 /**
@@ -59,45 +88,6 @@ export function taskLinePageSql(clause: string): string {
   return `SELECT seq::int8, id, type, title, status, final_verdict, reason, cycle::int4, max_cycles::int4,
   current_stage, parent_id, cost_usd::float8, left(status_json, 1) FROM tasks${clause}`;
 }
-
-const bytes = (text: string) => Buffer.from(text, "utf8");
-
-const TYPES = TASK_TYPES.map(bytes);
-const STATUSES = TASK_STATUSES.map(bytes);
-const VERDICTS = FINAL_VERDICTS.map(bytes);
-/** `  <mark> ` per status, and the mark of a completed task whose verdict is not an approval. */
-const MARK_OF = TASK_STATUSES.map((s) => bytes(`  ${STATUS_MARKS[s]} `));
-const MARK_UNAPPROVED = bytes("  ! ");
-const APPROVED = FINAL_VERDICTS.map((v) => v.startsWith("APPROVED"));
-/** The id's two spaces and the type padded to 9, with its two spaces. */
-const TYPE_CELL = TASK_TYPES.map((t) => bytes(`  ${t.padEnd(9)}  `));
-/** The title's two spaces, the status padded to 11 and its two spaces. */
-const STATUS_CELL = TASK_STATUSES.map((s) => bytes(`  ${s.padEnd(11)}  `));
-const RUNNING = TASK_STATUSES.indexOf("running");
-const COMPLETED = TASK_STATUSES.indexOf("completed");
-const NEEDS_HUMAN = TASK_STATUSES.indexOf("needs_human");
-const FAILED = TASK_STATUSES.indexOf("failed");
-/** attention.ts needsKind for a task that needs a person, by verdict. */
-const KIND = FINAL_VERDICTS.map((v) => bytes(NEEDS_KIND_BY_VERDICT[v] ?? ESCALATED_KIND));
-const WAITING = bytes("waiting");
-const WAITING_AT = bytes("waiting at ");
-const FAILED_TEXT = bytes("failed");
-const COLON = bytes(": ");
-const DOT = bytes(" · ");
-const SO_FAR = bytes(" so far");
-const CYCLE = bytes("cycle ");
-const CYCLE_ONE = bytes(" cycle)");
-const CYCLES = bytes(" cycles)");
-const FROM = bytes("↳ from ");
-const WHY = bytes("  — ");
-const ELLIPSIS = bytes("…");
-const TWO_SPACES = bytes("  ");
-
-const TITLE_WIDTH = 28;
-/** statusLine's REASON_WIDTH. */
-const REASON_WIDTH = 72;
-/** Room for a line beyond its texts' bytes (marks, cells, numbers, a verdict, the kind). */
-const LINE_ROOM = 256;
 
 /**
  * What a line is made of, for the native writer (native-line-rows.ts, native/copy-lines.cc, whose
@@ -406,138 +396,4 @@ function running(row: Buffer, starts: Int32Array, lengths: Int32Array, out: Buff
 /** Whether `buf[start, end)` holds a token shape the CLI would hide (redact.ts). */
 function tokenShaped(buf: Buffer, start: number, end: number): boolean {
   return holdsTokenShape(buf.toString("utf8", start, end));
-}
-
-/** The index of the value in `list` that `row[start, start + length)` holds; -1 for none or NULL. */
-function which(list: readonly Buffer[], row: Buffer, start: number, length: number): number {
-  if (length < 0) return -1;
-  for (let v = 0; v < list.length; v++) {
-    const value = list[v] as Buffer;
-    if (value.length !== length) continue;
-    let i = 0;
-    while (i < length && value[i] === row[start + i]) i++;
-    if (i === length) return v;
-  }
-  return -1;
-}
-
-/** Writes `piece` at `o` (byte by byte: the pieces are short); returns where it ends. */
-function put(out: Buffer, o: number, piece: Buffer): number {
-  let at = o;
-  for (let i = 0; i < piece.length; i++) out[at++] = piece[i] as number;
-  return at;
-}
-
-/**
- * Writes `from[start, end)` at `o`; returns where it ends. A short text byte by byte: a
- * Buffer.copy call costs more than copying a title's bytes.
- */
-function copyIn(out: Buffer, o: number, from: Buffer, start: number, end: number): number {
-  if (end - start > 64) return o + from.copy(out, o, start, end);
-  let at = o;
-  for (let i = start; i < end; i++) out[at++] = from[i] as number;
-  return at;
-}
-
-/** `String(n)` of a 32-bit integer, written at `o` as ASCII; returns where it ends. */
-function writeInt(out: Buffer, o: number, n: number): number {
-  let at = o;
-  if (n < 0) out[at++] = 0x2d;
-  let rest = Math.abs(n);
-  let digits = 1;
-  while (rest >= 10 ** digits) digits++;
-  for (let d = digits - 1; d >= 0; d--) {
-    out[at + d] = 0x30 + (rest % 10);
-    rest = Math.floor(rest / 10);
-  }
-  return at + digits;
-}
-
-/**
- * format.ts truncate without the redaction (the header says why none is needed): `src[start,
- * end)` written at `o` whole when it has `max` characters or fewer, else its first `max - 1` and
- * an ellipsis; with `pad`, spaces after it up to `max` characters. `src` may be `out` with `o` at
- * `start`. -1 for a text holding a character outside the Basic Multilingual Plane (4 UTF-8 bytes).
- */
-function cut(
-  src: Buffer,
-  start: number,
-  end: number,
-  out: Buffer,
-  o: number,
-  max: number,
-  pad: boolean,
-): number {
-  let chars = 0;
-  let keep = end;
-  for (let i = start; i < end; i++) {
-    const b = src[i] as number;
-    if (b >= 0xf0) return -1;
-    if ((b & 0xc0) === 0x80) continue;
-    if (chars === max - 1) keep = i;
-    chars++;
-  }
-  if (chars <= max) {
-    const written = src === out && o === start ? end : copyIn(out, o, src, start, end);
-    if (!pad) return written;
-    out.fill(0x20, written, written + max - chars);
-    return written + max - chars;
-  }
-  return put(out, src === out && o === start ? keep : copyIn(out, o, src, start, keep), ELLIPSIS);
-}
-
-/**
- * `row[start, end)` with every run of JavaScript's `\s` made one space and none at either end
- * (attention.ts taskReason), written at `o`; returns where it ends (`o` for an empty text).
- */
-function fold(row: Buffer, start: number, end: number, out: Buffer, o: number): number {
-  let at = o;
-  let space = false;
-  for (let i = start; i < end; ) {
-    const b = row[i] as number;
-    const size = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-    const code =
-      size === 1
-        ? b
-        : size === 2
-          ? ((b & 0x1f) << 6) | ((row[i + 1] as number) & 0x3f)
-          : size === 3
-            ? ((b & 0x0f) << 12) | (((row[i + 1] as number) & 0x3f) << 6) | ((row[i + 2] as number) & 0x3f)
-            : -1;
-    if (code >= 0 && isRegexSpace(code)) space = at > o;
-    else {
-      if (space) out[at++] = 0x20;
-      space = false;
-      const stop = Math.min(end, i + size);
-      for (let j = i; j < stop; j++) out[at++] = row[j] as number;
-    }
-    i += size;
-  }
-  return at;
-}
-
-/** `out[start, end)` less the JavaScript white space at its end (String.prototype.trimEnd); returns the new end. */
-function trimEnd(out: Buffer, start: number, end: number): number {
-  let e = end;
-  while (e > start) {
-    const b = out[e - 1] as number;
-    if (b < 0x80) {
-      if (!isRegexSpace(b)) return e;
-      e--;
-      continue;
-    }
-    // The start of the last character: back over its continuation bytes.
-    let s = e - 1;
-    while (s > start && ((out[s] as number) & 0xc0) === 0x80) s--;
-    const lead = out[s] as number;
-    const code =
-      e - s === 2
-        ? ((lead & 0x1f) << 6) | ((out[s + 1] as number) & 0x3f)
-        : e - s === 3
-          ? ((lead & 0x0f) << 12) | (((out[s + 1] as number) & 0x3f) << 6) | ((out[s + 2] as number) & 0x3f)
-          : -1;
-    if (code < 0 || !isRegexSpace(code)) return e;
-    e = s;
-  }
-  return e;
 }
